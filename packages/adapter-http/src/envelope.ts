@@ -1,0 +1,38 @@
+import { isLineageError } from "@lineage/core";
+
+/** A message of the envelope; empty parts are left out, as the original does. */
+export interface EnvelopeMessage {
+  type: "error" | "userMessage" | "warning" | "notice" | "notification" | "message";
+  contentText?: string;
+  contentHtml?: string;
+  code?: string;
+  uri?: string;
+  data?: unknown;
+}
+
+/** The envelope of every JSON answer (api-v2.md, Response envelope). */
+export interface Envelope<T = unknown> {
+  success: boolean;
+  messages: EnvelopeMessage[];
+  data: T;
+  exceptionMessage?: string;
+}
+
+/** A successful envelope. */
+export function successEnvelope<T>(data: T, messages: EnvelopeMessage[] = []): Envelope<T> {
+  return { success: true, messages, data };
+}
+
+/** The error envelope of an error: the spec's code and text for domain errors, a generic text for the rest. */
+export function errorEnvelope(error: unknown): { status: number; body: Envelope<null> } {
+  if (isLineageError(error)) {
+    const message: EnvelopeMessage = { type: "error", contentText: error.userMessage ?? error.message, code: error.code };
+    if (error.uri) message.uri = error.uri;
+    if (error.data !== undefined) message.data = error.data;
+    return { status: error.status, body: { success: false, messages: [message], data: null, exceptionMessage: error.message } };
+  }
+  return {
+    status: 500,
+    body: { success: false, messages: [{ type: "error", contentText: "Internal server error", code: "API0001" }], data: null },
+  };
+}

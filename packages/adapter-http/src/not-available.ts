@@ -1,0 +1,27 @@
+import { LineageError } from "@lineage/core";
+import type { Hono } from "hono";
+import type { HttpEnv } from "./http-env.ts";
+
+/** Every known path of API v2 (under /api/v2) with the methods it implements; the rest answer 501. */
+export const KNOWN_PATHS: ReadonlyArray<{ path: string; methods: readonly string[] }> = [
+  { path: "/smart-elements", methods: ["GET"] },
+  { path: "/smart-elements/:docid", methods: ["GET", "PUT", "DELETE"] },
+  { path: "/smart-structures/:family/smart-elements", methods: ["GET"] },
+  { path: "/smart-structures/:family/smart-elements/:docid", methods: ["GET", "PUT", "DELETE"] },
+  { path: "/trash", methods: ["GET"] },
+  { path: "/trash/:docid", methods: ["GET", "PUT"] },
+  ...["/smart-elements/:docid", "/smart-structures/:family/smart-elements/:docid", "/trash/:docid"].flatMap((base) => [
+    { path: `${base}/revisions`, methods: ["GET"] },
+    { path: `${base}/revisions/:revision`, methods: ["GET"] },
+    { path: `${base}/history`, methods: ["GET"] },
+  ]),
+];
+
+/** Registers the 501 answer for the methods a known path does not implement; call after the real routes. */
+export function answerNotAvailable(app: Hono<HttpEnv>, prefix: string): void {
+  for (const { path } of KNOWN_PATHS) {
+    app.all(`${prefix}${path}`, (c) => {
+      throw new LineageError("CRUD0103", [c.req.method, new URL(c.req.url).pathname]);
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import type { Label } from "../i18n/label.ts";
+
+/** The four global rights of the HTTP API, one per method. */
+export const HTTP_RIGHTS = ["GET", "PUT", "POST", "DELETE"] as const;
+export type HttpRight = (typeof HTTP_RIGHTS)[number];
+
+export interface Role {
+  readonly id: string;
+  readonly label?: Label;
+}
+
+export interface Group {
+  readonly id: string;
+  readonly label?: Label;
+  readonly roles: readonly string[];
+}
+
+/** A user account. The password is only ever kept hashed. */
+export interface Account {
+  readonly id: number;
+  readonly login: string;
+  readonly displayName: string;
+  readonly passwordHash: string | null;
+  readonly roles: readonly string[];
+  readonly groups: readonly string[];
+  readonly locale: string;
+  readonly rights: readonly HttpRight[];
+}
+
+/** The role that holds every right. */
+export const ADMIN_ROLE = "admin";

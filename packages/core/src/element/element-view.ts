@@ -1,0 +1,159 @@
+import type { Account } from "../accounts/account.ts";
+import type { Lifecycle } from "../catalog/lifecycle.ts";
+import { findState } from "../catalog/lifecycle.ts";
+import { LineageError } from "../errors/lineage-error.ts";
+import { translate } from "../i18n/label.ts";
+import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
+import { fieldIndex, flattenFields, type SmartStructure } from "../structure/smart-structure.ts";
+import { renderFieldValue, type ReadContext, type RenderedValue } from "../values/display-value.ts";
+import { elementUri } from "./element-uri.ts";
+import type { FieldsSelection, SelectionScope } from "./fields-selection.ts";
+import { statusProperty, type ElementRevision } from "./smart-element.ts";
+
+/** Lookups a rendering needs on top of the read context. */
+export interface ViewContext extends ReadContext {
+  structure(name: string): SmartStructure | undefined;
+  lifecycle(name: string): Lifecycle | undefined;
+  account(id: number): Account | undefined;
+}
+
+/** The `state` property of an element in a lifecycle. */
+export interface StateProperty {
+  reference: string;
+  stateLabel: string;
+  activity?: string;
+  displayValue: string;
+  color: string;
+}
+
+/** A rendered element: its URI, and the parts the selection asked for. */
+export interface DocumentView {
+  uri: string;
+  properties?: Record<string, unknown>;
+  attributes?: Record<string, RenderedValue>;
+}
+
+/** The `state` property, or undefined when the element has no lifecycle state. */
+export function stateProperty(revision: ElementRevision, lifecycle: Lifecycle | undefined, locale: string): StateProperty | undefined {
+  if (!lifecycle || !revision.state) return undefined;
+  const state = findState(lifecycle, revision.state);
+  const stateLabel = translate(state?.label ?? revision.state, locale);
+  const activity = state?.activity ? translate(state.activity, locale) : "";
+  const property: StateProperty = {
+    reference: revision.state,
+    stateLabel,
+    displayValue: activity || stateLabel,
+    color: state?.color ?? "",
+  };
+  if (!revision.fixed) property.activity = activity;
+  return property;
+}
+
+const sqlDate = (iso: string) => iso.slice(0, 19).replace("T", " ");
+
+/** The icon URL of an element: its structure's icon, resized. */
+export function iconUri(structure: SmartStructure | undefined): string | null {
+  return structure?.icon ? `/api/v2/images/assets/sizes/24x24c/${structure.icon}` : null;
+}
+
+function propertyValue(name: string, revision: ElementRevision, context: ViewContext): unknown {
+  const structure = context.structure(revision.structure);
+  switch (name) {
+    case "id": return revision.id;
+    case "title": return revision.title;
+    case "icon": return iconUri(structure);
+    case "initid": return revision.initid;
+    case "name": return revision.name;
+    case "revision": return revision.revision;
+    case "status": return statusProperty(revision);
+    case "state": {
+      const lifecycle = structure?.lifecycle ? context.lifecycle(structure.lifecycle) : undefined;
+      return stateProperty(revision, lifecycle, context.locale);
+    }
+    case "fromid": return structure?.id ?? null;
+    case "fromname": return revision.structure;
+    case "fromtitle": return translate(structure?.title ?? revision.structure, context.locale);
+    case "owner": return revision.owner;
+    case "locked": return revision.fixed ? -1 : 0;
+    case "wid": return structure?.lifecycle ?? null;
+    case "profid": return structure?.profile ?? null;
+    case "cvid": case "postitid": case "confidential": return 0;
+    case "domainid": return "";
+    case "cdate": return sqlDate(revision.createdAt);
+    case "mdate": return sqlDate(revision.modifiedAt);
+    case "revdate": return Math.floor(Date.parse(revision.modifiedAt) / 1000);
+    case "version": return null;
+    case "doctype": return revision.status === "deleted" ? "Z" : "F";
+    default: return undefined;
+  }
+}
+
+/** Properties in the original's order: id and title first, then by name; `state` only when there is one. */
+export function renderProperties(revision: ElementRevision, names: readonly string[], context: ViewContext): Record<string, unknown> {
+  const rest = [...new Set(names)].filter((name) => name !== "id" && name !== "title").sort();
+  const ordered = [...(names.includes("id") ? ["id"] : []), ...(names.includes("title") ? ["title"] : []), ...rest];
+  const result: Record<string, unknown> = {};
+  for (const name of ordered) {
+    const value = propertyValue(name, revision, context);
+    if (value !== undefined) result[name] = value;
+  }
+  return result;
+}
+
+/** Fields that a consultation may show: no arrays themselves, no visibility I. */
+function readableFields(structure: SmartStructure): ResolvedField[] {
+  return flattenFields(structure).filter((field) => field.type !== "array" && visibilityOf(field) !== "I");
+}
+
+/**
+ * Checks `document.attributes.<id>` entries for one element: each must be a
+ * readable field (CRUD0502; visibility I is reported as unknown) and no array (CRUD0507).
+ */
+export function checkAttributeSelection(structure: SmartStructure, ids: readonly string[]): void {
+  for (const id of ids) {
+    const field = fieldIndex(structure).get(id);
+    if (!field || visibilityOf(field) === "I") throw new LineageError("CRUD0502", [id]);
+    if (field.type === "array") throw new LineageError("CRUD0507", [id, translate(field.label ?? id, "en"), field.type]);
+  }
+}
+
+/** The `attributes` object: in lists an unknown or hidden id renders empty, never disclosed. */
+export function renderAttributes(
+  revision: ElementRevision,
+  structure: SmartStructure | undefined,
+  selection: "all" | readonly string[],
+  context: ViewContext,
+): Record<string, RenderedValue> {
+  const result: Record<string, RenderedValue> = {};
+  if (selection === "all") {
+    for (const field of structure ? readableFields(structure) : []) {
+      result[field.id] = renderFieldValue(field, revision.values[field.id], context);
+    }
+    return result;
+  }
+  for (const id of selection) {
+    const field = structure ? fieldIndex(structure).get(id) : undefined;
+    result[id] = field && field.type !== "array" && visibilityOf(field) !== "I"
+      ? renderFieldValue(field, revision.values[id], context)
+      : { value: null, displayValue: "" };
+  }
+  return result;
+}
+
+/** Renders an element per a fields selection. */
+export function renderDocument(
+  revision: ElementRevision,
+  selection: FieldsSelection,
+  context: ViewContext,
+  scope: SelectionScope,
+  uri: string = elementUri(revision),
+): DocumentView {
+  const view: DocumentView = { uri };
+  const structure = context.structure(revision.structure);
+  if (selection.properties) view.properties = renderProperties(revision, selection.properties, context);
+  if (selection.attributes) {
+    if (scope === "one" && structure && selection.attributes !== "all") checkAttributeSelection(structure, selection.attributes);
+    view.attributes = renderAttributes(revision, structure, selection.attributes, context);
+  }
+  return view;
+}

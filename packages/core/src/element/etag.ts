@@ -1,0 +1,24 @@
+import { md4 } from "hash-wasm";
+import type { Principal } from "../accounts/principal.ts";
+
+/** The platform version, part of every ETag so an upgrade invalidates caches. */
+export const PLATFORM_VERSION = "0.1.0";
+
+/**
+ * The ETag of an element or revision (api-v2.md, Versioning): md4 of its id,
+ * last modification, the reader's rights vector on it, the reader and their
+ * groups, and the language, base64-encoded and quoted.
+ */
+export async function elementEtag(id: number, modifiedAt: string, rightsVector: string, principal: Principal, locale: string): Promise<string> {
+  const source = [id, modifiedAt, rightsVector, principal.account.id, [...principal.groups].join(","), locale, PLATFORM_VERSION].join(" ");
+  return `"${Buffer.from(await md4(source)).toString("base64")}"`;
+}
+
+/** True when an If-None-Match header names this ETag (or `*`); `-gzip` suffixes of proxies are ignored. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, "").replace(/-gzip"$/, '"'))
+    .some((tag) => tag === "*" || tag === etag || `"${tag}"` === etag);
+}

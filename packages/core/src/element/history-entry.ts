@@ -1,0 +1,17 @@
+export const HISTORY_LEVELS = ["message", "info", "notice", "warning", "error"] as const;
+export type HistoryLevel = (typeof HISTORY_LEVELS)[number];
+
+/** One line of an element's history. */
+export interface HistoryEntry {
+  readonly initid: number;
+  /** The revision id the entry was written on. */
+  readonly revisionId: number;
+  readonly revision: number;
+  readonly accountId: number;
+  readonly accountName: string;
+  /** ISO 8601 date-time with milliseconds. */
+  readonly date: string;
+  readonly level: HistoryLevel;
+  readonly code: "CREATE" | "MODIFY" | "DELETE" | "RESTORE" | "REVISION" | "STATE" | null;
+  readonly comment: string;
+}

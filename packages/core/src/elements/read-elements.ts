@@ -1,0 +1,215 @@
+import { LineageError } from "../errors/lineage-error.ts";
+import { elementEtag } from "../element/etag.ts";
+import { revisionUri, trashUri } from "../element/element-uri.ts";
+import { parseFieldsSelection } from "../element/fields-selection.ts";
+import { renderDocument, stateProperty, type DocumentView } from "../element/element-view.ts";
+import { statusProperty, type ElementRevision } from "../element/smart-element.ts";
+import type { LineageStatus } from "../element/smart-element.ts";
+import { describeStructure, type FieldDescription } from "../structure/structure-description.ts";
+import { formatOrderBy, parseListParameters, parseOffset, type ListQuery } from "./list-parameters.ts";
+import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
+import type { ReadScope } from "./read-scope.ts";
+
+/** One element (latest revision) as GET serves it. */
+export interface ElementReading {
+  readonly revision: ElementRevision;
+  readonly etag: string;
+  readonly data: { document: DocumentView; family?: { structure: Record<string, FieldDescription> } };
+}
+
+export interface ConsultOptions {
+  readonly fields?: string | undefined;
+  readonly family?: string | undefined;
+  /** Read from the trash: the element must be deleted. */
+  readonly trash?: boolean;
+}
+
+function familyPart(scope: ReadScope, revision: ElementRevision) {
+  const structure = scope.structure(revision.structure);
+  return { structure: structure ? describeStructure(structure, scope.locale) : {} };
+}
+
+/** GET one element (or one deleted element from the trash), with its ETag. */
+export async function readElement(scope: ReadScope, ref: string, options: ConsultOptions = {}): Promise<ElementReading> {
+  const selection = parseFieldsSelection(options.fields, "one");
+  const revision = options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, CONSULT_RULES, options.family);
+  const data: ElementReading["data"] = { document: renderDocument(revision, selection, scope, "one") };
+  if (selection.structure) data.family = familyPart(scope, revision);
+  const etag = await elementEtag(revision.id, revision.modifiedAt, scope.rightsVector(revision), scope.principal, scope.locale);
+  return { revision, etag, data };
+}
+
+export interface ListOptions extends ListQuery {
+  readonly fields?: string | undefined;
+  /** List the elements of one structure (field keys become sortable). */
+  readonly family?: string | undefined;
+}
+
+function listElements(scope: ReadScope, status: LineageStatus, options: ListOptions, uri: string, itemUri: (r: ElementRevision) => string) {
+  const selection = parseFieldsSelection(options.fields, "list");
+  const structure = options.family === undefined ? undefined : scope.structure(options.family);
+  if (options.family !== undefined && !structure) throw new LineageError("ROUTES0105", [options.family]);
+  const parameters = parseListParameters(options, "title:asc", structure);
+  const viewable = scope.viewableStructures();
+  const structures = options.family === undefined ? viewable : viewable === undefined || viewable.includes(options.family) ? [options.family] : [];
+  const rows = scope.store.elements.list({
+    status,
+    ...(structures === undefined ? {} : { structures }),
+    orderBy: parameters.orderBy,
+    limit: parameters.slice === "ALL" ? null : parameters.slice,
+    offset: parameters.offset,
+  });
+  const documents = rows.map((row) => renderDocument(row, selection, scope, "list", itemUri(row)));
+  return {
+    requestParameters: { slice: parameters.slice, offset: parameters.offset, length: documents.length, orderBy: formatOrderBy(parameters.orderBy) },
+    uri,
+    documents,
+  };
+}
+
+/** GET /smart-elements/ (or a structure's elements): latest alive revisions the principal may view. */
+export function listAliveElements(scope: ReadScope, options: ListOptions = {}) {
+  const uri = options.family === undefined ? "/api/v2/smart-elements/" : `/api/v2/smart-structures/${options.family}/smart-elements/`;
+  return listElements(scope, "alive", options, uri, (row) => `/api/v2/smart-elements/${row.initid}.json`);
+}
+
+/** GET /trash/: deleted elements the principal may view. */
+export function listTrash(scope: ReadScope, options: ListOptions = {}) {
+  return listElements(scope, "deleted", { ...options, family: undefined }, "/api/v2/trash/", (row) => trashUri(row.initid));
+}
+
+export interface RevisionOptions {
+  readonly family?: string | undefined;
+  readonly trash?: boolean;
+}
+
+function locateLineage(scope: ReadScope, ref: string, options: RevisionOptions, rules = REVISIONS_RULES): ElementRevision {
+  return options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, rules, options.family);
+}
+
+function revisionBase(ref: string, options: RevisionOptions): string {
+  if (options.trash) return `/api/v2/trash/${ref}`;
+  return options.family === undefined ? `/api/v2/smart-elements/${ref}` : `/api/v2/smart-structures/${options.family}/smart-elements/${ref}`;
+}
+
+/** GET .../revisions/: every revision of a lineage, newest first, with the list's ETag. */
+export async function listRevisions(scope: ReadScope, ref: string, options: RevisionOptions & ListOptions = {}) {
+  const latest = locateLineage(scope, ref, options);
+  const selection = parseFieldsSelection(options.fields, "list");
+  const structure = scope.structure(latest.structure);
+  const parameters = parseListParameters(options, "revision:desc", structure);
+  const all = scope.store.elements.revisions(latest.initid);
+  const sorted = sortRevisions(all, parameters.orderBy.map((t) => ({ key: t.key, direction: t.direction, kind: t.kind })));
+  const page = sorted.slice(parameters.offset, parameters.slice === "ALL" ? undefined : parameters.offset + parameters.slice);
+  const itemUri = (r: ElementRevision) => (options.trash ? `/api/v2/trash/${r.initid}/revisions/${r.revision}.json` : revisionUri(r.initid, r.revision));
+  const etag = await elementEtag(latest.id, latest.modifiedAt, scope.rightsVector(latest), scope.principal, scope.locale);
+  return {
+    etag,
+    data: {
+      requestParameters: { slice: parameters.slice, offset: parameters.offset, length: page.length, orderBy: formatOrderBy(parameters.orderBy) },
+      uri: `${revisionBase(ref, options)}/revisions/`,
+      revisions: page.map((r) => renderDocument(r, selection, scope, "list", itemUri(r))),
+    },
+  };
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a) < String(b) ? -1 : 1;
+}
+
+function sortRevisions(revisions: ElementRevision[], order: { key: string; direction: string; kind: string }[]): ElementRevision[] {
+  const valueOf = (r: ElementRevision, term: { key: string; kind: string }): unknown => {
+    if (term.kind === "field") return r.values[term.key];
+    const record = r as unknown as Record<string, unknown>;
+    switch (term.key) {
+      case "owner": case "id": case "initid": case "title": case "name": case "revision": case "state": return record[term.key];
+      case "fromname": return r.structure;
+      case "cdate": return r.createdAt;
+      case "mdate": return r.modifiedAt;
+      case "status": return statusProperty(r);
+      default: return undefined;
+    }
+  };
+  return [...revisions].sort((a, b) => {
+    for (const term of order) {
+      const diff = compareValues(valueOf(a, term), valueOf(b, term));
+      if (diff !== 0) return term.direction === "desc" ? -diff : diff;
+    }
+    return 0;
+  });
+}
+
+/** GET .../revisions/<n>: one revision of a lineage, with its ETag. */
+export async function readRevision(scope: ReadScope, ref: string, revisionNumber: string, options: RevisionOptions & { fields?: string | undefined } = {}) {
+  const selection = parseFieldsSelection(options.fields, "one");
+  const latest = options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, CONSULT_RULES, options.family);
+  const wanted = /^\d{1,9}$/.test(revisionNumber) ? Number(revisionNumber) : NaN;
+  const revision = scope.store.elements.revisions(latest.initid).find((r) => r.revision === wanted);
+  if (!revision) throw new LineageError("ROUTES0100", [`${ref}/revisions/${revisionNumber}`]);
+  const uri = options.trash ? `/api/v2/trash/${revision.initid}/revisions/${revision.revision}.json` : revisionUri(revision.initid, revision.revision);
+  const data: { revision: DocumentView; family?: ReturnType<typeof familyPart> } = {
+    revision: renderDocument(revision, selection, scope, "one", uri),
+  };
+  if (selection.structure) data.family = familyPart(scope, revision);
+  const etag = await elementEtag(revision.id, revision.modifiedAt, scope.rightsVector(latest), scope.principal, scope.locale);
+  return { etag, data };
+}
+
+export interface HistoryOptions extends RevisionOptions {
+  readonly slice?: string | undefined;
+  readonly offset?: string | undefined;
+  readonly revision?: string | undefined;
+}
+
+function parseHistoryInteger(raw: string | undefined, fallback: number, code: "ROUTES0139" | "ROUTES0140"): number {
+  const value = raw?.trim();
+  if (!value) return fallback;
+  if (value === "-1") return -1;
+  if (!/^\d{1,9}$/.test(value)) throw new LineageError(code, [raw]);
+  return Number(value);
+}
+
+/** GET .../history/: the lineage's history grouped by revision, newest first (original-notes.md 2.7). */
+export function readHistory(scope: ReadScope, ref: string, options: HistoryOptions = {}) {
+  const latest = options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, HISTORY_RULES, options.family);
+  const slice = parseHistoryInteger(options.slice, -1, "ROUTES0139");
+  const offset = options.offset?.trim() ? parseOffset(options.offset) : 0;
+  const revisionFilter = parseHistoryInteger(options.revision, -1, "ROUTES0140");
+  const entries = scope.store.elements.history(latest.initid);
+  const revisions = scope.store.elements.revisions(latest.initid).filter((r) => revisionFilter === -1 || r.revision === revisionFilter);
+  const page = revisions.slice(offset, slice === -1 ? undefined : offset + slice);
+  const base = revisionBase(ref, options);
+  const structure = scope.structure(latest.structure);
+  const lifecycle = structure?.lifecycle ? scope.lifecycle(structure.lifecycle) : undefined;
+  return {
+    uri: `${base}/history/`,
+    requestParameters: { slice, offset, revision: revisionFilter },
+    history: page.map((revision) => {
+      const owner = scope.account(revision.owner);
+      const state = stateProperty(revision, lifecycle, scope.locale);
+      return {
+        uri: `${base}/revisions/${revision.revision}.json`,
+        properties: {
+          id: revision.id,
+          initid: revision.initid,
+          title: revision.title,
+          status: statusProperty(revision),
+          revision: revision.revision,
+          owner: { id: String(revision.owner), title: owner?.displayName ?? "" },
+          state: state
+            ? { reference: state.reference, stateLabel: state.stateLabel, activity: state.activity ?? "", color: state.color }
+            : { reference: null, stateLabel: "", activity: "", color: "" },
+          version: null,
+          revisionDate: revision.modifiedAt.slice(0, 19),
+        },
+        messages: entries
+          .filter((entry) => entry.revisionId === revision.id)
+          .map((entry) => ({ uid: entry.accountId, uname: entry.accountName, date: entry.date, level: entry.level, code: entry.code, comment: entry.comment })),
+      };
+    }),
+  };
+}

@@ -1,0 +1,41 @@
+import { errorCodeDefinition, type ErrorCode } from "./error-codes.ts";
+
+export interface LineageErrorOptions {
+  /** Text shown to users instead of the formatted code text. */
+  readonly userMessage?: string;
+  /** Where the resource can be found instead (e.g. the trash URI of a deleted element). */
+  readonly uri?: string;
+  readonly data?: unknown;
+}
+
+function format(text: string, args: readonly unknown[]): string {
+  let i = 0;
+  return text.replace(/%[sd]/g, () => String(args[i++] ?? ""));
+}
+
+/** The one error class of the domain: a spec code with its arguments. */
+export class LineageError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly reason: string;
+  readonly userMessage: string | undefined;
+  readonly uri: string | undefined;
+  readonly data: unknown;
+
+  constructor(code: ErrorCode, args: readonly unknown[] = [], options: LineageErrorOptions = {}) {
+    const definition = errorCodeDefinition(code);
+    super(format(definition.text, args));
+    this.name = "LineageError";
+    this.code = code;
+    this.status = definition.status;
+    this.reason = definition.reason;
+    this.userMessage = options.userMessage;
+    this.uri = options.uri;
+    this.data = options.data;
+  }
+}
+
+/** True when `error` is a LineageError (also across duplicated module instances). */
+export function isLineageError(error: unknown): error is LineageError {
+  return error instanceof LineageError || (error instanceof Error && error.name === "LineageError" && "code" in error);
+}

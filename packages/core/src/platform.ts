@@ -1,0 +1,91 @@
+import type { Account } from "./accounts/account.ts";
+import { createPasswordAuthenticator } from "./accounts/authenticate.ts";
+import { addUser, type AddUserInput } from "./accounts/manage-accounts.ts";
+import type { Principal } from "./accounts/principal.ts";
+import { createScryptPasswordHasher } from "./accounts/scrypt-password-hasher.ts";
+import type { ElementRevision } from "./element/smart-element.ts";
+import { createReadScope, type ReadScope } from "./elements/read-scope.ts";
+import * as read from "./elements/read-elements.ts";
+import * as write from "./elements/write-elements.ts";
+import { systemClock, type Clock } from "./ports/clock.port.ts";
+import type { PasswordHasher } from "./ports/password-hasher.port.ts";
+import type { Store } from "./ports/store.port.ts";
+
+export interface PlatformOptions {
+  readonly store: Store;
+  readonly clock?: Clock;
+  readonly hasher?: PasswordHasher;
+  /** How long a successful password verification is remembered (ms). */
+  readonly credentialCacheMs?: number;
+}
+
+type Tail<F> = F extends (scope: ReadScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => T : never;
+type ClockTail<F> = F extends (scope: ReadScope, clock: Clock, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => T : never;
+
+/**
+ * The platform's use cases, bound to a store: what adapters (HTTP, CLI) and
+ * embedding apps call. Every call takes the acting principal first.
+ * @example
+ * const platform = createPlatform({ store: createMemoryStore() });
+ * const alice = await platform.authenticate("alice", "secret");
+ */
+export interface Platform {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly hasher: PasswordHasher;
+  /** The principal for a login and password, or undefined. */
+  authenticate(login: string, password: string): Promise<Principal | undefined>;
+  /** The principal of an account, by login; undefined when there is none. */
+  principal(login: string): Principal | undefined;
+  principalOfAccount(account: Account): Principal;
+  addUser(input: AddUserInput): Promise<Account>;
+  /** A read scope: memoised lookups and permissions for one request. */
+  scope(principal: Principal): ReadScope;
+  readElement: Tail<typeof read.readElement>;
+  listElements: Tail<typeof read.listAliveElements>;
+  listTrash: Tail<typeof read.listTrash>;
+  listRevisions: Tail<typeof read.listRevisions>;
+  readRevision: Tail<typeof read.readRevision>;
+  readHistory: Tail<typeof read.readHistory>;
+  createElement: ClockTail<typeof write.createElement>;
+  updateElement: ClockTail<typeof write.updateElement>;
+  deleteElement: ClockTail<typeof write.deleteElement>;
+  restoreElement: ClockTail<typeof write.restoreElement>;
+  reviseElement(principal: Principal, current: ElementRevision, input?: write.ReviseInput): ElementRevision;
+  /** The data PUT, DELETE and restore answer with. */
+  writeResult(principal: Principal, revision: ElementRevision, startedAt: number, fields?: string): ReturnType<typeof write.writeResult>;
+}
+
+/** Binds the use cases to a store. */
+export function createPlatform(options: PlatformOptions): Platform {
+  const { store } = options;
+  const clock = options.clock ?? systemClock;
+  const hasher = options.hasher ?? createScryptPasswordHasher();
+  const passwords = createPasswordAuthenticator(store, hasher, clock, options.credentialCacheMs);
+  const scope = (principal: Principal) => createReadScope(store, principal);
+  return {
+    store,
+    clock,
+    hasher,
+    authenticate: passwords.verify,
+    principal: (login) => {
+      const account = store.accounts.byLogin(login);
+      return account && passwords.principal(account);
+    },
+    principalOfAccount: passwords.principal,
+    addUser: (input) => addUser(store, hasher, input),
+    scope,
+    readElement: (p, ...rest) => read.readElement(scope(p), ...rest),
+    listElements: (p, ...rest) => read.listAliveElements(scope(p), ...rest),
+    listTrash: (p, ...rest) => read.listTrash(scope(p), ...rest),
+    listRevisions: (p, ...rest) => read.listRevisions(scope(p), ...rest),
+    readRevision: (p, ...rest) => read.readRevision(scope(p), ...rest),
+    readHistory: (p, ...rest) => read.readHistory(scope(p), ...rest),
+    createElement: (p, ...rest) => write.createElement(scope(p), clock, ...rest),
+    updateElement: (p, ...rest) => write.updateElement(scope(p), clock, ...rest),
+    deleteElement: (p, ...rest) => write.deleteElement(scope(p), clock, ...rest),
+    restoreElement: (p, ...rest) => write.restoreElement(scope(p), clock, ...rest),
+    reviseElement: (p, current, input) => write.reviseElement(scope(p), clock, current, input),
+    writeResult: (p, revision, startedAt, fields) => write.writeResult(scope(p), revision, startedAt, fields),
+  };
+}

@@ -1,0 +1,17 @@
+/** Metadata of a file kept in the vault. */
+export interface VaultFile {
+  readonly id: number;
+  /** Hex SHA-256 of the content: files are stored by content. */
+  readonly sha256: string;
+  readonly name: string;
+  readonly mime: string;
+  readonly size: number;
+  readonly createdAt: string;
+}
+
+/** Content-addressed file storage. `store` is idempotent for the same content and name. */
+export interface Vault {
+  store(content: Uint8Array, meta: { readonly name: string; readonly mime: string }): VaultFile;
+  file(id: number): VaultFile | undefined;
+  read(id: number): Uint8Array | undefined;
+}

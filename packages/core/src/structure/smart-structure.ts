@@ -1,0 +1,48 @@
+import type { Label } from "../i18n/label.ts";
+import type { ResolvedField, SmartField } from "./smart-field.ts";
+
+/** The definition of a Smart Structure, as a bundle gives it. */
+export interface StructureDefinition {
+  readonly name: string;
+  readonly title?: Label;
+  readonly icon?: string;
+  readonly lifecycle?: string;
+  readonly profile?: string;
+  readonly titleField?: string;
+  readonly fields: readonly SmartField[];
+}
+
+/** A stored Smart Structure: its definition with a numeric id. */
+export interface SmartStructure extends StructureDefinition {
+  readonly id: number;
+}
+
+/** All fields of a structure, array columns included, in logical order. */
+export function flattenFields(structure: StructureDefinition): ResolvedField[] {
+  const result: ResolvedField[] = [];
+  const visit = (fields: readonly SmartField[], arrayId: string | undefined) => {
+    for (const field of fields) {
+      result.push({ ...field, arrayId, logicalOrder: result.length + 1 });
+      if (field.type === "array") visit(field.fields ?? [], field.id);
+    }
+  };
+  visit(structure.fields, undefined);
+  return result;
+}
+
+const fieldIndexCache = new WeakMap<StructureDefinition, Map<string, ResolvedField>>();
+
+/** The fields of a structure by id (memoised per structure object). */
+export function fieldIndex(structure: StructureDefinition): ReadonlyMap<string, ResolvedField> {
+  let index = fieldIndexCache.get(structure);
+  if (!index) {
+    index = new Map(flattenFields(structure).map((field) => [field.id, field]));
+    fieldIndexCache.set(structure, index);
+  }
+  return index;
+}
+
+/** One field of a structure, or undefined. */
+export function findField(structure: StructureDefinition, id: string): ResolvedField | undefined {
+  return fieldIndex(structure).get(id);
+}

@@ -1,0 +1,2 @@
+export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
+export { storeContract } from "./store.contract.ts";

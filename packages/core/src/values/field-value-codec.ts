@@ -1,0 +1,146 @@
+import { findEnumItem } from "../catalog/enumerate.ts";
+import { LineageError } from "../errors/lineage-error.ts";
+import type { FieldValue } from "../element/smart-element.ts";
+import type { FieldType } from "../structure/smart-field.ts";
+import { formatFileValue, parseFileValue } from "./file-value.ts";
+import type { ValueContext } from "./value-context.ts";
+
+/** The part of a field (or transition parameter) that typing needs. */
+export interface TypedField {
+  readonly id: string;
+  readonly type: FieldType;
+  readonly multiple?: boolean;
+  readonly enum?: string;
+  readonly structure?: string;
+}
+
+const refuse = (field: TypedField, why: string): never => {
+  throw new LineageError("VALUE0001", [field.id, why]);
+};
+
+const isEmpty = (raw: unknown) => raw === null || raw === undefined || raw === "";
+
+function describe(raw: unknown): string {
+  const text = typeof raw === "string" ? raw : JSON.stringify(raw) ?? String(raw);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function toText(field: TypedField, raw: unknown): string {
+  if (typeof raw === "string") return raw;
+  if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
+  if (typeof raw === "boolean") return String(raw);
+  return refuse(field, `a text is expected, not ${describe(raw)}`);
+}
+
+function toInteger(field: TypedField, raw: unknown): number {
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*[-+]?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) refuse(field, `"${describe(raw)}" is not an integer`);
+  return n;
+}
+
+function toDouble(field: TypedField, raw: unknown): number {
+  const n = typeof raw === "number" ? raw
+    : typeof raw === "string" && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isFinite(n)) refuse(field, `"${describe(raw)}" is not a number`);
+  return n;
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function toDate(field: TypedField, raw: unknown): string {
+  const match = typeof raw === "string" ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw.trim()) : null;
+  if (!match || !isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) {
+    refuse(field, `"${describe(raw)}" is not a date (YYYY-MM-DD)`);
+  }
+  return (raw as string).trim();
+}
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Timestamps are kept as UTC `YYYY-MM-DDTHH:MM:SS`; a zone given is converted. */
+function toTimestamp(field: TypedField, raw: unknown): string {
+  const match = typeof raw === "string" ? TIMESTAMP.exec(raw.trim()) : null;
+  if (!match) return refuse(field, `"${describe(raw)}" is not a timestamp (YYYY-MM-DDTHH:MM:SS)`);
+  const [, y, mo, d, h = "00", mi = "00", s = "00", zone] = match;
+  if (!isCalendarDate(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) {
+    refuse(field, `"${describe(raw)}" is not a timestamp (YYYY-MM-DDTHH:MM:SS)`);
+  }
+  const local = `${y}-${mo}-${d}T${h}:${mi}:${s}`;
+  if (!zone) return local;
+  const instant = new Date(`${local}${zone === "Z" ? "Z" : zone.replace(/^([+-]\d{2})(\d{2})$/, "$1:$2")}`);
+  return instant.toISOString().slice(0, 19);
+}
+
+function toEnumKey(field: TypedField, raw: unknown, context: ValueContext): string {
+  const key = toText(field, raw);
+  const enumerate = field.enum ? context.enumerate(field.enum) : undefined;
+  if (!enumerate || !findEnumItem(enumerate, key)) refuse(field, `"${describe(key)}" is not a key of enumerate "${field.enum ?? ""}"`);
+  return key;
+}
+
+function toDocid(field: TypedField, raw: unknown, context: ValueContext): number {
+  const ref = typeof raw === "number" ? raw : toText(field, raw).trim();
+  const target = context.element(typeof ref === "string" && /^\d+$/.test(ref) ? Number(ref) : ref);
+  if (!target || target.status !== "alive") return refuse(field, `element "${describe(raw)}" not found`);
+  if (field.structure && target.structure !== field.structure) {
+    refuse(field, `element "${describe(raw)}" is not of structure "${field.structure}"`);
+  }
+  return target.initid;
+}
+
+function toFile(field: TypedField, raw: unknown, context: ValueContext): string {
+  const text = typeof raw === "number" ? String(raw) : toText(field, raw).trim();
+  const vaultId = /^\d+$/.test(text) ? Number(text) : parseFileValue(text)?.vaultId;
+  const file = vaultId === undefined ? undefined : context.vaultFile(vaultId);
+  if (!file) return refuse(field, `file "${describe(raw)}" not found in the vault`);
+  if (field.type === "image" && !file.mime.startsWith("image/")) refuse(field, `file "${file.name}" is not an image`);
+  return formatFileValue({ mime: file.mime, vaultId: file.id, name: file.name });
+}
+
+function toScalar(field: TypedField, raw: unknown, context: ValueContext): FieldValue {
+  if (isEmpty(raw)) return null;
+  switch (field.type) {
+    case "text": case "longtext": case "htmltext": return toText(field, raw);
+    case "int": return toInteger(field, raw);
+    case "double": return toDouble(field, raw);
+    case "date": return toDate(field, raw);
+    case "timestamp": return toTimestamp(field, raw);
+    case "enum": return toEnumKey(field, raw, context);
+    case "docid": return toDocid(field, raw, context);
+    case "file": case "image": return toFile(field, raw, context);
+    case "array": return refuse(field, "an array field holds no value of its own: set its columns");
+  }
+}
+
+/**
+ * Checks and normalises a value for a field: the stored form, or a VALUE0001
+ * error naming the field. `multiple` fields take an array (a lone value is
+ * accepted as a one-item array); empty values become null (or []).
+ */
+export function encodeFieldValue(field: TypedField, raw: unknown, context: ValueContext): FieldValue {
+  if (!field.multiple) {
+    if (Array.isArray(raw)) refuse(field, "a single value is expected, not a list");
+    return toScalar(field, raw, context);
+  }
+  if (isEmpty(raw)) return [];
+  const items = Array.isArray(raw) ? raw : [raw];
+  return items.map((item) => {
+    if (Array.isArray(item)) refuse(field, "a list of values is expected, not a list of lists");
+    return toScalar(field, item, context);
+  });
+}
+
+/** Encodes the value of an array column: one entry per row. */
+export function encodeColumnValue(field: TypedField, raw: unknown, context: ValueContext): FieldValue {
+  if (isEmpty(raw)) return [];
+  if (!Array.isArray(raw)) return refuse(field, "a column of an array takes one value per row (a list)");
+  return raw.map((row) => encodeFieldValue(field, row, context));
+}
+
+/** True when a stored value holds nothing. */
+export function isEmptyValue(value: FieldValue | undefined): boolean {
+  return value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
+}

@@ -1,0 +1,11 @@
+import type { Enumerate } from "../catalog/enumerate.ts";
+import type { ElementRevision } from "../element/smart-element.ts";
+import type { VaultFile } from "../ports/vault.port.ts";
+
+/** What reading and writing field values needs to look up. */
+export interface ValueContext {
+  enumerate(name: string): Enumerate | undefined;
+  /** The latest revision of a lineage by initid, id or logical name. */
+  element(ref: string | number): ElementRevision | undefined;
+  vaultFile(id: number): VaultFile | undefined;
+}

@@ -1,0 +1,77 @@
+import { createPlatform, createScryptPasswordHasher, type Clock, type Platform, type Store } from "../src/index.ts";
+import { createMemoryStore } from "../src/testing/index.ts";
+
+/** A clock the test moves by hand. */
+export function manualClock(start = "2026-01-01T10:00:00.000Z"): Clock & { advance(ms: number): void } {
+  let now = Date.parse(start);
+  return { now: () => new Date(now), advance: (ms) => { now += ms; } };
+}
+
+/** A platform over the given store (in memory by default) with a small catalog, four accounts and a few elements. */
+export async function seededPlatform(store: Store = createMemoryStore()) {
+  const clock = manualClock();
+  const platform: Platform = createPlatform({ store, clock, hasher: createScryptPasswordHasher({ N: 1024 }) });
+  store.transaction(() => {
+    store.accounts.saveRole({ id: "editor", label: "Editors" });
+    store.accounts.saveRole({ id: "reader" });
+    store.accounts.saveGroup({ id: "newsroom", roles: ["editor"] });
+    store.catalog.saveEnumerate({
+      name: "CATEGORIES",
+      items: [
+        { key: "tech", label: { en: "Technology", fr: "Technologie" } },
+        { key: "ai", label: "Artificial intelligence", parentKey: "tech" },
+        { key: "food", label: { en: "Food", fr: "Cuisine" } },
+      ],
+    });
+    store.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor", "role:reader"], edit: ["role:editor"], delete: ["role:editor"] } });
+    store.catalog.saveLifecycle({
+      name: "WFL_ARTICLE", firstState: "draft",
+      states: [{ id: "draft", label: { en: "Draft", fr: "Brouillon" }, activity: { en: "Writing" }, color: "#AAAAAA" }, { id: "published", label: "Published", color: "#00AA00" }],
+      transitions: [{ id: "publish", from: "draft", to: "published", label: "Publish" }],
+    });
+    store.catalog.saveStructure({
+      name: "AUTHOR", title: "Author", icon: "author.png", titleField: "au_name",
+      fields: [{ id: "au_name", type: "text", needed: true }],
+    });
+    store.catalog.saveStructure({
+      name: "ARTICLE", title: { en: "Article", fr: "Article" }, icon: "article.png", lifecycle: "WFL_ARTICLE", profile: "PRF_ARTICLE", titleField: "ar_title",
+      fields: [
+        { id: "ar_title", type: "text", label: { en: "Title", fr: "Titre" }, needed: true },
+        { id: "ar_category", type: "enum", enum: "CATEGORIES" },
+        { id: "ar_tags", type: "enum", enum: "CATEGORIES", multiple: true },
+        { id: "ar_words", type: "int" },
+        { id: "ar_score", type: "double" },
+        { id: "ar_date", type: "date" },
+        { id: "ar_stamp", type: "timestamp", visibility: "R" },
+        { id: "ar_author", type: "docid", structure: "AUTHOR" },
+        { id: "ar_body", type: "htmltext" },
+        { id: "ar_secret", type: "text", visibility: "I" },
+        { id: "ar_links", type: "array", fields: [{ id: "ar_link_url", type: "text" }, { id: "ar_link_rank", type: "int" }] },
+      ],
+    });
+  });
+  const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
+  await platform.addUser({ login: "alice", password: "alice-pw", groups: ["newsroom"], locale: "fr" });
+  await platform.addUser({ login: "bob", password: "bob-pw", roles: ["reader"] });
+  await platform.addUser({ login: "carol", password: "carol-pw", rights: ["GET"] });
+  const system = platform.principalOfAccount(admin);
+  const author = platform.createElement(system, { structure: "AUTHOR", name: "AUTHOR_ADA", values: { au_name: "Ada Lovelace" } });
+  const hello = platform.createElement(system, {
+    structure: "ARTICLE", name: "ART_HELLO",
+    values: {
+      ar_title: "Hello", ar_category: "tech", ar_tags: ["tech", "ai"], ar_words: 120, ar_score: 3.5, ar_date: "2026-03-04",
+      ar_stamp: "2026-03-04T05:06:07", ar_author: "AUTHOR_ADA", ar_secret: "hidden",
+      ar_link_url: ["https://example.org", "https://example.com"], ar_link_rank: [1, 2],
+    },
+  });
+  clock.advance(1000);
+  const zebra = platform.createElement(system, { structure: "ARTICLE", name: "ART_ZEBRA", values: { ar_title: "Zebra crossing" } });
+  clock.advance(1000);
+  const apple = platform.createElement(system, { structure: "ARTICLE", values: { ar_title: "Apple pie", ar_category: "food" } });
+  const principal = (login: string) => {
+    const found = platform.principal(login);
+    if (!found) throw new Error(`no account ${login}`);
+    return found;
+  };
+  return { platform, store, clock, author, hello, zebra, apple, principal };
+}

@@ -1,0 +1,23 @@
+/** A small client for end-to-end tests against a listening server. */
+export function apiClient(baseUrl: string) {
+  const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
+  async function call(method: string, path: string, options: { as?: [string, string] | null; headers?: Record<string, string>; body?: BodyInit; json?: unknown } = {}) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.as !== null) headers.authorization ??= basic(...(options.as ?? ["admin", "admin-pw"]));
+    let body = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const text = await response.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  }
+  return { call, basic };
+}

@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+
+/** A bundle read from disk: its JSON and a reader for the files it names, confined to its folder. */
+export interface BundleFile {
+  readonly path: string;
+  readonly json: unknown;
+  readFile(relativePath: string): Uint8Array | undefined;
+}
+
+/** Reads a bundle file; throws with the file name when it is not JSON. */
+export function readBundleFile(path: string): BundleFile {
+  const absolute = resolve(path);
+  const folder = dirname(absolute);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(absolute, "utf8"));
+  } catch (error) {
+    throw new Error(`${path}: ${(error as Error).message}`);
+  }
+  return {
+    path: absolute,
+    json,
+    readFile(relativePath) {
+      const target = resolve(folder, relativePath);
+      const inside = relative(folder, target);
+      if (isAbsolute(relativePath) || inside.startsWith("..") || isAbsolute(inside)) return undefined;
+      try {
+        return readFileSync(target);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

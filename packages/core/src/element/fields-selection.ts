@@ -59,9 +59,10 @@ export function parseFieldsSelection(raw: string | undefined, scope: SelectionSc
   const badProperty = named.find((name) => name !== "all" && !(ALL_PROPERTIES as readonly string[]).includes(name));
   if (badProperty !== undefined) throw new LineageError("CRUD0202", [badProperty]);
 
+  // id and title are always emitted with any property, as the original does.
   let properties: string[] | null = null;
   if (named.includes("all")) properties = [...ALL_PROPERTIES];
-  else if (named.length > 0) properties = [...new Set([...(defaultProperties ? DEFAULT_PROPERTIES : []), ...named])];
+  else if (named.length > 0) properties = [...new Set(["id", "title", ...(defaultProperties ? DEFAULT_PROPERTIES : []), ...named])];
   else if (defaultProperties) properties = [...DEFAULT_PROPERTIES];
 
   const onlyAll = attributes.length === 0 || (attributes.length === 1 && attributes[0]?.toLowerCase() === "all");

@@ -204,6 +204,13 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
           expect(page({ orderBy: by(key, "desc") })).toEqual(page({ orderBy: by(key) }).reverse());
         });
 
+        it("sorts text by code point, case first, as SQLite's BINARY collation does", () => {
+          const titles = ["𝄞", "\uFFFD", "é", "a", "Z"];
+          for (const title of titles) store.elements.insert(draft({ structure: "glyphs", title }));
+          const sorted = store.elements.list({ status: "alive", structures: ["glyphs"], orderBy: by("title"), limit: null, offset: 0 });
+          expect(sorted.map((r) => r.title)).toEqual(["Z", "a", "é", "\uFFFD", "𝄞"]);
+        });
+
         it("sorts on several terms in turn", () => {
           expect(page({ orderBy: [...by("fromname", "desc"), ...by("owner")] })).toEqual(["d", "a", "b", "c"]);
         });
@@ -421,6 +428,7 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
             store.catalog.saveProfile({ name: "kept", grants: {} });
             store.accounts.saveAccount(account("kept"));
             store.accounts.saveRole({ id: "kept" });
+            store.accounts.saveRole({ id: "second" });
             store.accounts.saveGroup({ id: "kept", roles: [] });
             store.vault.store(bytes("kept"), { name: "kept.txt", mime: "text/plain" });
           });
@@ -503,6 +511,11 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
       it("refuses an async function and keeps none of its writes", () => {
         expect(() => store.transaction(async () => {
           store.elements.insert(draft());
+        })).toThrow(TypeError);
+        expect(() => store.transaction(() => {
+          void store.transaction(async () => {
+            store.elements.insert(draft());
+          });
         })).toThrow(TypeError);
         expect(store.elements.byId(1)).toBeUndefined();
       });

@@ -1,0 +1,48 @@
+import { eq, sql } from "drizzle-orm";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { Account, AccountRepository, Group, NewAccount, Role } from "@lineage/core";
+import type { Atomic } from "./atomic.ts";
+import { accounts, groups, roles } from "./schema.ts";
+
+/** Accounts, roles and groups; roles and groups keep the order they were first saved in. */
+export function createAccountRepository(db: BetterSQLite3Database, atomic: Atomic): AccountRepository {
+  const byLogin = db.select().from(accounts).where(eq(accounts.login, sql.placeholder("login"))).prepare();
+  const byId = db.select().from(accounts).where(eq(accounts.id, sql.placeholder("id"))).prepare();
+  // An upsert keeps the rowid of a replaced row, so rowid order is first-saved order.
+  const firstSaved = sql`rowid`;
+
+  return {
+    byLogin: (login) => byLogin.get({ login }),
+    byId: (id) => byId.get({ id }),
+    saveAccount(account) {
+      const row = columns(account);
+      // Look up then update or insert: an upsert would burn an AUTOINCREMENT id on every replacement.
+      return atomic((): Account => {
+        const existing = byLogin.get({ login: row.login });
+        if (!existing) return db.insert(accounts).values(row).returning().get();
+        db.update(accounts).set(row).where(eq(accounts.id, existing.id)).run();
+        return { ...row, id: existing.id };
+      });
+    },
+    roles: () => db.select().from(roles).orderBy(firstSaved).all().map(({ id, label }): Role => (label === null ? { id } : { id, label })),
+    saveRole(role) {
+      const label = role.label ?? null;
+      db.insert(roles).values({ id: role.id, label }).onConflictDoUpdate({ target: roles.id, set: { label } }).run();
+    },
+    groups: () =>
+      db.select().from(groups).orderBy(firstSaved).all()
+        .map(({ id, label, roles }): Group => (label === null ? { id, roles } : { id, label, roles })),
+    saveGroup(group) {
+      const row = { label: group.label ?? null, roles: group.roles };
+      db.insert(groups).values({ id: group.id, ...row }).onConflictDoUpdate({ target: groups.id, set: row }).run();
+    },
+  };
+}
+
+/** Picks the stored fields only: callers may pass a whole Account, id included. */
+function columns(a: NewAccount): NewAccount {
+  return {
+    login: a.login, displayName: a.displayName, passwordHash: a.passwordHash, roles: a.roles, groups: a.groups,
+    locale: a.locale, rights: a.rights,
+  };
+}

@@ -1,0 +1,1 @@
+export { openSqliteStore, type SqliteStoreOptions } from "./open-sqlite-store.ts";

@@ -1,0 +1,3 @@
+import { createMemoryStore, storeContract } from "../src/testing/index.ts";
+
+storeContract("memory", () => createMemoryStore());

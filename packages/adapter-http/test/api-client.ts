@@ -1,7 +1,7 @@
 /** A small client for end-to-end tests against a listening server. */
 export function apiClient(baseUrl: string) {
   const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
-  async function call(method: string, path: string, options: { as?: [string, string] | null; headers?: Record<string, string>; body?: BodyInit; json?: unknown } = {}) {
+  async function call(method: string, path: string, options: { as?: [string, string] | null; headers?: Record<string, string>; body?: RequestInit["body"]; json?: unknown } = {}) {
     const headers: Record<string, string> = { ...options.headers };
     if (options.as !== null) headers.authorization ??= basic(...(options.as ?? ["admin", "admin-pw"]));
     let body = options.body;

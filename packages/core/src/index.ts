@@ -37,3 +37,7 @@ export * from "./ports/store.port.ts";
 export * from "./ports/clock.port.ts";
 export * from "./ports/password-hasher.port.ts";
 export * from "./platform.ts";
+export * from "./bundle/bundle.schema.ts";
+export * from "./bundle/bundle-problems.ts";
+export * from "./bundle/import-bundle.ts";
+export * from "./bundle/system-principal.ts";

@@ -19,11 +19,11 @@ describe("parseFieldsSelection", () => {
     expect(parseFieldsSelection("document.properties.all", "one").properties).toContain("mdate");
   });
 
-  it.each([
-    ["document.properties.nope", "CRUD0202"],
-    ["nothing", "ROUTES0103"],
+  it.each<[string, string, "one" | "list"]>([
+    ["document.properties.nope", "CRUD0202", "one"],
+    ["nothing", "ROUTES0103", "one"],
     ["family.structure", "ROUTES0103", "list"],
-  ] as const)("refuses %s with %s", (raw, code, scope = "one") => {
-    expect(() => parseFieldsSelection(raw, scope as "one" | "list")).toThrow(expect.objectContaining({ code }));
+  ])("refuses %s with %s", (raw, code, scope) => {
+    expect(() => parseFieldsSelection(raw, scope)).toThrow(expect.objectContaining({ code }));
   });
 });

@@ -1,0 +1,485 @@
+import * as v from "valibot";
+import { ADMIN_ROLE } from "../accounts/account.ts";
+import type { Enumerate } from "../catalog/enumerate.ts";
+import { isLineageError } from "../errors/lineage-error.ts";
+import type { ElementRevision } from "../element/smart-element.ts";
+import { createReadScope } from "../elements/read-scope.ts";
+import type { Store } from "../ports/store.port.ts";
+import type { VaultFile } from "../ports/vault.port.ts";
+import { fieldIndex, type StructureDefinition } from "../structure/smart-structure.ts";
+import { encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
+import type { ValueContext } from "../values/value-context.ts";
+import {
+  BundleSchema,
+  type Bundle,
+  type BundleDashboard,
+  type BundleElement,
+  type BundleEnumItem,
+  type BundleField,
+  type BundleGroup,
+  type BundleLifecycle,
+  type BundleProfile,
+  type BundleRole,
+  type BundleSearchDomain,
+  type BundleStructure,
+  type BundleUser,
+} from "./bundle.schema.ts";
+import {
+  elementImportKey,
+  fileNameOf,
+  filePathProblem,
+  isFileRef,
+  jsonPath,
+  layoutValues,
+  mapItems,
+  mimeOfFile,
+  pathStep,
+} from "./bundle-values.ts";
+import { systemPrincipal } from "./system-principal.ts";
+
+/** One thing wrong in a bundle, where it is (`$.structures[0].fields[2].type`) and why. */
+export interface BundleProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface BundleCheckOptions {
+  /** What the bundle may refer to besides itself (structures, accounts, elements of earlier imports). */
+  readonly store: Store;
+  /** The content of a file of the bundle's folder, or undefined when there is none. */
+  readonly readFile: (relativePath: string) => Uint8Array | undefined;
+}
+
+export interface BundleCheck {
+  /** The bundle, typed, when it has no problem at all. */
+  readonly bundle: Bundle | undefined;
+  /** Every problem found: schema problems first, then references and values, in document order. */
+  readonly problems: readonly BundleProblem[];
+}
+
+/**
+ * Checks a bundle without writing anything: its shape (BundleSchema), then
+ * names, references, files and element values. Every problem is collected;
+ * parts whose shape is wrong are left out of the later checks only.
+ * @example
+ * const { problems } = checkBundle(JSON.parse(text), { store, readFile });
+ * for (const p of problems) console.log(`${p.path}: ${p.message}`);
+ */
+export function checkBundle(input: unknown, options: BundleCheckOptions): BundleCheck {
+  // valibot takes an array for an object with no keys.
+  if (Array.isArray(input)) return { bundle: undefined, problems: [{ path: "$", message: "a bundle is a JSON object" }] };
+  const parsed = v.safeParse(BundleSchema, input);
+  const problems = parsed.success ? [] : issueProblems(parsed.issues);
+  const view = viewOf(input, parsed.success ? [] : parsed.issues);
+  problems.push(...semanticProblems(view, options));
+  return { bundle: parsed.success && problems.length === 0 ? parsed.output : undefined, problems };
+}
+
+/** Problems of valibot issues, with JSON paths and short messages. */
+export function issueProblems(issues: readonly v.BaseIssue<unknown>[]): BundleProblem[] {
+  return issues.map((issue) => {
+    const keys = (issue.path ?? []).map((item) => item.key as string | number);
+    const last = issue.path?.at(-1);
+    const isObject = /object/.test(issue.type);
+    let message: string;
+    if (isObject && last?.origin === "key" && issue.expected === "never") message = `unknown key "${String(last.key)}"`;
+    else if (isObject && issue.input === undefined && last) message = `missing key "${String(last.key)}"`;
+    else if (last?.origin === "key") message = `invalid name "${String(last.key)}": ${tidy(issue.message)}`;
+    else message = tidy(issue.message);
+    return { path: jsonPath(keys), message };
+  });
+}
+
+function tidy(message: string): string {
+  return message.replace(/^Invalid \w+: E/, "e");
+}
+
+/* ---------- The parts of the bundle whose shape is valid ---------- */
+
+/** Entries by section; undefined where an entry's shape is wrong (its index is kept for paths). */
+interface BundleView {
+  readonly roles: readonly (BundleRole | undefined)[];
+  readonly groups: readonly (BundleGroup | undefined)[];
+  readonly users: readonly (BundleUser | undefined)[];
+  readonly enumerates: ReadonlyMap<string, readonly BundleEnumItem[] | undefined>;
+  readonly profiles: readonly (BundleProfile | undefined)[];
+  readonly lifecycles: readonly (BundleLifecycle | undefined)[];
+  readonly structures: readonly (BundleStructure | undefined)[];
+  readonly elements: readonly (BundleElement | undefined)[];
+  readonly searchDomains: readonly (BundleSearchDomain | undefined)[];
+  readonly dashboards: readonly (BundleDashboard | undefined)[];
+  /** Structures of the elements the raw bundle names, valid entry or not: docid values may name them. */
+  readonly elementStructures: ReadonlyMap<string, string>;
+  /** Every identifier the raw bundle declares, valid entry or not, so one bad entry does not make its name unknown everywhere. */
+  readonly declared: Readonly<Record<"roles" | "groups" | "users" | "profiles" | "lifecycles" | "structures", ReadonlyMap<string, number>>>;
+}
+
+const asObject = (raw: unknown): Record<string, unknown> =>
+  typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+const asArray = (raw: unknown): readonly unknown[] => (Array.isArray(raw) ? raw : []);
+
+function viewOf(input: unknown, issues: readonly v.BaseIssue<unknown>[]): BundleView {
+  const bad = new Set<string>();
+  for (const issue of issues) {
+    const keys = (issue.path ?? []).map((item) => item.key as string | number);
+    bad.add(jsonPath(keys.slice(0, keys[0] === "accounts" ? 3 : 2)));
+  }
+  const root = asObject(input);
+  const accounts = asObject(root.accounts);
+  const valid = (path: string) => !bad.has("$") && !bad.has(path) && !(path.startsWith("$.accounts.") && bad.has("$.accounts"));
+  const section = <T>(raw: unknown, path: string): (T | undefined)[] => {
+    if (!valid(path)) return [];
+    return asArray(raw).map((entry, i) => (valid(`${path}[${i}]`) ? (entry as T) : undefined));
+  };
+  const enumerates = new Map<string, readonly BundleEnumItem[] | undefined>();
+  if (valid("$.enumerates")) {
+    for (const [name, items] of Object.entries(asObject(root.enumerates))) {
+      enumerates.set(name, valid(`$.enumerates${pathStep(name)}`) ? (items as BundleEnumItem[]) : undefined);
+    }
+  }
+  const declared = (raw: unknown, key: string) => {
+    const names = new Map<string, number>();
+    asArray(raw).forEach((entry, i) => {
+      const value = asObject(entry)[key];
+      if (typeof value === "string" && !names.has(value)) names.set(value, i);
+    });
+    return names;
+  };
+  const elementStructures = new Map<string, string>();
+  for (const entry of asArray(root.elements)) {
+    const { name, structure } = asObject(entry);
+    if (typeof name === "string" && !elementStructures.has(name)) elementStructures.set(name, typeof structure === "string" ? structure : "");
+  }
+  return {
+    roles: section(accounts.roles, "$.accounts.roles"),
+    groups: section(accounts.groups, "$.accounts.groups"),
+    users: section(accounts.users, "$.accounts.users"),
+    enumerates,
+    profiles: section(root.profiles, "$.profiles"),
+    lifecycles: section(root.lifecycles, "$.lifecycles"),
+    structures: section(root.structures, "$.structures"),
+    elements: section(root.elements, "$.elements"),
+    searchDomains: section(root.searchDomains, "$.searchDomains"),
+    dashboards: section(root.dashboards, "$.dashboards"),
+    elementStructures,
+    declared: {
+      roles: declared(accounts.roles, "id"),
+      groups: declared(accounts.groups, "id"),
+      users: declared(accounts.users, "login"),
+      profiles: declared(root.profiles, "name"),
+      lifecycles: declared(root.lifecycles, "name"),
+      structures: declared(root.structures, "name"),
+    },
+  };
+}
+
+/* ---------- References, names, files and values ---------- */
+
+type Report = (path: string, message: string) => void;
+
+/** Where names resolve: the bundle first, then the store. */
+interface Known {
+  role(id: string): boolean;
+  group(id: string): boolean;
+  user(login: string): boolean;
+  enumerate(name: string): boolean;
+  profile(name: string): boolean;
+  lifecycle(name: string): boolean;
+  /** The definition of a structure; undefined also when the bundle's entry for it is invalid (see structureDeclared). */
+  structure(name: string): StructureDefinition | undefined;
+  structureDeclared(name: string): boolean;
+}
+
+function semanticProblems(view: BundleView, options: BundleCheckOptions): BundleProblem[] {
+  const problems: BundleProblem[] = [];
+  const report: Report = (path, message) => problems.push({ path, message });
+  const { store } = options;
+  const bundleStructures = new Map<string, StructureDefinition>();
+  for (const [name, structure] of firstByName(view.structures, (s) => s.name)) bundleStructures.set(name, { ...structure, fields: structure.fields ?? [] });
+  const known: Known = {
+    role: (id) => id === ADMIN_ROLE || view.declared.roles.has(id) || store.accounts.roles().some((r) => r.id === id),
+    group: (id) => view.declared.groups.has(id) || store.accounts.groups().some((g) => g.id === id),
+    user: (login) => view.declared.users.has(login) || store.accounts.byLogin(login) !== undefined,
+    enumerate: (name) => view.enumerates.has(name) || store.catalog.enumerate(name) !== undefined,
+    profile: (name) => view.declared.profiles.has(name) || store.catalog.profile(name) !== undefined,
+    lifecycle: (name) => view.declared.lifecycles.has(name) || store.catalog.lifecycle(name) !== undefined,
+    structure: (name) => (view.declared.structures.has(name) ? bundleStructures.get(name) : store.catalog.structure(name)),
+    structureDeclared: (name) => view.declared.structures.has(name) || store.catalog.structure(name) !== undefined,
+  };
+
+  checkAccounts(view, known, report);
+  checkEnumerates(view, report);
+  view.profiles.forEach((profile, i) => {
+    if (!profile) return;
+    for (const [permission, entries] of Object.entries(profile.grants ?? {})) {
+      entries?.forEach((entry, k) => checkGrant(entry, `$.profiles[${i}].grants.${permission}[${k}]`, known, report));
+    }
+  });
+  duplicates(view.profiles, (p) => p.name, "$.profiles", "name", "profile", report);
+  checkLifecycles(view, known, report);
+  checkStructures(view, known, report);
+  checkElements(view, known, options, report);
+  checkSearchDomains(view, known, report);
+  duplicates(view.dashboards, (d) => d.slug, "$.dashboards", "slug", "dashboard", report);
+  view.dashboards.forEach((dashboard, i) => {
+    dashboard?.roles?.forEach((role, k) => {
+      if (!known.role(role)) report(`$.dashboards[${i}].roles[${k}]`, `unknown role "${role}"`);
+    });
+  });
+  return problems;
+}
+
+function firstByName<T>(entries: readonly (T | undefined)[], name: (entry: T) => string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const entry of entries) if (entry && !map.has(name(entry))) map.set(name(entry), entry);
+  return map;
+}
+
+/** Reports every entry whose identifier an earlier entry already has. */
+function duplicates<T>(
+  entries: readonly (T | undefined)[],
+  id: (entry: T) => string,
+  path: string,
+  key: string,
+  what: string,
+  report: Report,
+): void {
+  const first = new Map<string, number>();
+  entries.forEach((entry, i) => {
+    if (!entry) return;
+    const value = id(entry);
+    const earlier = first.get(value);
+    if (earlier === undefined) first.set(value, i);
+    else report(`${path}[${i}].${key}`, `duplicate ${what} "${value}" (first at ${path}[${earlier}])`);
+  });
+}
+
+const GRANT = /^(role|group|user):(.+)$/;
+
+function checkGrant(entry: string, path: string, known: Known, report: Report): void {
+  const match = GRANT.exec(entry);
+  if (!match) return report(path, `"${entry}" is not role:ID, group:ID or user:LOGIN`);
+  const [, kind, id = ""] = match;
+  if (kind === "role" && !known.role(id)) report(path, `unknown role "${id}"`);
+  if (kind === "group" && !known.group(id)) report(path, `unknown group "${id}"`);
+  if (kind === "user" && !known.user(id)) report(path, `unknown user "${id}"`);
+}
+
+function checkAccounts(view: BundleView, known: Known, report: Report): void {
+  duplicates(view.roles, (r) => r.id, "$.accounts.roles", "id", "role", report);
+  duplicates(view.groups, (g) => g.id, "$.accounts.groups", "id", "group", report);
+  duplicates(view.users, (u) => u.login, "$.accounts.users", "login", "login", report);
+  view.groups.forEach((group, i) => {
+    group?.roles?.forEach((role, k) => {
+      if (!known.role(role)) report(`$.accounts.groups[${i}].roles[${k}]`, `unknown role "${role}"`);
+    });
+  });
+  view.users.forEach((user, i) => {
+    user?.roles?.forEach((role, k) => {
+      if (!known.role(role)) report(`$.accounts.users[${i}].roles[${k}]`, `unknown role "${role}"`);
+    });
+    user?.groups?.forEach((group, k) => {
+      if (!known.group(group)) report(`$.accounts.users[${i}].groups[${k}]`, `unknown group "${group}"`);
+    });
+  });
+}
+
+function checkEnumerates(view: BundleView, report: Report): void {
+  for (const [name, items] of view.enumerates) {
+    if (!items) continue;
+    const path = `$.enumerates${pathStep(name)}`;
+    duplicates(items, (item) => item.key, path, "key", "key", report);
+    const parents = new Map(items.map((item) => [item.key, item.parentKey]));
+    items.forEach((item, i) => {
+      if (item.parentKey === undefined) return;
+      if (!parents.has(item.parentKey)) return report(`${path}[${i}].parentKey`, `enumerate "${name}" has no key "${item.parentKey}"`);
+      // Walk up: a tree never comes back to where it started.
+      const seen = new Set([item.key]);
+      for (let key: string | undefined = item.parentKey; key !== undefined; key = parents.get(key)) {
+        if (seen.has(key)) return report(`${path}[${i}].parentKey`, `the parents of "${item.key}" make a cycle`);
+        seen.add(key);
+      }
+    });
+  }
+}
+
+function checkLifecycles(view: BundleView, known: Known, report: Report): void {
+  duplicates(view.lifecycles, (l) => l.name, "$.lifecycles", "name", "lifecycle", report);
+  view.lifecycles.forEach((lifecycle, i) => {
+    if (!lifecycle) return;
+    const path = `$.lifecycles[${i}]`;
+    const states = new Set(lifecycle.states.map((state) => state.id));
+    duplicates(lifecycle.states, (s) => s.id, `${path}.states`, "id", "state", report);
+    if (!states.has(lifecycle.firstState)) report(`${path}.firstState`, `"${lifecycle.firstState}" is not a state of "${lifecycle.name}"`);
+    const transitions = lifecycle.transitions ?? [];
+    duplicates(transitions, (t) => t.id, `${path}.transitions`, "id", "transition", report);
+    transitions.forEach((transition, t) => {
+      const at = `${path}.transitions[${t}]`;
+      if (!states.has(transition.from)) report(`${at}.from`, `"${transition.from}" is not a state of "${lifecycle.name}"`);
+      if (!states.has(transition.to)) report(`${at}.to`, `"${transition.to}" is not a state of "${lifecycle.name}"`);
+      transition.grants?.forEach((entry, k) => checkGrant(entry, `${at}.grants[${k}]`, known, report));
+      const parameters = transition.askAttributes ?? [];
+      duplicates(parameters, (p) => p.id, `${at}.askAttributes`, "id", "parameter", report);
+      parameters.forEach((parameter, k) => checkEnumOf(parameter, `${at}.askAttributes[${k}]`, known, report));
+    });
+  });
+}
+
+/** An enum field names a known enumerate; other types name none. */
+function checkEnumOf(field: { readonly type: string; readonly enum?: string | undefined }, path: string, known: Known, report: Report): void {
+  if (field.type === "enum" && field.enum === undefined) report(path, `an enum field needs "enum": the name of its enumerate`);
+  else if (field.type !== "enum" && field.enum !== undefined) report(`${path}.enum`, `only enum fields take an enumerate (type is "${field.type}")`);
+  else if (field.enum !== undefined && !known.enumerate(field.enum)) report(`${path}.enum`, `unknown enumerate "${field.enum}"`);
+}
+
+function checkStructures(view: BundleView, known: Known, report: Report): void {
+  duplicates(view.structures, (s) => s.name, "$.structures", "name", "structure", report);
+  view.structures.forEach((structure, i) => {
+    if (!structure) return;
+    const path = `$.structures[${i}]`;
+    if (structure.lifecycle !== undefined && !known.lifecycle(structure.lifecycle)) report(`${path}.lifecycle`, `unknown lifecycle "${structure.lifecycle}"`);
+    if (structure.profile !== undefined && !known.profile(structure.profile)) report(`${path}.profile`, `unknown profile "${structure.profile}"`);
+    const iconProblem = structure.icon === undefined ? undefined : filePathProblem(structure.icon);
+    if (iconProblem) report(`${path}.icon`, iconProblem);
+    const seen = new Map<string, string>();
+    const checkField = (field: BundleField, at: string, inArray: string | undefined) => {
+      const earlier = seen.get(field.id);
+      if (earlier) report(`${at}.id`, `duplicate field "${field.id}" (first at ${earlier})`);
+      else seen.set(field.id, at);
+      checkEnumOf(field, at, known, report);
+      if (field.type === "docid" && field.structure !== undefined && !known.structureDeclared(field.structure)) {
+        report(`${at}.structure`, `unknown structure "${field.structure}"`);
+      }
+      if (field.type !== "docid" && field.structure !== undefined) report(`${at}.structure`, `only docid fields name a target structure`);
+      if (inArray !== undefined && field.type === "array") report(`${at}.type`, `a column of the array "${inArray}" cannot be an array`);
+      if (field.type !== "array" && field.fields !== undefined) report(`${at}.fields`, `only array fields have columns (type is "${field.type}")`);
+      field.fields?.forEach((column, k) => checkField(column, `${at}.fields[${k}]`, field.id));
+    };
+    (structure.fields ?? []).forEach((field, k) => checkField(field, `${path}.fields[${k}]`, undefined));
+    if (structure.titleField !== undefined) {
+      const title = fieldIndex({ ...structure, fields: structure.fields ?? [] }).get(structure.titleField);
+      if (!title) report(`${path}.titleField`, `structure "${structure.name}" has no field "${structure.titleField}"`);
+      else if (title.type === "array") report(`${path}.titleField`, `the title field cannot be an array`);
+    }
+  });
+}
+
+function checkSearchDomains(view: BundleView, known: Known, report: Report): void {
+  duplicates(view.searchDomains, (d) => d.name, "$.searchDomains", "name", "search domain", report);
+  view.searchDomains.forEach((domain, i) => {
+    domain?.configs.forEach((config, j) => {
+      const path = `$.searchDomains[${i}].configs[${j}]`;
+      if (!known.structureDeclared(config.structure)) return report(`${path}.structure`, `unknown structure "${config.structure}"`);
+      const structure = known.structure(config.structure);
+      if (!structure) return;
+      const fields = fieldIndex(structure);
+      config.fields?.forEach((entry, k) => {
+        const field = fields.get(entry.field);
+        if (!field) report(`${path}.fields[${k}].field`, `structure "${config.structure}" has no field "${entry.field}"`);
+        else if (field.type === "array") report(`${path}.fields[${k}].field`, `"${entry.field}" is an array: index its columns`);
+      });
+      config.files?.forEach((entry, k) => {
+        const field = fields.get(entry.field);
+        if (!field) report(`${path}.files[${k}].field`, `structure "${config.structure}" has no field "${entry.field}"`);
+        else if (field.type !== "file" && field.type !== "image") report(`${path}.files[${k}].field`, `"${entry.field}" is not a file field`);
+      });
+    });
+  });
+}
+
+/* ---------- Elements ---------- */
+
+/** Vault ids of files a bundle names, while checking: above any id a store gives, so they never meet. */
+const FILE_PLACEHOLDER_BASE = 2 ** 52;
+
+function checkElements(view: BundleView, known: Known, options: BundleCheckOptions, report: Report): void {
+  const { store } = options;
+  const scope = createReadScope(store, systemPrincipal());
+  const bundleEnumerates = new Map<string, Enumerate | undefined>();
+  for (const [name, items] of view.enumerates) bundleEnumerates.set(name, items && { name, items });
+  const elementStructures = view.elementStructures;
+  const placeholders = new Map<number, VaultFile>();
+  const context: ValueContext = {
+    enumerate: (name) => (bundleEnumerates.has(name) ? bundleEnumerates.get(name) : store.catalog.enumerate(name)),
+    element: (ref) => {
+      const structure = typeof ref === "string" ? elementStructures.get(ref) : undefined;
+      return structure === undefined ? scope.element(ref) : plannedElement(ref as string, structure);
+    },
+    vaultFile: (id) => placeholders.get(id) ?? store.vault.file(id),
+  };
+  const placeholderOf = (ref: { readonly file: string }): number => {
+    const id = FILE_PLACEHOLDER_BASE + placeholders.size;
+    const name = fileNameOf(ref.file);
+    placeholders.set(id, { id, sha256: "", name, mime: mimeOfFile(name), size: 0, createdAt: "" });
+    return id;
+  };
+  const fileProblems = new Map<string, string | undefined>();
+  const checkFile = (file: string): string | undefined => {
+    if (!fileProblems.has(file)) {
+      fileProblems.set(file, filePathProblem(file) ?? (options.readFile(file) === undefined ? `file "${file}" not found in the bundle's folder` : undefined));
+    }
+    return fileProblems.get(file);
+  };
+
+  const named = view.elements.map((element) => (element?.name === undefined ? undefined : { ...element, name: element.name }));
+  duplicates(named, (e) => e.name, "$.elements", "name", "logical name", report);
+  const importKeys = new Map<string, number>();
+  view.elements.forEach((element, i) => {
+    if (!element) return;
+    const path = `$.elements[${i}]`;
+    if (element.owner !== undefined && !known.user(element.owner)) report(`${path}.owner`, `unknown user "${element.owner}"`);
+    if (element.name === undefined) {
+      const key = elementImportKey(element);
+      const earlier = importKeys.get(key);
+      if (earlier === undefined) importKeys.set(key, i);
+      else report(path, `same structure, owner and values as $.elements[${earlier}]: give one of them a name`);
+    }
+    if (!known.structureDeclared(element.structure)) return report(`${path}.structure`, `unknown structure "${element.structure}"`);
+    const structure = known.structure(element.structure);
+    if (!structure) return; // its definition is wrong and reported already
+    const existing = element.name === undefined ? undefined : store.elements.latestByName(element.name);
+    if (existing && existing.structure !== element.structure) {
+      report(`${path}.name`, `"${element.name}" is an existing element of structure "${existing.structure}", not "${element.structure}"`);
+      return;
+    }
+    const values = element.values ?? {};
+    const layout = layoutValues(structure, values, `${path}.values`, report);
+    for (const cell of layout.cells) {
+      if (cell.field.type === "enum" && (cell.field.enum === undefined || !context.enumerate(cell.field.enum))) continue; // reported with the structure
+      let filesOk = true;
+      const raw = cell.field.type === "file" || cell.field.type === "image"
+        ? mapItems(cell.raw, cell.path, (item, at) => {
+          if (!isFileRef(item)) return item;
+          const problem = checkFile(item.file);
+          if (problem) {
+            report(`${at}.file`, problem);
+            filesOk = false;
+          }
+          return placeholderOf(item);
+        })
+        : cell.raw;
+      if (!filesOk) continue;
+      try {
+        encodeFieldValue(cell.field, raw, context);
+      } catch (error) {
+        if (!isLineageError(error)) throw error;
+        report(cell.path, error.message);
+      }
+    }
+    for (const field of fieldIndex(structure).values()) {
+      if (!field.needed || field.arrayId !== undefined || field.type === "array" || !isEmptyRaw(values[field.id])) continue;
+      if (existing && !isEmptyValue(existing.values[field.id])) continue;
+      report(`${path}.values${pathStep(field.id)}`, `field "${field.id}" is needed: give it a value`);
+    }
+  });
+}
+
+const isEmptyRaw = (raw: unknown) => raw === undefined || raw === null || raw === "" || (Array.isArray(raw) && raw.length === 0);
+
+/** What a docid check sees of an element the bundle will create. */
+function plannedElement(name: string, structure: string): ElementRevision {
+  return {
+    id: 0, initid: 0, revision: 0, structure, name, title: name, owner: 0, status: "alive", fixed: false, state: null,
+    values: {}, createdAt: "", modifiedAt: "", importKey: null,
+  };
+}

@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { checkBundle } from "../src/bundle/bundle-problems.ts";
+import { BundleSchema } from "../src/bundle/bundle.schema.ts";
+import { importBundle } from "../src/bundle/import-bundle.ts";
+import { snapshot, testPlatform } from "./bundle-test-helpers.ts";
+
+// The one test that reads files: the demo bundle of examples/demo.
+const demo = (path: string) => fileURLToPath(new URL(`../../../examples/demo/${path}`, import.meta.url));
+const readFile = (path: string) => (existsSync(demo(path)) ? new Uint8Array(readFileSync(demo(path))) : undefined);
+const bundle: unknown = JSON.parse(readFileSync(demo("bundle.json"), "utf8"));
+
+/** Width and height of a PNG, from its IHDR chunk; undefined when the bytes are not a PNG. */
+function pngSize(content: Uint8Array | undefined): { width: number; height: number } | undefined {
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (!content || !signature.every((byte, i) => content[i] === byte)) return undefined;
+  const view = new DataView(content.buffer, content.byteOffset, content.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+describe("the demo bundle (examples/demo)", () => {
+  it("has the shape of BundleSchema and no problem", () => {
+    expect(v.safeParse(BundleSchema, bundle).success).toBe(true);
+    const platform = testPlatform();
+    expect(checkBundle(bundle, { store: platform.store, readFile }).problems).toEqual([]);
+  });
+
+  it("has a real PNG icon of 32x32 or more for every structure, under images/", () => {
+    const structures = (bundle as { structures: { icon?: string }[] }).structures;
+    for (const { icon } of structures) {
+      const size = pngSize(readFile(`images/${icon ?? ""}`));
+      expect(size, icon).toBeDefined();
+      expect(Math.min(size?.width ?? 0, size?.height ?? 0)).toBeGreaterThanOrEqual(32);
+    }
+  });
+
+  it("imports cleanly, then again with nothing to change", async () => {
+    const platform = testPlatform();
+    const first = await importBundle(platform, bundle, { readFile });
+    expect(first).toMatchObject({
+      roles: { created: 4 }, groups: { created: 1 }, users: { created: 4 }, structures: { created: 3 },
+      lifecycles: { created: 1 }, elements: { created: 15, updated: 0 }, searchDomains: { accepted: 1 }, dashboards: { accepted: 1 },
+    });
+    const { store } = platform;
+    const article = store.elements.latestByName("ART_SPIRAL_GALAXIES");
+    expect(article?.values.ar_author).toBe(store.elements.latestByName("AUTHOR_SAKURA")?.initid);
+    expect(article?.state).toBe("draft");
+    expect(store.catalog.structure("CONTACT")?.profile).toBeUndefined();
+    expect(store.accounts.byLogin("carol")?.rights).toEqual(["GET"]);
+    expect(await platform.authenticate("admin", "admin")).toMatchObject({ isAdmin: true });
+    const before = snapshot(store);
+    const second = await importBundle(platform, bundle, { readFile });
+    expect(second.elements).toEqual({ created: 0, updated: 0, unchanged: 15 });
+    expect(snapshot(store)).toEqual(before);
+  });
+});

@@ -8,6 +8,8 @@ import type { HttpEnv } from "./http-env.ts";
 import { answerNotAvailable } from "./not-available.ts";
 import { acceptsJson } from "./resource-name.ts";
 import { elementRoutes } from "./routes/elements.ts";
+import { enumerateRoutes } from "./routes/enumerates.ts";
+import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { revisionRoutes } from "./routes/revisions.ts";
 import { trashRoutes } from "./routes/trash.ts";
 
@@ -81,6 +83,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());
   api.route("/api/v2", revisionRoutes());
+  api.route("/api/v2", enumerateRoutes());
+  api.route("/api/v2", lifecycleRoutes());
   answerNotAvailable(api, "/api/v2");
 
   const app = new Hono<HttpEnv>();

@@ -10,10 +10,18 @@ export const KNOWN_PATHS: ReadonlyArray<{ path: string; methods: readonly string
   { path: "/smart-structures/:family/smart-elements/:docid", methods: ["GET", "PUT", "DELETE"] },
   { path: "/trash", methods: ["GET"] },
   { path: "/trash/:docid", methods: ["GET", "PUT"] },
+  { path: "/smart-structures/:family/enumerates/:enum", methods: ["GET"] },
+  { path: "/enumerates/:enum", methods: ["GET"] },
   ...["/smart-elements/:docid", "/smart-structures/:family/smart-elements/:docid", "/trash/:docid"].flatMap((base) => [
     { path: `${base}/revisions`, methods: ["GET"] },
     { path: `${base}/revisions/:revision`, methods: ["GET"] },
     { path: `${base}/history`, methods: ["GET"] },
+  ]),
+  ...["/smart-elements/:docid", "/smart-structures/:family/smart-elements/:docid"].flatMap((base) => [
+    { path: `${base}/workflows/states`, methods: ["GET"] },
+    { path: `${base}/workflows/states/:state`, methods: ["GET", "POST"] },
+    { path: `${base}/workflows/transitions`, methods: ["GET"] },
+    { path: `${base}/workflows/transitions/:transition`, methods: ["GET", "POST"] },
   ]),
 ];
 

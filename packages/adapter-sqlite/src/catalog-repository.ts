@@ -1,15 +1,19 @@
 import { asc, eq, sql } from "drizzle-orm";
+import type { Database } from "better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import type { CatalogRepository, SmartStructure, StructureDefinition } from "@lineage/core";
+import type { CatalogRepository, Enumerate, SmartStructure, StructureDefinition } from "@lineage/core";
 import type { Atomic } from "./atomic.ts";
+import { createDefinitionCache } from "./definition-cache.ts";
 import { enumerates, lifecycles, profiles, structures } from "./schema.ts";
 
 /** Structures, enumerates, lifecycles and profiles, each kept as one JSON definition. */
-export function createCatalogRepository(db: BetterSQLite3Database, atomic: Atomic): CatalogRepository {
+export function createCatalogRepository(db: BetterSQLite3Database & { $client: Database }, atomic: Atomic): CatalogRepository {
   const byName = db.select().from(structures).where(eq(structures.name, sql.placeholder("name"))).prepare();
   const byId = db.select().from(structures).where(eq(structures.id, sql.placeholder("id"))).prepare();
   const toStructure = (row: { id: number; definition: StructureDefinition } | undefined): SmartStructure | undefined =>
     row && { ...row.definition, id: row.id };
+  // Enumerates may hold thousands of items: parsed once, so their lookup index lasts between requests.
+  const enumerateCache = createDefinitionCache<Enumerate>(db.$client);
 
   return {
     structure: (name) => toStructure(byName.get({ name })),
@@ -28,10 +32,11 @@ export function createCatalogRepository(db: BetterSQLite3Database, atomic: Atomi
         return { ...stored, id };
       });
     },
-    enumerate: (name) => db.select().from(enumerates).where(eq(enumerates.name, name)).get()?.definition,
+    enumerate: (name) => enumerateCache.get(name, () => db.select().from(enumerates).where(eq(enumerates.name, name)).get()?.definition),
     saveEnumerate(enumerate) {
       db.insert(enumerates).values({ name: enumerate.name, definition: enumerate })
         .onConflictDoUpdate({ target: enumerates.name, set: { definition: enumerate } }).run();
+      enumerateCache.forget(enumerate.name);
     },
     lifecycle: (name) => db.select().from(lifecycles).where(eq(lifecycles.name, name)).get()?.definition,
     saveLifecycle(lifecycle) {

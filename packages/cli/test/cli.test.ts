@@ -108,7 +108,7 @@ describe("lineage serve, as a real process", () => {
     expect((await fetch(`${url}/api/v2/smart-elements/`)).status).toBe(401);
     const response = await fetch(`${url}/api/v2/smart-elements/ART_HELLO.json`, { headers: auth("alice", "alice") });
     expect(response.status).toBe(200);
-    const body = await response.json();
+    const body = (await response.json()) as { data: { document: { properties: { name: string } } } };
     expect(body.data.document.properties.name).toBe("ART_HELLO");
   });
 

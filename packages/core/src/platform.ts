@@ -7,9 +7,14 @@ import type { ElementRevision } from "./element/smart-element.ts";
 import { createReadScope, type ReadScope } from "./elements/read-scope.ts";
 import * as read from "./elements/read-elements.ts";
 import * as write from "./elements/write-elements.ts";
+import { readEnumerate } from "./enumerates/read-enumerate.ts";
 import { systemClock, type Clock } from "./ports/clock.port.ts";
 import type { PasswordHasher } from "./ports/password-hasher.port.ts";
 import type { Store } from "./ports/store.port.ts";
+import type { WorkflowEngine } from "./ports/workflow-engine.port.ts";
+import { createLifecycleEngine } from "./lifecycle/lifecycle-engine.ts";
+import { bindLifecycleUseCases, type LifecycleUseCases } from "./lifecycle/lifecycle-use-cases.ts";
+import type { TransitionHooks } from "./lifecycle/transition-hooks.ts";
 
 export interface PlatformOptions {
   readonly store: Store;
@@ -17,6 +22,10 @@ export interface PlatformOptions {
   readonly hasher?: PasswordHasher;
   /** How long a successful password verification is remembered (ms). */
   readonly credentialCacheMs?: number;
+  /** Transition hooks (m0..m3) the bundles' lifecycles name; m0, m1 and m2 must be synchronous. */
+  readonly hooks?: TransitionHooks;
+  /** The workflow engine; the default lifecycle engine (with `hooks`) when not given. */
+  readonly workflow?: WorkflowEngine;
 }
 
 type Tail<F> = F extends (scope: ReadScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => T : never;
@@ -54,6 +63,10 @@ export interface Platform {
   reviseElement(principal: Principal, current: ElementRevision, input?: write.ReviseInput): ElementRevision;
   /** The data PUT, DELETE and restore answer with. */
   writeResult(principal: Principal, revision: ElementRevision, startedAt: number, fields?: string): ReturnType<typeof write.writeResult>;
+  /** The items of an enumerate (by reference, or of an enum field), filtered and ordered, in the principal's locale. */
+  readEnumerate: Tail<typeof readEnumerate>;
+  /** The Lifecycle collection: states, transitions and guarded state changes. */
+  readonly lifecycle: LifecycleUseCases;
 }
 
 /** Binds the use cases to a store. */
@@ -87,5 +100,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     restoreElement: (p, ...rest) => write.restoreElement(scope(p), clock, ...rest),
     reviseElement: (p, current, input) => write.reviseElement(scope(p), clock, current, input),
     writeResult: (p, revision, startedAt, fields) => write.writeResult(scope(p), revision, startedAt, fields),
+    readEnumerate: (p, ...rest) => readEnumerate(scope(p), ...rest),
+    lifecycle: bindLifecycleUseCases(scope, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
   };
 }

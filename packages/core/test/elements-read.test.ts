@@ -40,7 +40,7 @@ describe("reading one element", () => {
     const { data } = await platform.readElement(principal("admin"), "ART_HELLO");
     const attributes = data.document.attributes ?? {};
     expect(attributes.ar_category).toEqual({ value: "tech", displayValue: "Technology" });
-    expect(attributes.ar_tags).toEqual([{ value: "tech", displayValue: "Technology" }, { value: "ai", displayValue: "Artificial intelligence" }]);
+    expect(attributes.ar_tags).toEqual([{ value: "tech", displayValue: "Technology" }, { value: "ai", displayValue: "Artificial intelligence", longLabel: "Technology/Artificial intelligence" }]);
     expect(attributes.ar_words).toEqual({ value: 120, displayValue: "120" });
     expect(attributes.ar_date).toEqual({ value: "2026-03-04", displayValue: "2026-03-04" });
     expect(attributes.ar_author).toMatchObject({ displayValue: "Ada Lovelace", familyRelation: "AUTHOR" });

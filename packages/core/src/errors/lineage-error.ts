@@ -6,6 +6,8 @@ export interface LineageErrorOptions {
   /** Where the resource can be found instead (e.g. the trash URI of a deleted element). */
   readonly uri?: string;
   readonly data?: unknown;
+  /** The reason phrase, when the code's default does not fit (CRUD0200 for an unknown family: "Family not found"). */
+  readonly reason?: string;
 }
 
 function format(text: string, args: readonly unknown[]): string {
@@ -28,7 +30,7 @@ export class LineageError extends Error {
     this.name = "LineageError";
     this.code = code;
     this.status = definition.status;
-    this.reason = definition.reason;
+    this.reason = options.reason ?? definition.reason;
     this.userMessage = options.userMessage;
     this.uri = options.uri;
     this.data = options.data;

@@ -1,4 +1,4 @@
-import { findEnumItem } from "../catalog/enumerate.ts";
+import { enumAncestry, findEnumItem } from "../catalog/enumerate.ts";
 import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
 import { translate } from "../i18n/label.ts";
 import type { ResolvedField } from "../structure/smart-field.ts";
@@ -52,9 +52,14 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
     case "timestamp":
       return { value, displayValue: displayTimestamp(String(value), context.locale) };
     case "enum": {
-      const item = field.enum ? context.enumerate(field.enum) : undefined;
-      const found = item ? findEnumItem(item, String(value)) : undefined;
-      return { value, displayValue: found ? translate(found.label, context.locale) : String(value) };
+      const enumerate = field.enum ? context.enumerate(field.enum) : undefined;
+      const found = enumerate ? findEnumItem(enumerate, String(value)) : undefined;
+      if (!enumerate || !found) return { value, displayValue: String(value) };
+      const rendered: AttributeValue = { value, displayValue: translate(found.label, context.locale) };
+      // A child of a hierarchical enumerate also shows where it sits: "Technology/Artificial intelligence".
+      const chain = enumAncestry(enumerate, found);
+      if (chain.length > 1) rendered.longLabel = chain.map((link) => translate(link.label, context.locale)).join("/");
+      return rendered;
     }
     case "docid": {
       const target = context.element(Number(value));

@@ -1,0 +1,30 @@
+import { openLineage, readBundleFile } from "@lineage/cli";
+import { readFileSync } from "node:fs";
+
+/*
+ * A child process of the benchmark: imports one bundle into a fresh data
+ * directory as `lineage import --data DIR FILE` does (openLineage, then close),
+ * then, apart, times reading and parsing the same file alone. Sends the
+ * figures over IPC.
+ */
+
+const [dataDir, bundlePath] = process.argv.slice(2);
+if (!dataDir || !bundlePath) throw new Error("usage: import-process.ts DATA_DIR BUNDLE");
+
+const seconds = (from: number) => (performance.now() - from) / 1000;
+/** A line of /proc/self/status in kB (VmRSS, VmHWM). */
+const statusKb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN);
+
+const started = performance.now();
+const { platform, imports } = await openLineage(dataDir, [bundlePath]);
+const importSeconds = seconds(started);
+const closing = performance.now();
+platform.store.close();
+const closeSeconds = seconds(closing);
+const peakRssKb = statusKb("VmHWM");
+
+const parsing = performance.now();
+readBundleFile(bundlePath);
+const parseSeconds = seconds(parsing);
+
+process.send?.({ importSeconds, closeSeconds, parseSeconds, peakRssKb, report: imports[0] }, () => process.disconnect());

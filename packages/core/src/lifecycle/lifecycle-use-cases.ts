@@ -1,0 +1,144 @@
+import type { Principal } from "../accounts/principal.ts";
+import { findState } from "../catalog/lifecycle.ts";
+import { LineageError } from "../errors/lineage-error.ts";
+import { translate } from "../i18n/label.ts";
+import { locateElement, type LocateRules } from "../elements/locate-element.ts";
+import type { ReadScope } from "../elements/read-scope.ts";
+import type { CheckedTransition, StateChangeRequest, TransitionMessage, WorkflowEngine, WorkflowSubject } from "../ports/workflow-engine.port.ts";
+import { currentStateOf } from "./lifecycle-engine.ts";
+import {
+  describeTransition, lifecycleUris, stateListItem, stateObject, stateReading, transitionLabel,
+  type StateListItem, type StateObject, type StateReading, type TransitionDescription,
+} from "./state-view.ts";
+
+/** The errors of the Lifecycle collection (api-v2.md, Errors): CRUD codes, view permission. */
+export const LIFECYCLE_RULES: LocateRules = {
+  notFound: "CRUD0200", deleted: "CRUD0219", unknownFamily: "ROUTES0105", notOfFamily: "CRUD0220",
+  forbidden: "CRUD0201", permission: "view",
+};
+
+export interface LifecycleOptions {
+  /** The smart-structures/<family>/ variant: the element must be of this structure. */
+  readonly family?: string | undefined;
+}
+
+export interface StateListOptions extends LifecycleOptions {
+  /** allStates=1: every state of the lifecycle, not only the next ones. */
+  readonly all?: boolean;
+}
+
+/** The comment and parameters of POST states/<state> and transitions/<transition>. */
+export type StateChangeInput = Omit<StateChangeRequest, "target">;
+
+/** The answer of a state change: the response data, and the messages of hooks m2 and m3. */
+export interface StateChangeResult<T> {
+  readonly data: T;
+  readonly messages: readonly TransitionMessage[];
+}
+
+/** The element named `ref` under its lifecycle: CRUD0200, CRUD0219, CRUD0220, CRUD0201, then 404 CRUD0227 without a lifecycle. */
+export function locateSubject(scope: ReadScope, ref: string, options: LifecycleOptions = {}): WorkflowSubject {
+  const element = locateElement(scope, ref, LIFECYCLE_RULES, options.family);
+  const name = scope.structure(element.structure)?.lifecycle;
+  const lifecycle = name ? scope.lifecycle(name) : undefined;
+  if (!lifecycle) throw new LineageError("CRUD0227", [ref]);
+  return { scope, element, lifecycle };
+}
+
+const title = (subject: WorkflowSubject) => translate(subject.lifecycle.label ?? subject.lifecycle.name, subject.scope.locale);
+
+function knownState(subject: WorkflowSubject, state: string): void {
+  if (!findState(subject.lifecycle, state)) throw new LineageError("CRUD0228", [state, title(subject), subject.lifecycle.name]);
+}
+
+/** GET states/: the next states the principal may reach, or every state with `all`. */
+export function listStates(scope: ReadScope, engine: WorkflowEngine, ref: string, options: StateListOptions = {}): { uri: string; states: StateListItem[] } {
+  const subject = locateSubject(scope, ref, options);
+  const uris = lifecycleUris(ref, options.family);
+  const current = currentStateOf(subject);
+  const item = (id: string, via: CheckedTransition | undefined) => stateListItem(subject.lifecycle, id, current, via, uris, scope.locale);
+  const states = options.all
+    ? subject.lifecycle.states.map((state) => item(state.id, engine.transitionTo(subject, state.id)))
+    : engine.nextStates(subject).map((via) => item(via.transition.to, via));
+  return { uri: uris.states, states };
+}
+
+/** GET states/<state>: one state, with the transition leading there from the current state. */
+export function readState(scope: ReadScope, engine: WorkflowEngine, ref: string, state: string, options: LifecycleOptions = {}): { uri: string; state: StateReading } {
+  const subject = locateSubject(scope, ref, options);
+  knownState(subject, state);
+  const uris = lifecycleUris(ref, options.family);
+  const via = engine.transitions(subject).filter((o) => o.valid && o.transition.to === state);
+  const chosen = via.find((o) => o.authorized) ?? via[0];
+  return { uri: uris.state(state), state: stateReading(subject.lifecycle, state, currentStateOf(subject), chosen, uris, scope.locale) };
+}
+
+/** POST states/<state>: runs the transition leading there (an admin may force a state no transition leads to). */
+export async function changeStateTo(
+  scope: ReadScope, engine: WorkflowEngine, ref: string, state: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
+): Promise<StateChangeResult<{ uri: string; state: StateReading }>> {
+  const subject = locateSubject(scope, ref, options);
+  const outcome = await engine.changeState(subject, { ...input, target: { state } });
+  const after: WorkflowSubject = { ...subject, element: outcome.revision };
+  const uris = lifecycleUris(ref, options.family);
+  const via = engine.transitions(after).find((o) => o.valid && o.transition.to === state);
+  return {
+    data: { uri: uris.state(state), state: stateReading(subject.lifecycle, state, currentStateOf(after), via, uris, scope.locale) },
+    messages: outcome.messages,
+  };
+}
+
+/** GET transitions/: every transition of the lifecycle; `valid` when it leaves the current state (rights not checked). */
+export function listTransitions(scope: ReadScope, engine: WorkflowEngine, ref: string, options: LifecycleOptions = {}) {
+  const subject = locateSubject(scope, ref, options);
+  const uris = lifecycleUris(ref, options.family);
+  return {
+    uri: uris.transitions,
+    transitions: engine.transitions(subject).map((o) => ({
+      id: o.transition.id, uri: uris.transition(o.transition.id), label: transitionLabel(o.transition, scope.locale), valid: o.valid,
+    })),
+  };
+}
+
+/** GET transitions/<transition>: the transition, its ends and its parameters. */
+export function readTransition(
+  scope: ReadScope, engine: WorkflowEngine, ref: string, id: string, options: LifecycleOptions = {},
+): { uri: string; transition: TransitionDescription } {
+  const subject = locateSubject(scope, ref, options);
+  const found = engine.transitions(subject).find((o) => o.transition.id === id);
+  if (!found) throw new LineageError("CRUD0229", [id, title(subject), subject.lifecycle.name]);
+  const uris = lifecycleUris(ref, options.family);
+  return { uri: uris.transition(id), transition: describeTransition(subject.lifecycle, found.transition, currentStateOf(subject), scope.locale) };
+}
+
+/** POST transitions/<transition>: runs it; the answer is the new state only. */
+export async function runTransition(
+  scope: ReadScope, engine: WorkflowEngine, ref: string, id: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
+): Promise<StateChangeResult<{ state: StateObject }>> {
+  const subject = locateSubject(scope, ref, options);
+  const outcome = await engine.changeState(subject, { ...input, target: { transition: id } });
+  const state = outcome.revision.state ?? subject.lifecycle.firstState;
+  return { data: { state: stateObject(subject.lifecycle, state, state, scope.locale) }, messages: outcome.messages };
+}
+
+/** The lifecycle use cases bound to a platform: the acting principal first, like every use case. */
+export interface LifecycleUseCases {
+  listStates(principal: Principal, ref: string, options?: StateListOptions): ReturnType<typeof listStates>;
+  readState(principal: Principal, ref: string, state: string, options?: LifecycleOptions): ReturnType<typeof readState>;
+  changeStateTo(principal: Principal, ref: string, state: string, input?: StateChangeInput, options?: LifecycleOptions): ReturnType<typeof changeStateTo>;
+  listTransitions(principal: Principal, ref: string, options?: LifecycleOptions): ReturnType<typeof listTransitions>;
+  readTransition(principal: Principal, ref: string, transition: string, options?: LifecycleOptions): ReturnType<typeof readTransition>;
+  runTransition(principal: Principal, ref: string, transition: string, input?: StateChangeInput, options?: LifecycleOptions): ReturnType<typeof runTransition>;
+}
+
+/** Binds the lifecycle use cases to a way of making read scopes and an engine. */
+export function bindLifecycleUseCases(scopeOf: (principal: Principal) => ReadScope, engine: WorkflowEngine): LifecycleUseCases {
+  return {
+    listStates: (p, ref, options) => listStates(scopeOf(p), engine, ref, options),
+    readState: (p, ref, state, options) => readState(scopeOf(p), engine, ref, state, options),
+    changeStateTo: (p, ref, state, input, options) => changeStateTo(scopeOf(p), engine, ref, state, input, options),
+    listTransitions: (p, ref, options) => listTransitions(scopeOf(p), engine, ref, options),
+    readTransition: (p, ref, transition, options) => readTransition(scopeOf(p), engine, ref, transition, options),
+    runTransition: (p, ref, transition, input, options) => runTransition(scopeOf(p), engine, ref, transition, input, options),
+  };
+}

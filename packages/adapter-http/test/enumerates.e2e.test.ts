@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "@lineage/adapter-sqlite";
-import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
 import { seededPlatform } from "../../core/test/fixture.ts";
-import { apiClient } from "./api-client.ts";
+import { startLiveServer, type LiveServer } from "./live-server.ts";
 
 // The Enumerates routes (api-v2.md, Enumerates; original-notes.md 2.9) over a real server on SQLite.
 
-let server: RunningServer;
-let dataDir: string;
-let api: ReturnType<typeof apiClient>;
+let live: LiveServer<Awaited<ReturnType<typeof seededPlatform>>>;
+let api: LiveServer<Awaited<ReturnType<typeof seededPlatform>>>["api"];
 let seed: Awaited<ReturnType<typeof seededPlatform>>;
 
 const CITIES = [
@@ -25,18 +19,12 @@ const CITIES = [
 ];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "lineage-enum-"));
-  seed = await seededPlatform(openSqliteStore({ dataDir }));
+  live = await startLiveServer(seededPlatform);
+  ({ api, seed } = live);
   seed.store.catalog.saveEnumerate({ name: "CITIES", items: CITIES });
-  server = await startServer(createHttpApp({ platform: seed.platform, onUnexpectedError: () => {} }));
-  api = apiClient(server.url);
 });
 
-afterAll(async () => {
-  await server.close();
-  seed.store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
 const ALICE: [string, string] = ["alice", "alice-pw"];
 const errorOf = (response: { status: number; json: any }) => [response.status, response.json?.messages?.[0]?.code, response.json?.messages?.[0]?.contentText];

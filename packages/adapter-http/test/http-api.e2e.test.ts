@@ -1,29 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "@lineage/adapter-sqlite";
-import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
 import { seededPlatform } from "../../core/test/fixture.ts";
-import { apiClient } from "./api-client.ts";
+import { startLiveServer, type LiveServer } from "./live-server.ts";
 
-let server: RunningServer;
-let dataDir: string;
-let api: ReturnType<typeof apiClient>;
+let live: LiveServer<Awaited<ReturnType<typeof seededPlatform>>>;
+let api: LiveServer<Awaited<ReturnType<typeof seededPlatform>>>["api"];
 let seed: Awaited<ReturnType<typeof seededPlatform>>;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "lineage-http-"));
-  seed = await seededPlatform(openSqliteStore({ dataDir }));
-  server = await startServer(createHttpApp({ platform: seed.platform, maxBodyBytes: 64 * 1024, onUnexpectedError: () => {} }));
-  api = apiClient(server.url);
+  live = await startLiveServer(seededPlatform, { maxBodyBytes: 64 * 1024 });
+  ({ api, seed } = live);
 });
 
-afterAll(async () => {
-  await server.close();
-  seed.store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
 const errorCode = (response: { json: any }) => response.json?.messages?.[0]?.code;
 

@@ -1,29 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "@lineage/adapter-sqlite";
-import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
 import { lifecyclePlatform } from "../../core/test/lifecycle-fixture.ts";
-import { apiClient } from "./api-client.ts";
+import { startLiveServer, type LiveServer } from "./live-server.ts";
 
-let server: RunningServer;
-let dataDir: string;
-let api: ReturnType<typeof apiClient>;
+let live: LiveServer<Awaited<ReturnType<typeof lifecyclePlatform>>>;
+let api: LiveServer<Awaited<ReturnType<typeof lifecyclePlatform>>>["api"];
 let seed: Awaited<ReturnType<typeof lifecyclePlatform>>;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "lineage-lifecycle-"));
-  seed = await lifecyclePlatform(openSqliteStore({ dataDir }));
-  server = await startServer(createHttpApp({ platform: seed.platform, onUnexpectedError: () => {} }));
-  api = apiClient(server.url);
+  live = await startLiveServer(lifecyclePlatform);
+  ({ api, seed } = live);
 });
 
-afterAll(async () => {
-  await server.close();
-  seed.store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => live.close());
 
 const ALICE: [string, string] = ["alice", "alice-pw"];
 const BOB: [string, string] = ["bob", "bob-pw"];

@@ -77,7 +77,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     await next();
   });
   const limit = options.maxBodyBytes ?? 20 * 1024 * 1024;
-  api.use("/api/*", bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } }));
+  const limitBody = bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } });
+  // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
+  api.use("/api/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   api.use("/api/*", options.authentication ?? basicAuthentication({ platform }));
 
   api.route("/api/v2", elementRoutes());

@@ -2,14 +2,17 @@ import { eq, sql } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { Account, AccountRepository, Group, NewAccount, Role } from "@lineage/core";
 import type { Atomic } from "./atomic.ts";
+import type { DefinitionCache } from "./definition-cache.ts";
 import { accounts, groups, roles } from "./schema.ts";
 
 /** Accounts, roles and groups; roles and groups keep the order they were first saved in. */
-export function createAccountRepository(db: BetterSQLite3Database, atomic: Atomic): AccountRepository {
+export function createAccountRepository(db: BetterSQLite3Database, atomic: Atomic, cache: DefinitionCache): AccountRepository {
   const byLogin = db.select().from(accounts).where(eq(accounts.login, sql.placeholder("login"))).prepare();
   const byId = db.select().from(accounts).where(eq(accounts.id, sql.placeholder("id"))).prepare();
   // An upsert keeps the rowid of a replaced row, so rowid order is first-saved order.
   const firstSaved = sql`rowid`;
+  const allRoles = db.select().from(roles).orderBy(firstSaved).prepare();
+  const allGroups = db.select().from(groups).orderBy(firstSaved).prepare();
 
   return {
     byLogin: (login) => byLogin.get({ login }),
@@ -24,15 +27,17 @@ export function createAccountRepository(db: BetterSQLite3Database, atomic: Atomi
         return { ...row, id: existing.id };
       });
     },
-    roles: () => db.select().from(roles).orderBy(firstSaved).all().map(({ id, label }): Role => (label === null ? { id } : { id, label })),
+    roles: () => cache.get("roles", () => allRoles.all().map(({ id, label }): Role => (label === null ? { id } : { id, label }))) ?? [],
     saveRole(role) {
+      cache.written();
       const label = role.label ?? null;
       db.insert(roles).values({ id: role.id, label }).onConflictDoUpdate({ target: roles.id, set: { label } }).run();
     },
+    // Every authenticated request reads the groups: cached, like the catalog's definitions.
     groups: () =>
-      db.select().from(groups).orderBy(firstSaved).all()
-        .map(({ id, label, roles }): Group => (label === null ? { id, roles } : { id, label, roles })),
+      cache.get("groups", () => allGroups.all().map(({ id, label, roles }): Group => (label === null ? { id, roles } : { id, label, roles }))) ?? [],
     saveGroup(group) {
+      cache.written();
       const row = { label: group.label ?? null, roles: group.roles };
       db.insert(groups).values({ id: group.id, ...row }).onConflictDoUpdate({ target: groups.id, set: row }).run();
     },

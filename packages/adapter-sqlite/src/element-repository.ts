@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Database } from "better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type {
@@ -8,7 +9,7 @@ import { elements, history, structures } from "./schema.ts";
 import type { Atomic } from "./atomic.ts";
 
 /** Element revisions and their history in SQLite, reads through cached prepared statements. */
-export function createElementRepository(db: BetterSQLite3Database, atomic: Atomic): ElementRepository {
+export function createElementRepository(db: BetterSQLite3Database, client: Database, atomic: Atomic): ElementRepository {
   const byId = db.select().from(elements).where(eq(elements.id, sql.placeholder("id"))).prepare();
   const lineage = eq(elements.initid, sql.placeholder("initid"));
   // Mirrors the fake: the live revision when there is one, else the highest revision.
@@ -23,15 +24,28 @@ export function createElementRepository(db: BetterSQLite3Database, atomic: Atomi
   const historyOf = db.select().from(history).where(eq(history.initid, sql.placeholder("initid")))
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
   const lists = new Map<string, ListStatement>();
+  // Writes on the import path go straight to better-sqlite3: drizzle would build and prepare them anew for every row.
+  const insertRow = client.prepare(
+    `insert into elements (initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
+     values (@initid, @revision, @structure, @name, @title, @owner, @status, @fixed, @state, @values, @createdAt, @modifiedAt, @importKey)`,
+  );
+  const setInitid = client.prepare("update elements set initid = id where id = ?");
+  const insertHistory = client.prepare(
+    `insert into history (initid, revision_id, revision, account_id, account_name, date, level, code, comment)
+     values (@initid, @revisionId, @revision, @accountId, @accountName, @date, @level, @code, @comment)`,
+  );
 
   return {
     insert(revision) {
+      const stored = columns(revision);
       return atomic(() => {
-        const row = db.insert(elements).values({ ...columns(revision), initid: revision.initid ?? 0 }).returning().get();
-        if (revision.initid !== undefined) return row;
+        const { lastInsertRowid } = insertRow.run({
+          ...stored, initid: revision.initid ?? 0, fixed: stored.fixed ? 1 : 0, values: JSON.stringify(stored.values),
+        });
+        const id = Number(lastInsertRowid);
         // The initid of a new lineage is the id SQLite just gave, so it can only be set afterwards.
-        db.update(elements).set({ initid: row.id }).where(eq(elements.id, row.id)).run();
-        return { ...row, initid: row.id };
+        if (revision.initid === undefined) setInitid.run(id);
+        return { ...stored, id, initid: revision.initid ?? id };
       });
     },
     save(revision) {
@@ -66,7 +80,7 @@ export function createElementRepository(db: BetterSQLite3Database, atomic: Atomi
       return statement.all({ status: query.status, limit: query.limit ?? -1, offset: query.offset, ...structureParams });
     },
     appendHistory(entry) {
-      db.insert(history).values(entry).run();
+      insertHistory.run(entry);
     },
     history: (initid) => historyOf.all({ initid }).map(({ id: _sequence, ...entry }) => entry),
   };

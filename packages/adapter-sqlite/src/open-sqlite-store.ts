@@ -7,6 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { systemClock, type Clock, type Store } from "@lineage/core";
 import { createAccountRepository } from "./account-repository.ts";
 import { createAtomic } from "./atomic.ts";
+import { createDefinitionCache } from "./definition-cache.ts";
 import { createCatalogRepository } from "./catalog-repository.ts";
 import { createElementRepository } from "./element-repository.ts";
 import { createVault } from "./vault.ts";
@@ -38,11 +39,12 @@ export function openSqliteStore({ dataDir, clock = systemClock }: SqliteStoreOpt
     client.pragma("synchronous = NORMAL");
     const db = drizzle({ client });
     migrateSchema(db);
-    const atomic = createAtomic(client);
+    const definitions = createDefinitionCache(client);
+    const atomic = createAtomic(client, definitions.transactionEnded);
     return {
-      elements: createElementRepository(db, atomic),
-      catalog: createCatalogRepository(db, atomic),
-      accounts: createAccountRepository(db, atomic),
+      elements: createElementRepository(db, client, atomic),
+      catalog: createCatalogRepository(db, atomic, definitions),
+      accounts: createAccountRepository(db, atomic, definitions),
       vault: createVault(db, atomic, join(dataDir, "vault"), clock),
       transaction: atomic,
       close() {

@@ -100,9 +100,16 @@ export function renderProperties(revision: ElementRevision, names: readonly stri
   return result;
 }
 
-/** Fields that a consultation may show: no arrays themselves, no visibility I. */
+const readableCache = new WeakMap<SmartStructure, ResolvedField[]>();
+
+/** Fields that a consultation may show: no arrays themselves, no visibility I (memoised per structure object). */
 function readableFields(structure: SmartStructure): ResolvedField[] {
-  return flattenFields(structure).filter((field) => field.type !== "array" && visibilityOf(field) !== "I");
+  let fields = readableCache.get(structure);
+  if (!fields) {
+    fields = flattenFields(structure).filter((field) => field.type !== "array" && visibilityOf(field) !== "I");
+    readableCache.set(structure, fields);
+  }
+  return fields;
 }
 
 /**

@@ -89,14 +89,15 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/api/v2", lifecycleRoutes());
   answerNotAvailable(api, "/api/v2");
 
-  const app = new Hono<HttpEnv>();
-  app.all("*", (c) => {
-    const request = overrideMethod(c.req.raw);
-    if (request instanceof LineageError) {
-      const { status, body } = errorEnvelope(request);
-      return c.json(body, status as 400);
+  // The override must happen before routing, which Hono does before any middleware runs.
+  const dispatch = api.fetch;
+  api.fetch = (request, env, executionContext) => {
+    const overridden = overrideMethod(request);
+    if (overridden instanceof LineageError) {
+      const { status, body } = errorEnvelope(overridden);
+      return Response.json(body, { status });
     }
-    return api.fetch(request, c.env);
-  });
-  return app;
+    return dispatch(overridden, env, executionContext);
+  };
+  return api;
 }

@@ -359,7 +359,7 @@ function renderSection(run: RunFigures): string {
       `| ${f.name}: \`GET ${f.path}\` | ${thousands(f.requestsPerSecond)} | ${ms(f.p50)} | ${ms(f.p97_5)} | ${ms(f.p99)} | ${ms(f.max)} | ` +
       `${thousands(f.requests)} | ${thousands(f.bytesPerResponse)} | ${f.non2xx} | ${f.errors} |`),
     "",
-    `- Element read: id ${run.elementId} (\`${run.elementName}\`), Basic auth as the admin \`${BENCH_LOGIN}\`; the list is the default order (id desc).`,
+    `- Element read: id ${run.elementId} (\`${run.elementName}\`), Basic auth as the admin \`${BENCH_LOGIN}\`; the list is in the default order (title, then id desc).`,
     `- Bundle: ${(run.bundleBytes / 1e6).toFixed(0)} MB, generated in ${run.generateSeconds.toFixed(1)} s (\`bench/generate-bundle.ts\`).`,
     `- Import: \`openLineage(dataDir, [bundle])\` in a child process, ${run.imported.importSeconds.toFixed(1)} s, then closing the store ${run.imported.closeSeconds.toFixed(1)} s; ` +
       `reading and parsing the JSON alone takes ${run.imported.parseSeconds.toFixed(1)} s. Peak RSS of the import ${(run.imported.peakRssKb / 1024).toFixed(0)} MB; ` +

@@ -189,3 +189,28 @@ describe("revisions", () => {
     expect([missing.status, errorCode(missing)]).toEqual([404, "CRUD0200"]);
   });
 });
+
+describe("files", () => {
+  it("stores a multipart upload in the vault and serves its value", async () => {
+    seed.store.catalog.saveStructure({ name: "GALLERY", titleField: "ga_title", fields: [
+      { id: "ga_title", type: "text" }, { id: "ga_picture", type: "image" }, { id: "ga_notes", type: "file", multiple: true },
+    ] });
+    seed.platform.createElement(seed.principal("admin"), { structure: "GALLERY", name: "GAL_ONE", values: { ga_title: "One" } });
+    const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+    const form = new FormData();
+    form.set("GA_PICTURE", new File([png], "dot.png", { type: "image/png" }));
+    form.append("ga_notes[]", new File(["first"], "a.txt", { type: "text/plain" }));
+    form.append("ga_notes[]", new File(["second"], "b.txt", { type: "text/plain" }));
+    const response = await api.call("PUT", "/api/v2/smart-elements/GAL_ONE", { body: form });
+    expect(response.status).toBe(200);
+    const picture = response.json.data.document.attributes.ga_picture;
+    expect(picture).toMatchObject({ value: expect.stringMatching(/^image\/png\|\d+\|dot\.png$/), displayValue: "dot.png", mime: "image/png", size: png.length });
+    const vaultId = Number(picture.value.split("|")[1]);
+    expect(Buffer.from(seed.store.vault.read(vaultId) ?? [])).toEqual(png);
+    expect(response.json.data.document.attributes.ga_notes.map((note: any) => note.displayValue)).toEqual(["a.txt", "b.txt"]);
+    const text = new FormData();
+    text.set("ga_picture", new File(["not an image"], "x.txt", { type: "text/plain" }));
+    const refused = await api.call("PUT", "/api/v2/smart-elements/GAL_ONE", { body: text });
+    expect([refused.status, errorCode(refused)]).toEqual([400, "VALUE0001"]);
+  });
+});

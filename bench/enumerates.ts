@@ -1,16 +1,15 @@
-import autocannon, { type Result } from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { availableParallelism, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openLineage } from "@lineage/cli";
 import { enumerateData, enumerateIndex, type Enumerate, type EnumerateParameters } from "../packages/core/src/index.ts";
 import {
   ENUM_FIELD, ENUM_LOGIN, ENUM_NAME, ENUM_PASSWORD, ENUM_STRUCTURE, FRENCH_LOGIN, FRENCH_PASSWORD, TINY_ENUM_NAME, enumerateBundle, enumerateItems,
 } from "./enumerate-bundle.ts";
+import { benchArgOptions, benchOptions, changedLoadArgs } from "./bench-options.ts";
+import { openBenchSession, statusMb } from "./bench-session.ts";
+import { LATENCY_NOTE, machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
+import { basicAuth, checkLoads, percentile, probe, runLoad, type LoadResult } from "./load.ts";
 
 /*
  * The Enumerates benchmark (issue 5), run by `pnpm bench:enumerates`:
@@ -28,180 +27,39 @@ import {
  * --profile DIR (--cpu-prof of the server child into DIR), --no-docs.
  */
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DOCS = join(ROOT, "docs", "benchmarks.md");
 const SECTION = "## Enumerates (issue 5)";
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /** Narrow lookups (a few dozen items, what a type-ahead asks) must stay fast; the broad one is shown, not held to a goal. */
 const TARGETS = { lookupP99Ms: 20, pureLookupP99Ms: 1 };
 
-const { values: args } = parseArgs({
-  options: {
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "2" },
-    connections: { type: "string", default: "10" },
-    budget: { type: "string", default: "180" },
-    profile: { type: "string" },
-    "no-docs": { type: "boolean", default: false },
-  },
-});
-
-function positive(name: string, raw: string, max: number): number {
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new Error(`--${name} takes an integer from 1 to ${max}, not "${raw}"`);
-  return value;
-}
-
-const options = {
-  duration: positive("duration", args.duration, 60),
-  warmup: positive("warmup", args.warmup, 30),
-  connections: positive("connections", args.connections, 100),
-  budget: positive("budget", args.budget, 1800),
-  profileDir: args.profile ? resolve(args.profile) : undefined,
-  writeDocs: !args["no-docs"],
-};
-
-// ---- cleanup, whatever happens -------------------------------------------------------------
-
-const children = new Set<ChildProcess>();
-const tempDir = mkdtempSync(join(tmpdir(), "lineage-bench-enum-"));
-let cleaned = false;
-
-function killChildren(signal: NodeJS.Signals): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-}
-
-/** Stops the children (SIGTERM, then SIGKILL after 5 s) and removes the temp dir. */
-async function cleanup(): Promise<void> {
-  if (cleaned) return;
-  killChildren("SIGTERM");
-  const deadline = Date.now() + 5_000;
-  while ([...children].some((child) => child.exitCode === null && child.signalCode === null) && Date.now() < deadline) {
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  killChildren("SIGKILL");
-  rmSync(tempDir, { recursive: true, force: true });
-  cleaned = true;
-}
-
-process.on("exit", () => {
-  if (cleaned) return;
-  killChildren("SIGKILL");
-  rmSync(tempDir, { recursive: true, force: true });
-});
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.once(signal, () => {
-    console.error(`\nbench: ${signal}, cleaning up`);
-    cleanup().finally(() => process.exit(130));
-  });
-}
-const watchdog = setTimeout(() => {
-  console.error(`bench: over the ${options.budget} s budget, stopping`);
-  cleanup().finally(() => process.exit(1));
-}, options.budget * 1000);
-
-/** Starts `bench/<script>` (it sends { url } over IPC once it listens); resolves to that URL. */
-function startServer(script: string, childArgs: string[], profile: boolean): Promise<{ child: ChildProcess; url: string }> {
-  const flags = profile && options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [];
-  const child = spawn(process.execPath, [...flags, "--import", TSX_LOADER, join(ROOT, "bench", script), ...childArgs], {
-    cwd: ROOT,
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  return new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script}: no answer after 60 s`)), 60_000);
-    child.once("message", (message) => {
-      clearTimeout(timer);
-      resolveUrl({ child, url: (message as { url: string }).url });
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${script}: exited (${signal ?? code}) before answering`));
-    });
-  });
-}
+const { values: args } = parseArgs({ options: benchArgOptions(180) });
+const options = benchOptions(args);
+const session = openBenchSession({ tempPrefix: "lineage-bench-enum-", budget: options.budget, profileDir: options.profileDir });
 
 // ---- measures ------------------------------------------------------------------------------
 
-interface LoadFigures {
+interface LoadFigures extends LoadResult {
   readonly name: string;
   readonly path: string;
   readonly login: string;
   /** Items answered; undefined for the bare route. */
   readonly matches: number | undefined;
-  readonly requestsPerSecond: number;
-  readonly requests: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly max: number;
-  readonly bytesPerResponse: number;
-  readonly non2xx: number;
-  readonly errors: number;
 }
 
-/** Exact percentile of sorted samples (nearest rank). */
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+const headersFor = (login: [string, string]) => ({ accept: "application/json", authorization: basicAuth(...login) });
+
+/** One GET as `login` that must answer 200 with JSON; returns its data and how long it took. */
+async function lookup(url: string, login: [string, string]): Promise<{ data: any; ms: number }> {
+  const answer = await probe(url, headersFor(login));
+  return { data: answer.body.data, ms: answer.ms };
 }
 
-const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
-
-/** One GET that must answer 200 with JSON; returns the data and how long it took. */
-async function probe(url: string, authorization: string): Promise<{ data: any; ms: number }> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { accept: "application/json", authorization }, signal: AbortSignal.timeout(10_000) });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${text.slice(0, 300)}`);
-  return { data: JSON.parse(text).data, ms };
-}
-
-/** autocannon on one URL: a warm-up, then the measured run; latencies from every answer. */
+/** autocannon on one URL as `login`, after a probe that counts the items it answers. */
 async function load(name: string, baseUrl: string, path: string, login: [string, string]): Promise<LoadFigures> {
-  const authorization = basic(...login);
-  const { data } = await probe(`${baseUrl}${path}`, authorization);
+  const { data } = await lookup(`${baseUrl}${path}`, login);
   const matches = (data?.enumItems as unknown[] | undefined)?.length;
   console.log(`bench: ${name}: ${matches ?? "-"} items; ${options.warmup} s warm-up + ${options.duration} s, ${options.connections} connections on ${path}`);
-  let samples = new Float64Array(1 << 16);
-  let count = 0;
-  const run = autocannon({
-    url: `${baseUrl}${path}`,
-    connections: options.connections,
-    duration: options.duration,
-    warmup: { connections: options.connections, duration: options.warmup },
-    headers: { accept: "application/json", authorization },
-    timeout: 10,
-  });
-  run.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-    if (count === samples.length) {
-      const grown = new Float64Array(samples.length * 2);
-      grown.set(samples);
-      samples = grown;
-    }
-    samples[count++] = responseTime;
-  });
-  const result: Result = await run;
-  const sorted = samples.slice(0, count).sort();
-  const figures: LoadFigures = {
-    name,
-    path,
-    login: login[0],
-    matches,
-    requestsPerSecond: result.requests.average,
-    requests: result.requests.total,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted[sorted.length - 1] ?? NaN,
-    bytesPerResponse: result.requests.total ? result.throughput.total / result.requests.total : 0,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-  console.log(`bench:   ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.p50.toFixed(2)} ms, p99 ${figures.p99.toFixed(2)} ms, ` +
-    `${figures.non2xx} non-2xx, ${figures.errors} errors`);
-  return figures;
+  return { name, path, login: login[0], matches, ...await runLoad(`${baseUrl}${path}`, headersFor(login), options) };
 }
 
 interface PureFigures {
@@ -254,8 +112,8 @@ const BROAD = `/api/v2/enumerates/${ENUM_NAME}/?keyword=${encodeURIComponent("ho
 
 async function main(): Promise<void> {
   const items = enumerateItems();
-  const bundlePath = join(tempDir, "bundle.json");
-  const dataDir = join(tempDir, "data");
+  const bundlePath = join(session.tempDir, "bundle.json");
+  const dataDir = join(session.tempDir, "data");
   writeFileSync(bundlePath, JSON.stringify(enumerateBundle(items)));
 
   console.log(`bench: importing an enumerate of ${items.length} items into ${dataDir}`);
@@ -266,16 +124,16 @@ async function main(): Promise<void> {
 
   if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
   const [{ child: server, url }, { url: bareUrl }] = await Promise.all([
-    startServer("server-process.ts", [dataDir], true),
-    startServer("bare-server.ts", [], false),
+    session.startServer("server-process.ts", [dataDir], true),
+    session.startServer("bare-server.ts", [], false),
   ]);
   if (!server.pid) throw new Error("the server child has no pid");
   const admin: [string, string] = [ENUM_LOGIN, ENUM_PASSWORD];
   const french: [string, string] = [FRENCH_LOGIN, FRENCH_PASSWORD];
   // The first request of an account checks its password (scrypt): done apart, so the first lookup times the enumerate alone.
-  await probe(`${url}${TINY}`, basic(...admin));
-  const first = await probe(`${url}${CONTAINS}`, basic(...admin));
-  const second = await probe(`${url}${CONTAINS}`, basic(...admin));
+  await lookup(`${url}${TINY}`, admin);
+  const first = await lookup(`${url}${CONTAINS}`, admin);
+  const second = await lookup(`${url}${CONTAINS}`, admin);
   console.log(`bench: first lookup ${first.ms.toFixed(1)} ms (parse + index), the next ${second.ms.toFixed(1)} ms`);
 
   const loads = [
@@ -285,8 +143,8 @@ async function main(): Promise<void> {
     await load("startswith, field of a structure", url, STARTSWITH, admin),
     await load("broad contains, ordered by label, in French", url, BROAD, french),
   ];
-  const rssMb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
-  await cleanup();
+  const rssMb = statusMb(server.pid, "VmRSS");
+  await session.cleanup();
 
   const enumerate: Enumerate = { name: ENUM_NAME, items };
   const index = timeIndexBuild(enumerate);
@@ -300,15 +158,8 @@ async function main(): Promise<void> {
   console.log(`bench: index build ${ms(index.build)} ms, label order ${ms(index.labelOrder)} ms`);
 
   const section = renderSection({ items: items.length, importSeconds, firstMs: first.ms, secondMs: second.ms, loads, rssMb, pure, index });
-  console.log(`\n${section}`);
-  if (options.writeDocs) {
-    writeSection(section);
-    console.log(`bench: wrote ${DOCS}`);
-  }
-  if (loads.some((figures) => figures.non2xx > 0 || figures.errors > 0)) {
-    console.error("bench: some responses were not 2xx or failed: the figures are not valid");
-    process.exitCode = 1;
-  }
+  publishSection(section, { heading: SECTION, intro: INTRO, write: options.writeDocs });
+  checkLoads(loads);
 }
 
 // ---- the docs ------------------------------------------------------------------------------
@@ -324,18 +175,6 @@ interface RunFigures {
   readonly index: { build: number; labelOrder: number };
 }
 
-function cpuModel(): string {
-  try {
-    return /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
-
-const ms = (value: number) => value.toFixed(2);
-const mark = (met: boolean) => (met ? "met" : "**NOT met**");
-const thousands = (value: number) => Math.round(value).toLocaleString("en-US");
-
 function renderSection(run: RunFigures): string {
   const narrow = run.loads.filter((f) => f.path === CONTAINS || f.path === STARTSWITH);
   const worstP99 = Math.max(...narrow.map((f) => f.p99));
@@ -344,11 +183,7 @@ function renderSection(run: RunFigures): string {
   const extraMs = tiny ? 1000 / slowest - 1000 / tiny.requestsPerSecond : NaN;
   const worstPure = Math.max(...run.pure.map((f) => f.p99));
   const allOk = run.loads.every((f) => f.non2xx === 0 && f.errors === 0);
-  const extraArgs = [
-    options.duration !== 10 ? `--duration ${options.duration}` : "",
-    options.warmup !== 2 ? `--warmup ${options.warmup}` : "",
-    options.connections !== 10 ? `--connections ${options.connections}` : "",
-  ].filter(Boolean).join(" ");
+  const extraArgs = changedLoadArgs(options).join(" ");
   return [
     SECTION,
     "",
@@ -356,8 +191,7 @@ function renderSection(run: RunFigures): string {
       `(one enumerate of ${thousands(run.items)} items: 100 regions of 99 places, labels in en and fr; ` +
       `${options.connections} connections, ${options.warmup} s warm-up then ${options.duration} s per route).`,
     "",
-    `Machine: Node ${process.version}, ${availableParallelism()} cores (\`nproc\`), CPU ${cpuModel()}, ` +
-      `${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM. The server runs in a child process on SQLite; autocannon runs in the benchmark's process on the same cores.`,
+    `${machineLine()} The server runs in a child process on SQLite; autocannon runs in the benchmark's process on the same cores.`,
     "",
     "| Target | Measured | Goal | Status |",
     "|---|---|---|---|",
@@ -387,7 +221,7 @@ function renderSection(run: RunFigures): string {
       "The rest of a request (authentication, routing, envelope) is the app's own cost, the same on every route; " +
       `the broad lookup's time goes to its ${((run.loads.find((f) => f.path === BROAD)?.bytesPerResponse ?? NaN) / 1000).toFixed(0)} kB answer.`,
     `- Import of the bundle (openLineage, in process): ${run.importSeconds.toFixed(1)} s. Server VmRSS after the load: ${run.rssMb.toFixed(0)} MB.`,
-    "- Latency percentiles are exact, from every measured answer; req/s is autocannon's per-second average.",
+    LATENCY_NOTE,
     "",
   ].join("\n");
 }
@@ -398,29 +232,4 @@ Figures measured on this project's own code, and the targets they are held to.
 Each section is written by its own script, which leaves the other sections as they are.
 `;
 
-/** Replaces the section in place (up to the next `## ` heading) or appends it; creates the file with an intro. */
-function writeSection(section: string): void {
-  mkdirSync(join(ROOT, "docs"), { recursive: true });
-  if (!existsSync(DOCS)) {
-    writeFileSync(DOCS, `${INTRO}\n${section}`);
-    return;
-  }
-  const current = readFileSync(DOCS, "utf8");
-  const start = current.indexOf(`${SECTION}\n`);
-  if (start < 0) {
-    appendFileSync(DOCS, `${current.endsWith("\n") ? "" : "\n"}\n${section}`);
-    return;
-  }
-  const after = current.indexOf("\n## ", start + SECTION.length);
-  writeFileSync(DOCS, `${current.slice(0, start)}${section}${after < 0 ? "" : `\n${current.slice(after + 1)}`}`);
-}
-
-try {
-  await main();
-} catch (error) {
-  console.error(`bench: ${(error as Error).stack ?? error}`);
-  process.exitCode = 1;
-} finally {
-  clearTimeout(watchdog);
-  await cleanup();
-}
+await session.run(main);

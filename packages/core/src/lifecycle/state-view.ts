@@ -1,6 +1,7 @@
 import { findState, type Lifecycle, type LifecycleTransition } from "../catalog/lifecycle.ts";
 import { translate } from "../i18n/label.ts";
 import type { CheckedTransition, TransitionOption } from "../ports/workflow-engine.port.ts";
+import type { FieldDescription } from "../structure/structure-description.ts";
 
 /** A state as the API shows it (api-v2.md, Lifecycle state object). */
 export interface StateObject {
@@ -25,17 +26,8 @@ export interface StateReading extends StateObject {
   transition: { uri: string; label: string } | null;
 }
 
-/** A parameter of a transition as GET transitions/<transition> shows it. */
-export interface ParameterDescription {
-  id: string;
-  visibility: string;
-  label: string;
-  type: string;
-  logicalOrder: number;
-  multiple: boolean;
-  options: Record<string, string>;
-  needed: boolean;
-}
+/** A parameter of a transition as GET transitions/<transition> shows it: described like a field. */
+export type ParameterDescription = Omit<FieldDescription, "enum" | "content">;
 
 /** GET transitions/<transition>. */
 export interface TransitionDescription {

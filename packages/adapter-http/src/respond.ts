@@ -9,7 +9,9 @@ export function respondWithEtag(c: Context, etag: string, data: unknown): Respon
   return c.json(successEnvelope(data));
 }
 
-/** The query variables of a request, first value of each. */
-export function queryOf(c: Context): Record<string, string | undefined> {
-  return c.req.query();
+
+/** The list parameters of a collection's query; `orderby` (the original's spelling) is read too. */
+export function listQueryOf(c: Context): { fields?: string; slice?: string; offset?: string; orderBy?: string } {
+  const q = c.req.query();
+  return { fields: q.fields, slice: q.slice, offset: q.offset, orderBy: q.orderBy ?? q.orderby };
 }

@@ -4,7 +4,7 @@ import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readPutValues } from "../request-body.ts";
 import { splitFormat } from "../resource-name.ts";
-import { respondWithEtag } from "../respond.ts";
+import { listQueryOf, respondWithEtag } from "../respond.ts";
 
 /** The element a PUT or DELETE names; the XML export is read-only (501). */
 function writableName(segment: string, method: string): string {
@@ -21,10 +21,7 @@ export function elementRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
 
   const list = (c: Context<HttpEnv>, family?: string) => {
-    const q = c.req.query();
-    const data = c.var.platform.listElements(c.var.principal, {
-      fields: q.fields, slice: q.slice, offset: q.offset, orderBy: q.orderBy ?? q.orderby, family,
-    });
+    const data = c.var.platform.listElements(c.var.principal, { ...listQueryOf(c), family });
     return c.json(successEnvelope(data));
   };
   app.get("/smart-elements", (c) => list(c));

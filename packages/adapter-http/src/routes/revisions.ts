@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { splitFormat } from "../resource-name.ts";
-import { respondWithEtag } from "../respond.ts";
+import { listQueryOf, respondWithEtag } from "../respond.ts";
 
 /** The three homes of an element's sub-collections, and how each locates it. */
-export const ELEMENT_BASES = [
+const ELEMENT_BASES = [
   { path: "/smart-elements/:docid", trash: false },
   { path: "/smart-structures/:family/smart-elements/:docid", trash: false },
   { path: "/trash/:docid", trash: true },
@@ -16,9 +16,8 @@ export function revisionRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   for (const base of ELEMENT_BASES) {
     app.get(`${base.path}/revisions`, async (c) => {
-      const q = c.req.query();
       const result = await c.var.platform.listRevisions(c.var.principal, c.req.param("docid"), {
-        family: c.req.param("family"), trash: base.trash, fields: q.fields, slice: q.slice, offset: q.offset, orderBy: q.orderBy ?? q.orderby,
+        family: c.req.param("family"), trash: base.trash, ...listQueryOf(c),
       });
       return respondWithEtag(c, result.etag, result.data);
     });

@@ -3,14 +3,13 @@ import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readJsonBody } from "../request-body.ts";
 import { splitFormat } from "../resource-name.ts";
-import { respondWithEtag } from "../respond.ts";
+import { listQueryOf, respondWithEtag } from "../respond.ts";
 
 /** The trash: deleted elements, readable and restorable (PUT status alive). */
 export function trashRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.get("/trash", (c) => {
-    const q = c.req.query();
-    const data = c.var.platform.listTrash(c.var.principal, { fields: q.fields, slice: q.slice, offset: q.offset, orderBy: q.orderBy ?? q.orderby });
+    const data = c.var.platform.listTrash(c.var.principal, listQueryOf(c));
     return c.json(successEnvelope(data));
   });
   app.get("/trash/:docid", async (c) => {

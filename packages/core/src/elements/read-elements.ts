@@ -5,6 +5,7 @@ import { parseFieldsSelection } from "../element/fields-selection.ts";
 import { renderDocument, stateProperty, type DocumentView } from "../element/element-view.ts";
 import { statusProperty, type ElementRevision } from "../element/smart-element.ts";
 import type { LineageStatus } from "../element/smart-element.ts";
+import type { OrderTerm } from "../ports/element-repository.port.ts";
 import { describeStructure, type FieldDescription } from "../structure/structure-description.ts";
 import { formatOrderBy, parseListParameters, parseOffset, type ListQuery } from "./list-parameters.ts";
 import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
@@ -99,7 +100,7 @@ export async function listRevisions(scope: ReadScope, ref: string, options: Revi
   const structure = scope.structure(latest.structure);
   const parameters = parseListParameters(options, "revision:desc", structure);
   const all = scope.store.elements.revisions(latest.initid);
-  const sorted = sortRevisions(all, parameters.orderBy.map((t) => ({ key: t.key, direction: t.direction, kind: t.kind })));
+  const sorted = sortRevisions(all, parameters.orderBy);
   const page = sorted.slice(parameters.offset, parameters.slice === "ALL" ? undefined : parameters.offset + parameters.slice);
   const itemUri = (r: ElementRevision) => (options.trash ? `/api/v2/trash/${r.initid}/revisions/${r.revision}.json` : revisionUri(r.initid, r.revision));
   const etag = await elementEtag(latest.id, latest.modifiedAt, scope.rightsVector(latest), scope.principal, scope.locale);
@@ -121,12 +122,12 @@ function compareValues(a: unknown, b: unknown): number {
   return String(a) < String(b) ? -1 : 1;
 }
 
-function sortRevisions(revisions: ElementRevision[], order: { key: string; direction: string; kind: string }[]): ElementRevision[] {
-  const valueOf = (r: ElementRevision, term: { key: string; kind: string }): unknown => {
+/** A lineage's revisions are few: they are ordered here rather than by the store. */
+function sortRevisions(revisions: ElementRevision[], order: readonly OrderTerm[]): ElementRevision[] {
+  const valueOf = (r: ElementRevision, term: OrderTerm): unknown => {
     if (term.kind === "field") return r.values[term.key];
-    const record = r as unknown as Record<string, unknown>;
     switch (term.key) {
-      case "owner": case "id": case "initid": case "title": case "name": case "revision": case "state": return record[term.key];
+      case "owner": case "id": case "initid": case "title": case "name": case "revision": case "state": return r[term.key];
       case "fromname": return r.structure;
       case "cdate": return r.createdAt;
       case "mdate": return r.modifiedAt;

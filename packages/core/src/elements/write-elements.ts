@@ -76,7 +76,7 @@ export function updateElement(scope: ReadScope, clock: Clock, ref: string, input
   const store = scope.store;
   return store.transaction(() => {
     if (!findLatest(scope, ref) && scope.structure(ref)) throw new LineageError("CRUD0213", [ref]);
-    const current = locateElement(scope, ref, { ...CONSULT_RULES, permission: "view" }, input.family);
+    const current = locateElement(scope, ref, CONSULT_RULES, input.family);
     if (!scope.permissions(current).has("edit")) {
       throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
     }

@@ -3,6 +3,12 @@
 // line CI reads (it does not read vitest's own summary).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
+import { ensureChromium } from "./ensure-chromium.mjs";
+
+if (!ensureChromium()) {
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+}
 
 const results = ".vitest-results.json";
 rmSync(results, { force: true });

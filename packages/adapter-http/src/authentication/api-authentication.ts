@@ -1,0 +1,55 @@
+import { HTTP_RIGHTS, LineageError, type HttpRight } from "@lineage/core";
+import type { MiddlewareHandler } from "hono";
+import type { HttpEnv } from "../http-env.ts";
+import { toAuthRequest } from "./auth-request.ts";
+import { basicChallenge } from "./basic-authenticator.ts";
+import type { HttpAuth } from "./http-auth.ts";
+import { identifyRequest } from "./identify-request.ts";
+
+/** The global right a method needs (HEAD and OPTIONS read, PATCH writes). */
+export function rightForMethod(method: string): HttpRight {
+  const upper = method.toUpperCase();
+  if (upper === "HEAD" || upper === "OPTIONS") return "GET";
+  if (upper === "PATCH") return "PUT";
+  return (HTTP_RIGHTS as readonly string[]).includes(upper) ? (upper as HttpRight) : "GET";
+}
+
+/**
+ * Authentication of /api/ requests (bundle.md): never the login form. No
+ * credentials, or wrong ones, give 401 with the envelope and a Basic
+ * challenge (Basic is always honoured on /api/); an authenticator's refusal
+ * gives 403 AUTH0403; then the platform's own check, the account's global
+ * right for the method (403 CRUD0105).
+ */
+export function apiAuthentication(auth: HttpAuth): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    const request = toAuthRequest(c);
+    const challenge = () => c.header("WWW-Authenticate", basicChallenge(auth.realm));
+    let outcome;
+    try {
+      outcome = await identifyRequest(auth, request);
+    } catch (error) {
+      if (error instanceof LineageError && error.code === "AUTH0402") challenge();
+      throw error;
+    }
+    switch (outcome.kind) {
+      case "ask": {
+        const asked = outcome.challenge.kind === "challenge" ? outcome.challenge.wwwAuthenticate : undefined;
+        if (asked) c.header("WWW-Authenticate", asked);
+        else challenge();
+        throw new LineageError("AUTH0401", [], { userMessage: "Access not granted" });
+      }
+      case "refused":
+        challenge();
+        throw new LineageError("AUTH0401", [], { userMessage: outcome.reason });
+      case "forbidden":
+        throw new LineageError("AUTH0403", [request.method, request.path]);
+      case "authenticated": {
+        const right = rightForMethod(request.method);
+        if (!outcome.principal.account.rights.includes(right)) throw new LineageError("CRUD0105", [right]);
+        c.set("principal", outcome.principal);
+        await next();
+      }
+    }
+  };
+}

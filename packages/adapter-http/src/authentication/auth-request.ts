@@ -1,0 +1,38 @@
+import type { AuthRequest } from "@lineage/core";
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/** The peer's address as the socket gives it; proxies' X-Forwarded-For is not trusted (it is the client's to forge). */
+export function clientAddressOf(c: Context): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? "unknown";
+}
+
+/** The Hono request seen through the core's AuthRequest; form fields are read once, through Hono's body cache. */
+export function toAuthRequest(c: Context): AuthRequest {
+  const url = new URL(c.req.url);
+  return {
+    method: c.req.method.toUpperCase(),
+    path: url.pathname,
+    url,
+    clientAddress: clientAddressOf(c),
+    isApi: url.pathname === "/api" || url.pathname.startsWith("/api/"),
+    header: (name) => c.req.header(name),
+    cookie: (name) => getCookie(c, name),
+    async variable(name) {
+      const query = url.searchParams.get(name);
+      if (query !== null) return query;
+      const type = c.req.header("content-type")?.toLowerCase() ?? "";
+      if (c.req.method === "GET" || c.req.method === "HEAD" || !FORM_TYPES.some((t) => type.startsWith(t))) return undefined;
+      try {
+        const value = (await c.req.parseBody())[name];
+        return typeof value === "string" ? value : undefined;
+      } catch {
+        // A malformed body is the route's to refuse, with its own message.
+        return undefined;
+      }
+    },
+  };
+}

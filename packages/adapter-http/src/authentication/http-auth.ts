@@ -1,0 +1,68 @@
+import {
+  createAuthenticationService, createInternalProvider, type AuthenticationService, type AuthenticationServiceOptions,
+  type Authenticator, type AuthRequest, type CredentialProvider, type Platform,
+} from "@lineage/core";
+import { createBasicAuthenticator } from "./basic-authenticator.ts";
+import { createHtmlAuthenticator } from "./html-authenticator.ts";
+import { createOpenAuthenticator } from "./open-authenticator.ts";
+import { DEFAULT_SESSION_COOKIE, type SessionCookieOptions } from "./session-cookie.ts";
+
+/** The active authenticator's id, fixed or chosen per request (e.g. by Host header). */
+export type AuthentMode = string | ((request: AuthRequest) => string | Promise<string>);
+
+/** Authentication of the HTTP app (bundle.md, Configuration file). Every key has a default. */
+export interface HttpAuthOptions {
+  /** `html` by default. */
+  readonly mode?: AuthentMode;
+  /** Custom authenticators by id, built with the service; they may also replace html, basic or open. */
+  readonly authenticators?: Readonly<Record<string, Authenticator | ((service: AuthenticationService) => Authenticator)>>;
+  /** Tried in order; the internal provider alone by default. Built with the platform when given as functions. */
+  readonly providers?: ReadonlyArray<CredentialProvider | ((platform: Platform) => CredentialProvider)>;
+  readonly sessionCookie?: SessionCookieOptions;
+  /** The home page `/` is public (it greets guests). */
+  readonly useIndexAsGuest?: boolean;
+  readonly throttle?: AuthenticationServiceOptions["throttle"];
+  readonly sessionPolicy?: AuthenticationServiceOptions["sessionPolicy"];
+  readonly realm?: string;
+}
+
+/** The resolved authentication of an app: what its middleware and routes use. */
+export interface HttpAuth {
+  readonly service: AuthenticationService;
+  readonly authenticators: ReadonlyMap<string, Authenticator>;
+  readonly sessionCookie: SessionCookieOptions;
+  readonly useIndexAsGuest: boolean;
+  readonly realm: string | undefined;
+  /** The configured mode of this request (authtype and credentials aside). */
+  mode(request: AuthRequest): Promise<string>;
+}
+
+/** Builds the service and the authenticators (html, basic, open, then the custom ones). */
+export function createHttpAuth(platform: Platform, options: HttpAuthOptions = {}): HttpAuth {
+  const providers = (options.providers ?? [createInternalProvider(platform)])
+    .map((provider) => (typeof provider === "function" ? provider(platform) : provider));
+  const service = createAuthenticationService({
+    platform,
+    providers,
+    ...(options.throttle ? { throttle: options.throttle } : {}),
+    ...(options.sessionPolicy ? { sessionPolicy: options.sessionPolicy } : {}),
+  });
+  const authenticators = new Map<string, Authenticator>([
+    ["html", createHtmlAuthenticator(service)],
+    ["basic", createBasicAuthenticator(service, options.realm ? { realm: options.realm } : {})],
+    ["open", createOpenAuthenticator(service)],
+  ]);
+  for (const [id, custom] of Object.entries(options.authenticators ?? {})) {
+    authenticators.set(id, typeof custom === "function" ? custom(service) : custom);
+  }
+  const mode = options.mode ?? "html";
+  if (typeof mode === "string" && !authenticators.has(mode)) throw new Error(`Unknown authentMode "${mode}"`);
+  return {
+    service,
+    authenticators,
+    sessionCookie: { ...DEFAULT_SESSION_COOKIE, ...options.sessionCookie },
+    useIndexAsGuest: options.useIndexAsGuest ?? false,
+    realm: options.realm,
+    mode: async (request) => (typeof mode === "function" ? await mode(request) : mode),
+  };
+}

@@ -1,0 +1,137 @@
+import { constantTimeEqual, LineageError } from "@lineage/core";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { getCookie } from "hono/cookie";
+import { clientAddressOf } from "../authentication/auth-request.ts";
+import { homePage } from "../authentication/home-page.ts";
+import { PAGE_HEADERS } from "../authentication/html-page.ts";
+import type { HttpAuth } from "../authentication/http-auth.ts";
+import { issueLoginCsrf, loginCsrfMatches } from "../authentication/login-csrf.ts";
+import { loginPage, type LoginPageState } from "../authentication/login-page.ts";
+import { pageAuthentication } from "../authentication/page-authentication.ts";
+import { safeReturnPath } from "../authentication/return-path.ts";
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from "../authentication/session-cookie.ts";
+import { successEnvelope } from "../envelope.ts";
+import { defineOperations } from "../openapi/index.ts";
+import * as v from "valibot";
+import type { HttpEnv } from "../http-env.ts";
+
+const FORM_LIMIT = 16 * 1024;
+
+/** Form fields as single strings (a repeated field keeps its last value). */
+async function formOf(c: Context): Promise<Record<string, string>> {
+  const type = c.req.header("content-type")?.toLowerCase() ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return {};
+  try {
+    const body = await c.req.parseBody();
+    return Object.fromEntries(Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The pages a person uses: the login form (GET and POST /login), logout
+ * (POST /logout) and the home page `/`, which needs a login unless
+ * `useIndexAsGuest`.
+ */
+export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+  const showLogin = (c: Context, state: Omit<LoginPageState, "csrf">, status: 200 | 401 | 403) =>
+    c.body(loginPage({ ...state, csrf: issueLoginCsrf(c, auth.sessionCookie) }), status, PAGE_HEADERS);
+  const limitForm = bodyLimit({ maxSize: FORM_LIMIT, onError: (c) => c.text("Form too large", 413) });
+
+  app.get("/login", (c) => showLogin(c, {
+    returnTo: safeReturnPath(c.req.query("return")),
+    ...(c.req.query("loggedout") === "1" ? { notice: "You are logged out." } : {}),
+  }, 200));
+
+  app.post("/login", limitForm, async (c) => {
+    const form = await formOf(c);
+    const returnTo = safeReturnPath(form.return);
+    const login = (form.login ?? "").trim();
+    if (!loginCsrfMatches(c, form.csrf)) {
+      return showLogin(c, { returnTo, login, error: "The form had expired. Please log in again." }, 403);
+    }
+    const principal = await auth.service.verifyPassword(login, form.password ?? "", clientAddressOf(c));
+    // One message whether the login exists or not.
+    if (!principal) return showLogin(c, { returnTo, login, error: "Username and/or password is incorrect." }, 401);
+    const previous = getCookie(c, SESSION_COOKIE);
+    if (previous) auth.service.closeSession(previous);
+    setSessionCookie(c, auth.sessionCookie, auth.service.openSession(principal).secret);
+    c.header("Cache-Control", "no-store");
+    return c.redirect(returnTo, 303);
+  });
+
+  app.post("/logout", limitForm, async (c) => {
+    const form = await formOf(c);
+    const cookie = getCookie(c, SESSION_COOKIE);
+    const session = cookie ? auth.service.resumeSession(cookie)?.session : undefined;
+    // A foreign page must not be able to log people out: the session's own form token is needed.
+    if (session && !constantTimeEqual(session.csrfToken, form.csrf ?? "")) return c.text("Invalid form token", 403);
+    if (cookie) auth.service.closeSession(cookie);
+    clearSessionCookie(c, auth.sessionCookie);
+    return c.redirect("/login?loggedout=1", 303);
+  });
+
+  app.get("/", pageAuthentication(auth, { optional: auth.useIndexAsGuest }), (c) => {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    const principal = c.get("principal") as HttpEnv["Variables"]["principal"] | undefined;
+    const session = principal && cookie ? auth.service.resumeSession(cookie) : undefined;
+    const csrf = session && session.principal.account.id === principal?.account.id ? session.session.csrfToken : undefined;
+    return c.body(homePage(principal, csrf), 200, PAGE_HEADERS);
+  });
+  return app;
+}
+
+/**
+ * Token administration (administrators only, 403 ROUTES0131 otherwise):
+ * GET /api/v2/authent/tokens/ lists tokens without their secrets,
+ * DELETE /api/v2/authent/tokens/<id> revokes one.
+ */
+export function tokenAdminRoutes(): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>({ strict: false });
+  app.get("/authent/tokens", (c) => {
+    const tokens = c.get("platform").listAuthorizationTokens(c.get("principal"));
+    return c.json(successEnvelope({ uri: "/api/v2/authent/tokens/", tokens }));
+  });
+  app.delete("/authent/tokens/:token", (c) => {
+    const id = c.req.param("token");
+    if (!id) throw new LineageError("AUTH0404", [""]);
+    c.get("platform").revokeAuthorizationToken(c.get("principal"), id);
+    return c.json(successEnvelope({ id, revoked: true }));
+  });
+  return app;
+}
+
+const LoginFormSchema = v.object({
+  login: v.pipe(v.string(), v.description("Login of the account")),
+  password: v.pipe(v.string(), v.description("Its password")),
+  csrf: v.pipe(v.string(), v.description("The form token of the login page (its cookie must match)")),
+  return: v.optional(v.pipe(v.string(), v.description("Local path to go to after login; anything else goes to /"))),
+});
+const LogoutFormSchema = v.object({ csrf: v.pipe(v.string(), v.description("The session's form token, from the home page")) });
+const TokenRouteSchema = v.object({ pattern: v.string(), methods: v.array(v.string()) });
+const TokenSummarySchema = v.object({
+  id: v.string(), login: v.string(), routes: v.array(TokenRouteSchema), expiresAt: v.nullable(v.string()),
+  expired: v.boolean(), oneshot: v.boolean(), description: v.string(), createdAt: v.string(),
+});
+const page = (description: string) => ({ contentType: "text/html", description });
+
+/** The operations of the login pages and of token administration, for the OpenAPI document. */
+export const authenticationOperations = defineOperations([
+  { method: "GET", path: "/login", tag: "Authentication", summary: "The login form", authenticated: false,
+    query: v.object({ return: v.optional(v.pipe(v.string(), v.description("Local path to go to after login"))) }), response: page("The form, with a form token") },
+  { method: "POST", path: "/login", tag: "Authentication", summary: "Log in with the form: opens a session cookie", authenticated: false,
+    body: { content: { "application/x-www-form-urlencoded": LoginFormSchema } },
+    response: { status: 303, contentType: null, description: "Logged in: Set-Cookie with the session, redirect to `return`. Wrong credentials: 401 with the form again; expired form: 403." } },
+  { method: "POST", path: "/logout", tag: "Authentication", summary: "Log out: closes the session", authenticated: false,
+    body: { content: { "application/x-www-form-urlencoded": LogoutFormSchema } },
+    response: { status: 303, contentType: null, description: "Redirect to /login?loggedout=1; a wrong form token: 403" } },
+  { method: "GET", path: "/", tag: "Authentication", summary: "Home page (login needed unless useIndexAsGuest)", authenticated: false, response: page("The home page") },
+  { method: "GET", path: "/api/v2/authent/tokens", tag: "Authentication", summary: "List access tokens (administrators)",
+    response: { data: v.object({ uri: v.string(), tokens: v.array(TokenSummarySchema) }) }, errors: ["ROUTES0131"] },
+  { method: "DELETE", path: "/api/v2/authent/tokens/:token", tag: "Authentication", summary: "Revoke an access token (administrators)",
+    params: { token: v.pipe(v.string(), v.description("Token id (or the token itself)")) },
+    response: { data: v.object({ id: v.string(), revoked: v.literal(true) }) }, errors: ["ROUTES0131", "AUTH0404"] },
+]);

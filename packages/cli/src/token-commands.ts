@@ -1,0 +1,79 @@
+import { secretHash, systemPrincipal, type TokenExpiration } from "@lineage/core";
+import { parseArgs } from "node:util";
+import type { Io } from "./main.ts";
+import { openLineage } from "./start-lineage.ts";
+
+/** A command-line mistake: main() prints it with the usage. */
+export class TokenUsageError extends Error {}
+
+function parseExpire(raw: string | undefined): TokenExpiration {
+  if (raw === undefined || raw === "-1" || raw === "never") return -1;
+  if (/^\d{1,10}$/.test(raw) && Number(raw) > 0) return Number(raw);
+  const date = /^\d{4}-\d{2}-\d{2}/.test(raw) ? new Date(raw) : new Date(NaN);
+  if (Number.isNaN(date.getTime())) throw new TokenUsageError(`--expire takes seconds, -1 (never) or an ISO date, not "${raw}"`);
+  return date;
+}
+
+/** `lineage token create`: prints what the token allows, then the token alone on the last line. */
+export async function tokenCreate(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      data: { type: "string" }, user: { type: "string" }, route: { type: "string", multiple: true },
+      expire: { type: "string" }, oneshot: { type: "boolean" }, description: { type: "string" },
+    },
+  });
+  if (positionals.length) throw new TokenUsageError(`unexpected argument "${positionals[0]}"`);
+  if (!values.user) throw new TokenUsageError("lineage token create needs --user LOGIN");
+  if (!values.route?.length) throw new TokenUsageError("lineage token create needs at least one --route 'METHODS PATTERN'");
+  const expiration = parseExpire(values.expire);
+  const { platform } = await openLineage(values.data ?? "./data");
+  try {
+    const token = platform.getAuthorizationToken(values.user, values.route, expiration, values.oneshot ?? false, values.description ?? "");
+    const id = platform.store.tokens.byHash(secretHash(token))?.id;
+    const created = platform.listAuthorizationTokens(systemPrincipal()).find((t) => t.id === id);
+    if (created) {
+      io.out(`Token ${created.id} for "${created.login}", ${created.oneshot ? "oneshot, " : ""}expires ${created.expiresAt ?? "never"}`);
+      for (const route of created.routes) io.out(`  ${route.methods.join(",")} ${route.pattern}`);
+    }
+    io.out(token);
+    return 0;
+  } finally {
+    platform.store.close();
+  }
+}
+
+/** `lineage token list`: one line per token, never a secret. */
+export async function tokenList(args: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({ args, options: { data: { type: "string" } } });
+  const { platform } = await openLineage(values.data ?? "./data");
+  try {
+    const tokens = platform.listAuthorizationTokens(systemPrincipal());
+    if (tokens.length === 0) io.out("No access tokens.");
+    for (const t of tokens) {
+      const routes = t.routes.map((r) => `${r.methods.join(",")} ${r.pattern}`).join("; ");
+      const expiry = t.expired ? "expired" : `expires ${t.expiresAt ?? "never"}`;
+      io.out(`${t.id}  ${t.login}  ${expiry}${t.oneshot ? "  oneshot" : ""}  ${routes}${t.description ? `  "${t.description}"` : ""}`);
+    }
+    return 0;
+  } finally {
+    platform.store.close();
+  }
+}
+
+/** `lineage token revoke ID...`: by public id (or by the token itself). */
+export async function tokenRevoke(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { data: { type: "string" } } });
+  if (positionals.length === 0) throw new TokenUsageError("lineage token revoke takes the ID of a token (see lineage token list)");
+  const { platform } = await openLineage(values.data ?? "./data");
+  try {
+    for (const id of positionals) {
+      platform.revokeAuthorizationToken(systemPrincipal(), id);
+      io.out(`Token ${id.length === 40 ? `${id.slice(0, 4)}…` : id} revoked.`);
+    }
+    return 0;
+  } finally {
+    platform.store.close();
+  }
+}

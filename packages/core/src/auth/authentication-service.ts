@@ -1,0 +1,129 @@
+import type { Principal } from "../accounts/principal.ts";
+import { isLineageError } from "../errors/lineage-error.ts";
+import type { Platform } from "../platform.ts";
+import type { CredentialProvider } from "../ports/credential-provider.port.ts";
+import { validateThroughProviders } from "./credential-chain.ts";
+import { createInternalProvider } from "./internal-provider.ts";
+import { createLoginThrottle, throttleKeys, type LoginThrottle, type ThrottleOptions } from "./login-throttle.ts";
+import { closeSession, openSession, resumeSession } from "./manage-sessions.ts";
+import { useAccessToken } from "./manage-tokens.ts";
+import { DEFAULT_SESSION_POLICY, type Session, type SessionPolicy } from "./session.ts";
+
+export interface AuthenticationServiceOptions {
+  readonly platform: Platform;
+  /** Tried in this order; the internal provider alone by default. */
+  readonly providers?: readonly CredentialProvider[];
+  /** A throttle, or the options of the default in-memory one. */
+  readonly throttle?: LoginThrottle | ThrottleOptions;
+  readonly sessionPolicy?: Partial<SessionPolicy>;
+  /** How to wait before answering a throttled attempt; a timer by default (never blocks the event loop). */
+  readonly wait?: (ms: number) => Promise<void>;
+  /** Hears about providers that fail (a directory down); never about passwords. */
+  readonly onProviderError?: (error: unknown, provider: CredentialProvider) => void;
+}
+
+/** The outcome of presenting a token, with the principal it acts as. */
+export type TokenCheck =
+  | { readonly kind: "granted"; readonly principal: Principal }
+  | { readonly kind: "out-of-routes"; readonly principal: Principal }
+  | { readonly kind: "refused" };
+
+/**
+ * Everything authenticators need from the platform: passwords through the
+ * provider chain, tokens and sessions, all slowed down after failures per
+ * account and per client address. The principal is rebuilt from the stored
+ * account on every call, so a change of roles or rights applies at once.
+ */
+export interface AuthenticationService {
+  readonly platform: Platform;
+  readonly providers: readonly CredentialProvider[];
+  readonly sessionPolicy: SessionPolicy;
+  /** The principal for a login and password, or undefined; the answer does not tell whether the login exists. */
+  verifyPassword(login: string, password: string, clientAddress: string): Promise<Principal | undefined>;
+  verifyToken(secret: string, method: string, path: string, clientAddress: string): Promise<TokenCheck>;
+  openSession(principal: Principal): { secret: string; session: Session };
+  /** The session and its principal for a cookie value, renewed when due. */
+  resumeSession(secret: string): { session: Session; principal: Principal } | undefined;
+  closeSession(secret: string): void;
+}
+
+const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Binds providers, throttle and session policy to a platform. */
+export function createAuthenticationService(options: AuthenticationServiceOptions): AuthenticationService {
+  const { platform } = options;
+  const { store, clock } = platform;
+  const providers = options.providers ?? [createInternalProvider(platform)];
+  const throttle = options.throttle && "delayMs" in options.throttle ? options.throttle : createLoginThrottle(options.throttle);
+  const wait = options.wait ?? timer;
+  const sessionPolicy = { ...DEFAULT_SESSION_POLICY, ...options.sessionPolicy };
+  const principalOfId = (id: number) => {
+    const account = store.accounts.byId(id);
+    return account && platform.principalOfAccount(account);
+  };
+
+  /** Waits out the delay the keys have earned, runs the attempt, and counts it. */
+  async function throttled<T>(keys: string[], attempt: () => Promise<T>, succeeded: (result: T) => boolean, resetKeys: (result: T) => string[]): Promise<T> {
+    const delay = throttle.delayMs(keys, clock.now().getTime());
+    if (delay > 0) await wait(delay);
+    const result = await attempt();
+    if (succeeded(result)) throttle.reset(resetKeys(result));
+    else throttle.failed(keys, clock.now().getTime());
+    return result;
+  }
+
+  async function provision(login: string, account: Parameters<Platform["addUser"]>[0] | undefined): Promise<Principal | undefined> {
+    const existing = store.accounts.byLogin(login);
+    if (existing) return platform.principalOfAccount(existing);
+    if (!account) return undefined;
+    try {
+      return platform.principalOfAccount(await platform.addUser(account));
+    } catch (error) {
+      // Two first logins at once: the other one created the account.
+      if (isLineageError(error) && error.code === "ACCOUNT0001") return platform.principal(login);
+      throw error;
+    }
+  }
+
+  return {
+    platform,
+    providers,
+    sessionPolicy,
+    verifyPassword(login, password, clientAddress) {
+      return throttled(
+        throttleKeys(login, clientAddress),
+        async () => {
+          if (login === "" || password === "") return undefined;
+          const confirmed = await validateThroughProviders(providers, login, password, options.onProviderError);
+          if (!confirmed) return undefined;
+          const { credential } = confirmed;
+          return provision(credential.login, credential.account && { ...credential.account, login: credential.login });
+        },
+        (principal) => principal !== undefined,
+        // Only the account's count is forgiven: one good password must not wash an address's failures away.
+        () => throttleKeys(login, clientAddress).slice(0, 1),
+      );
+    },
+    async verifyToken(secret, method, path, clientAddress) {
+      const use = await throttled(
+        throttleKeys(undefined, clientAddress),
+        async () => useAccessToken(store, clock, secret, method, path),
+        (result) => result.kind === "granted",
+        () => [],
+      );
+      if (use.kind === "refused") {
+        // A known but spent or expired token also counts against its account.
+        if (use.account) throttle.failed(throttleKeys(use.account.login, clientAddress).slice(0, 1), clock.now().getTime());
+        return { kind: "refused" };
+      }
+      return { kind: use.kind, principal: platform.principalOfAccount(use.account) };
+    },
+    openSession: (principal) => openSession(store, clock, sessionPolicy, principal.account.id),
+    resumeSession(secret) {
+      const session = resumeSession(store, clock, sessionPolicy, secret);
+      const principal = session && principalOfId(session.accountId);
+      return session && principal ? { session, principal } : undefined;
+    },
+    closeSession: (secret) => closeSession(store, secret),
+  };
+}

@@ -1,0 +1,13 @@
+import type { Platform } from "../platform.ts";
+import type { CredentialProvider } from "../ports/credential-provider.port.ts";
+
+/** The `internal` provider: the platform's own accounts and their hashed passwords (same answer time for unknown logins). */
+export function createInternalProvider(platform: Pick<Platform, "authenticate">, id = "internal"): CredentialProvider {
+  return {
+    id,
+    async validateCredential(login, password) {
+      const principal = await platform.authenticate(login, password);
+      return principal && { login: principal.account.login };
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { AddUserInput } from "../accounts/manage-accounts.ts";
+
+/**
+ * What a provider confirms: the login of a platform account. `account`
+ * describes the account to create when the login has none yet (a provider
+ * backed by an outside directory); without it, an unknown login fails.
+ */
+export interface ConfirmedCredential {
+  readonly login: string;
+  readonly account?: Omit<AddUserInput, "login" | "password">;
+}
+
+/**
+ * Validates a login and password (api-v2.md, Authentication: validateCredential).
+ * Providers are tried in their declared order; the first that confirms wins.
+ * @example
+ * const provider: CredentialProvider = { id: "env", validateCredential: async (l, p) => (p === process.env.PW ? { login: l } : undefined) };
+ */
+export interface CredentialProvider {
+  readonly id: string;
+  /** The confirmed credential, or undefined when this provider does not know the pair. Must not reveal why. */
+  validateCredential(login: string, password: string): Promise<ConfirmedCredential | undefined>;
+}

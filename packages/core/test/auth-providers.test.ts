@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import {
+  createAuthenticationService, createInternalProvider, requireAccess, validateThroughProviders, type CredentialProvider,
+} from "../src/index.ts";
+import { seededPlatform } from "./fixture.ts";
+
+/** A provider that confirms one pair and records that it was asked. */
+function pairProvider(id: string, login: string, password: string, asked: string[], extra: Partial<CredentialProvider> = {}): CredentialProvider {
+  return {
+    id,
+    async validateCredential(l, p) {
+      asked.push(id);
+      return l === login && p === password ? { login } : undefined;
+    },
+    ...extra,
+  };
+}
+
+describe("the provider chain", () => {
+  it("tries providers in declared order and stops at the first that confirms", async () => {
+    const asked: string[] = [];
+    const providers = [pairProvider("a", "x", "1", asked), pairProvider("b", "y", "2", asked), pairProvider("c", "y", "2", asked)];
+    const result = await validateThroughProviders(providers, "y", "2");
+    expect(result?.provider.id).toBe("b");
+    expect(asked).toEqual(["a", "b"]);
+    asked.length = 0;
+    expect(await validateThroughProviders(providers, "y", "wrong")).toBeUndefined();
+    expect(asked).toEqual(["a", "b", "c"]);
+  });
+
+  it("goes on past a provider that fails, and reports it", async () => {
+    const errors: string[] = [];
+    const broken: CredentialProvider = { id: "ldap", validateCredential: async () => { throw new Error("directory down"); } };
+    const result = await validateThroughProviders([broken, pairProvider("b", "y", "2", [])], "y", "2", (error, p) => errors.push(`${p.id}: ${(error as Error).message}`));
+    expect(result?.provider.id).toBe("b");
+    expect(errors).toEqual(["ldap: directory down"]);
+  });
+
+  it("the internal provider checks the platform's own accounts", async () => {
+    const { platform } = await seededPlatform();
+    const internal = createInternalProvider(platform);
+    expect(await internal.validateCredential("alice", "alice-pw")).toEqual({ login: "alice" });
+    expect(await internal.validateCredential("alice", "nope")).toBeUndefined();
+    expect(await internal.validateCredential("ghost", "alice-pw")).toBeUndefined();
+  });
+});
+
+describe("password verification through the service", () => {
+  it("needs a local account unless the provider describes one, which is then created", async () => {
+    const { platform, store } = await seededPlatform();
+    const directory: CredentialProvider = {
+      id: "directory",
+      validateCredential: async (login, password) =>
+        password === "dir-pw" ? { login, ...(login === "newbie" ? { account: { roles: ["reader"], displayName: "New Bie" } } : {}) } : undefined,
+    };
+    const auth = createAuthenticationService({ platform, providers: [createInternalProvider(platform), directory], wait: async () => {} });
+    expect((await auth.verifyPassword("alice", "alice-pw", "a"))?.account.login).toBe("alice");
+    expect((await auth.verifyPassword("bob", "dir-pw", "a"))?.account.login).toBe("bob");
+    expect(await auth.verifyPassword("stranger", "dir-pw", "a")).toBeUndefined();
+    const newbie = await auth.verifyPassword("newbie", "dir-pw", "a");
+    expect([newbie?.account.displayName, [...(newbie?.roles ?? [])]]).toEqual(["New Bie", ["reader"]]);
+    expect(store.accounts.byLogin("newbie")?.passwordHash).toBeNull();
+  });
+
+  it("delays failed attempts per account and address, without telling whether the login exists", async () => {
+    const { platform } = await seededPlatform();
+    const waited: number[] = [];
+    const auth = createAuthenticationService({
+      platform, throttle: { freeFailures: 1, baseDelayMs: 100 }, wait: async (ms) => void waited.push(ms),
+    });
+    for (const login of ["alice", "alice", "ghost", "ghost"]) expect(await auth.verifyPassword(login, "wrong", login === "alice" ? "10.0.0.1" : "10.0.0.2")).toBeUndefined();
+    expect(waited).toEqual([100, 100]);
+    // A good password after failures still waits what the failures earned, then forgives the account.
+    expect((await auth.verifyPassword("alice", "alice-pw", "10.0.0.3"))?.account.login).toBe("alice");
+    expect((await auth.verifyPassword("alice", "alice-pw", "10.0.0.3"))?.account.login).toBe("alice");
+    expect(waited).toEqual([100, 100, 200]);
+  });
+});
+
+describe("the access guard", () => {
+  it("lets a named role (or admin) through and refuses others with ROUTES0131", async () => {
+    const { principal } = await seededPlatform();
+    const requirement = { route: "admin::fullsearch", anyRole: ["fullsearch_administrator"] };
+    expect(() => requireAccess(principal("admin"), requirement)).not.toThrow();
+    expect(() => requireAccess(principal("bob"), requirement)).toThrow('Route "admin::fullsearch" access deny : need "OR:fullsearch_administrator" privilege');
+    expect(() => requireAccess(principal("alice"), { route: "x", anyRole: ["editor"] })).not.toThrow();
+    expect(() => requireAccess(principal("carol"), { route: "x", right: "PUT" })).toThrow(expect.objectContaining({ status: 403 }));
+  });
+});

@@ -1,0 +1,3 @@
+import { authStoreContract, createMemoryStore } from "../src/testing/index.ts";
+
+authStoreContract("memory", { open: () => createMemoryStore() });

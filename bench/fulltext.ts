@@ -1,0 +1,208 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openSqliteStore } from "../packages/adapter-sqlite/src/index.ts";
+import { createMiniSearchIndex } from "../packages/adapter-search/src/index.ts";
+import { createPlatform, parseSearchQuery, systemPrincipal, type Store } from "../packages/core/src/index.ts";
+import { ROOT, statusMb } from "./bench-session.ts";
+import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
+import { createRandom } from "./generate-bundle.ts";
+
+/*
+ * The full-text search benchmark (issue 7), run by `pnpm bench:fulltext`:
+ *  1. writes N elements (100 000 by default) of 150 to 450 words (about 300) into a fresh SQLite data
+ *     directory, straight through the store (an import of that size is timed elsewhere);
+ *  2. builds the MiniSearch index of a search domain over them in this process (engine.rebuild, as
+ *     `lineage search reindex`: index, then write the snapshot), timing it and reading VmHWM;
+ *  3. in a child process (a restart): opens the store and loads the persisted index (engine.start),
+ *     timing it, then runs the search use case (parse, index, filter, render 10 items with highlights)
+ *     for a common and a rare term, and reads the child's resident memory;
+ *  4. writes the section "## Full-text search (issue 7)" of docs/benchmarks.md.
+ * Options: --docs N, --no-docs. The temp dir is removed whatever happens.
+ */
+
+const SECTION = "## Full-text search (issue 7)";
+const TARGETS = { buildS: 60, restartS: 5, queryP99Ms: 30 };
+const DOMAIN = "bench";
+const COMMON = "harbor";
+const RARE = "zephyrine";
+
+const { values: args } = parseArgs({
+  options: {
+    docs: { type: "string", default: "100000" }, "no-docs": { type: "boolean", default: false },
+    phase: { type: "string", default: "all" }, data: { type: "string" }, queries: { type: "string", default: "300" },
+  },
+});
+
+// ---- corpus ---------------------------------------------------------------------------------
+
+const SYLLABLES = "ka lo mi ra su te no vi da pe ro lu sa ki me to na re ba zu fi go ha jo".split(" ");
+
+/** A vocabulary of 20 000 pseudo-words, drawn with a Zipf-like law (rank r has weight 1/r) as natural text is. */
+function corpus(seed: number) {
+  const random = createRandom(seed);
+  const words: string[] = [];
+  const seen = new Set<string>();
+  while (words.length < 20_000) {
+    const length = 2 + Math.floor(random() * 3);
+    let word = "";
+    for (let i = 0; i < length; i++) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
+    if (!seen.has(word)) {
+      seen.add(word);
+      words.push(word);
+    }
+  }
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (let r = 1; r <= words.length; r++) cumulative.push((sum += 1 / r));
+  const draw = () => {
+    const target = random() * sum;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo]!;
+  };
+  return { random, draw };
+}
+
+function seed(store: Store, count: number): number {
+  store.catalog.saveStructure({
+    name: "BENCH_TEXT", titleField: "bt_title",
+    fields: [{ id: "bt_title", type: "text" }, { id: "bt_body", type: "longtext" }],
+  } as never);
+  store.search.saveDomain({
+    name: DOMAIN, lang: "en", stem: "english",
+    configs: [{ structure: "BENCH_TEXT", fields: [{ field: "bt_title", weight: "A" }, { field: "bt_body", weight: "C" }], files: [], callables: [] }],
+  });
+  const { random, draw } = corpus(7);
+  let words = 0;
+  const now = new Date().toISOString();
+  for (let start = 0; start < count; start += 5000) {
+    store.transaction(() => {
+      for (let i = start; i < Math.min(count, start + 5000); i++) {
+        const length = 150 + Math.floor(random() * 301);
+        const body: string[] = [];
+        for (let w = 0; w < length; w++) body.push(draw());
+        // The common term in about half the elements, the rare one in 1 of 10 000.
+        if (random() < 0.5) body[Math.floor(random() * length)] = COMMON;
+        if (i % 10_000 === 5000) body[Math.floor(random() * length)] = RARE;
+        words += length + 5;
+        const title = Array.from({ length: 5 }, draw).join(" ");
+        const created = store.elements.insert({
+          revision: 0, structure: "BENCH_TEXT", name: null, title, owner: 1, status: "alive", fixed: false, state: null,
+          values: { bt_title: title, bt_body: body.join(" ") }, createdAt: now, modifiedAt: now, importKey: null,
+        });
+        store.search.markChanged(created.initid, created.structure);
+      }
+    });
+  }
+  return words;
+}
+
+// ---- phases ---------------------------------------------------------------------------------
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+function openPlatform(dataDir: string) {
+  const store = openSqliteStore({ dataDir });
+  const platform = createPlatform({ store, searchIndex: createMiniSearchIndex({ dir: join(dataDir, "search") }), searchLog: (line) => console.error(`[search] ${line}`) });
+  return platform;
+}
+
+/** The child: a restart on the data directory, then queries. Prints its figures as JSON on the last line. */
+async function restartPhase(dataDir: string, queries: number) {
+  const started = performance.now();
+  const platform = openPlatform(dataDir);
+  await platform.fullsearch.engine.start();
+  const restartMs = performance.now() - started;
+  platform.fullsearch.engine.stop();
+  globalThis.gc?.();
+  const rssMb = statusMb(process.pid, "VmRSS");
+  const principal = systemPrincipal();
+  const measure = (q: string) => {
+    const times: number[] = [];
+    const indexTimes: number[] = [];
+    const query = parseSearchQuery(q, platform.fullsearch.engine.analyzer(platform.fullsearch.engine.domain(DOMAIN)));
+    let hits = 0;
+    for (let i = 0; i < queries + 20; i++) {
+      const t0 = performance.now();
+      const data = platform.fullsearch.search(principal, DOMAIN, { q });
+      const t1 = performance.now();
+      hits = platform.fullsearch.engine.search(DOMAIN, query).length;
+      const t2 = performance.now();
+      if (i >= 20) {
+        times.push(t1 - t0);
+        indexTimes.push(t2 - t1);
+      }
+      if (data.documents.length === 0) throw new Error(`no result for ${q}`);
+    }
+    times.sort((a, b) => a - b);
+    indexTimes.sort((a, b) => a - b);
+    return { q, hits, p50: percentile(times, 50), p99: percentile(times, 99), indexP50: percentile(indexTimes, 50), indexP99: percentile(indexTimes, 99) };
+  };
+  const results = [measure(COMMON), measure(RARE)];
+  platform.store.close();
+  console.log(JSON.stringify({ restartMs, rssMb, results }));
+}
+
+async function allPhases() {
+  const count = Number(args.docs);
+  const dir = mkdtempSync(join(tmpdir(), "lineage-bench-fulltext-"));
+  try {
+    const seedStart = performance.now();
+    const seedStore = openSqliteStore({ dataDir: dir, synchronous: "normal" });
+    const words = seed(seedStore, count);
+    seedStore.close();
+    console.log(`bench: ${thousands(count)} elements, ${thousands(words)} words written in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+    const platform = openPlatform(dir);
+    const buildStart = performance.now();
+    const built = await platform.fullsearch.engine.rebuild(DOMAIN, { announce: true });
+    const buildMs = performance.now() - buildStart;
+    const buildHwmMb = statusMb(process.pid, "VmHWM");
+    platform.store.close();
+    const snapshotBytes = statSync(join(dir, "search", `${DOMAIN}.1.json`)).size;
+    console.log(`bench: built ${thousands(built)} in ${(buildMs / 1000).toFixed(1)} s, snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB`);
+
+    const child = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", join(ROOT, "bench/fulltext.ts"), "--phase", "restart", "--data", dir, "--queries", args.queries!], {
+      cwd: ROOT, encoding: "utf8", maxBuffer: 16 * 2 ** 20,
+    });
+    if (child.status !== 0) throw new Error(`restart phase failed: ${child.stderr}`);
+    const figures = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as {
+      restartMs: number; rssMb: number; results: { q: string; hits: number; p50: number; p99: number; indexP50: number; indexP99: number }[];
+    };
+    const section = [
+      SECTION,
+      "",
+      `${machineLine()} The machine is shared with other engineers' work: figures vary from run to run.`,
+      `Corpus: ${thousands(count)} elements of 150 to 450 words (${thousands(words / count)} on average) drawn from 20 000 pseudo-words with a Zipf law; ` +
+        "one search domain (english stemming), title weight A, body weight C. Run by `pnpm bench:fulltext`, in process (no HTTP).",
+      "",
+      "| measure | value | target |",
+      "|---|---|---|",
+      `| full build (index ${thousands(built)} elements + write the snapshot) | ${(buildMs / 1000).toFixed(1)} s | < ${TARGETS.buildS} s: ${mark(buildMs / 1000 < TARGETS.buildS)} |`,
+      `| snapshot on disk | ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB | |`,
+      `| peak resident memory of the build process | ${thousands(buildHwmMb)} MiB | |`,
+      `| restart: open the store, load the persisted index | ${(figures.restartMs / 1000).toFixed(2)} s | < ${TARGETS.restartS} s: ${mark(figures.restartMs / 1000 < TARGETS.restartS)} |`,
+      `| resident memory after the restart (index loaded) | ${thousands(figures.rssMb)} MiB | |`,
+      ...figures.results.map((r) =>
+        `| query \`${r.q}\` (${r.q === COMMON ? "common" : "rare"}: ${thousands(r.hits)} hits), search use case p50 / p99 | ${ms(r.p50)} / ${ms(r.p99)} ms | p99 < ${TARGETS.queryP99Ms} ms: ${mark(r.p99 < TARGETS.queryP99Ms)} |`),
+      ...figures.results.map((r) => `| query \`${r.q}\`, index alone (MiniSearch) p50 / p99 | ${ms(r.indexP50)} / ${ms(r.indexP99)} ms | |`),
+      "",
+      `- The search use case parses the query, brings the index up to date, ranks every match, keeps the viewable ones and renders 10 with highlights; ${args.queries} runs per term after 20 warm-up runs.`,
+      "- The restart runs in a child process, so its resident memory is the loaded index's, not the build's.",
+    ].join("\n");
+    publishSection(section, { heading: SECTION, intro: "# Benchmarks\n", write: !args["no-docs"] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (args.phase === "restart") await restartPhase(args.data!, Number(args.queries));
+else await allPhases();

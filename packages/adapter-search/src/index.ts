@@ -1,0 +1,1 @@
+export { createMiniSearchIndex, type MiniSearchIndexOptions } from "./minisearch-index.ts";

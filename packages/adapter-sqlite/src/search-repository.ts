@@ -1,0 +1,55 @@
+import type { Database } from "better-sqlite3";
+import type { SearchDomain, SearchRepository } from "@lineage/core";
+import type { Atomic } from "./atomic.ts";
+
+/** Search domains and the search change log (schema-search.ts), over prepared statements. */
+export function createSearchRepository(client: Database, atomic: Atomic): SearchRepository {
+  const allDomains = client.prepare("select definition from search_domains order by name");
+  const domainByName = client.prepare("select definition from search_domains where name = ?");
+  const upsertDomain = client.prepare(
+    "insert into search_domains (name, definition) values (?, ?) on conflict(name) do update set definition = excluded.definition",
+  );
+  // Writers hold SQLite's write lock, so max(seq) + 1 is never given twice and commits come in seq order.
+  const mark = client.prepare(
+    `insert into search_changes (initid, structure, seq) values (?, ?, (select coalesce(max(seq), 0) + 1 from search_changes))
+     on conflict(initid) do update set structure = excluded.structure, seq = excluded.seq`,
+  );
+  const after = client.prepare("select initid, structure, seq from search_changes where seq > ? order by seq limit ?");
+  const last = client.prepare("select coalesce(max(seq), 0) as seq from search_changes").pluck();
+  const countAfter = client.prepare("select structure, count(*) as n from search_changes where seq > ? group by structure");
+  const generationOf = client.prepare("select generation from search_domains where name = ?").pluck();
+  const setGeneration = client.prepare("update search_domains set generation = ? where name = ?");
+  const parse = (row: unknown) => JSON.parse((row as { definition: string }).definition) as SearchDomain;
+  const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",");
+
+  return {
+    domains: () => allDomains.all().map(parse),
+    domain(name) {
+      const row = domainByName.get(name);
+      return row === undefined ? undefined : parse(row);
+    },
+    saveDomain: (domain) => void atomic(() => upsertDomain.run(domain.name, JSON.stringify(domain))),
+    markChanged: (initid, structure) => void atomic(() => mark.run(initid, structure)),
+    changesAfter: (seq, limit) => after.all(seq, Math.min(limit, Number.MAX_SAFE_INTEGER)) as { initid: number; structure: string; seq: number }[],
+    lastSeq: () => last.get() as number,
+    changedAfterByStructure(seq) {
+      const rows = countAfter.all(seq) as { structure: string; n: number }[];
+      return Object.fromEntries(rows.map((row) => [row.structure, row.n]));
+    },
+    aliveCounts(structures) {
+      if (structures.length === 0) return {};
+      const rows = client.prepare(
+        `select structure, count(*) as n from elements where status = 'alive' and fixed = 0 and structure in (${placeholders(structures.length)}) group by structure`,
+      ).all(...structures) as { structure: string; n: number }[];
+      return Object.fromEntries(rows.map((row) => [row.structure, row.n]));
+    },
+    aliveInitids(structures) {
+      if (structures.length === 0) return [];
+      return client.prepare(
+        `select initid from elements where status = 'alive' and fixed = 0 and structure in (${placeholders(structures.length)}) order by initid`,
+      ).pluck().all(...structures) as number[];
+    },
+    generation: (domain) => (generationOf.get(domain) as number | undefined) ?? 0,
+    setGeneration: (domain, generation) => void atomic(() => setGeneration.run(generation, domain)),
+  };
+}

@@ -1,0 +1,37 @@
+import type { SearchDomain } from "../search/search-domain.ts";
+
+/** An element changed since an index was built: the store's search change log. */
+export interface SearchChange {
+  readonly initid: number;
+  readonly structure: string;
+  /** Increases with every change; an element changed twice keeps its last one. */
+  readonly seq: number;
+}
+
+/**
+ * What the store keeps for full-text search: the domains bundles declare, and
+ * the log of changed elements. Writes mark their element in their own
+ * transaction, so an index that applies the log up to a sequence number
+ * misses nothing, even across a crash or another process's writes.
+ */
+export interface SearchRepository {
+  domains(): SearchDomain[];
+  domain(name: string): SearchDomain | undefined;
+  /** Creates or replaces a domain by name. */
+  saveDomain(domain: SearchDomain): void;
+  /** Records that an element changed; call inside the change's transaction. */
+  markChanged(initid: number, structure: string): void;
+  /** Changes after `seq`, oldest first. */
+  changesAfter(seq: number, limit: number): SearchChange[];
+  /** The last sequence number given (0 when none). */
+  lastSeq(): number;
+  /** How many elements of each structure changed after `seq`. */
+  changedAfterByStructure(seq: number): Record<string, number>;
+  /** Latest alive elements of each of the structures. */
+  aliveCounts(structures: readonly string[]): Record<string, number>;
+  /** Initids of latest alive elements of the structures, ascending. */
+  aliveInitids(structures: readonly string[]): number[];
+  /** The build generation of a domain's index (0 at first): a rebuild raises it so other processes reload. */
+  generation(domain: string): number;
+  setGeneration(domain: string, generation: number): void;
+}

@@ -1,0 +1,101 @@
+import type { ElementRevision } from "../element/smart-element.ts";
+import type { IndexedDocument, IndexedFile } from "../ports/search-index.port.ts";
+import type { ReadScope } from "../elements/read-scope.ts";
+import { findField } from "../structure/smart-structure.ts";
+import { renderFieldValue, type RenderedValue } from "../values/display-value.ts";
+import { parseFileValue } from "../values/file-value.ts";
+import type { Analyzer } from "./analyzer.ts";
+import type { FileTextCache } from "./file-text.ts";
+import { htmlToText } from "./html-text.ts";
+import { configsOf, SEARCH_WEIGHTS, type SearchDomain, type SearchWeight } from "./search-domain.ts";
+
+/** What a callable registered in code adds to an element's indexed text. */
+export type SearchCallable = (element: ElementRevision, context: { readonly domain: string; readonly lang: string }) => string | readonly string[];
+
+/** Callables by the name domains give them. */
+export type SearchCallables = Readonly<Record<string, SearchCallable>>;
+
+/** The text a domain indexes of one element, by weight, and the files it read. */
+export interface ElementText {
+  readonly byWeight: Readonly<Partial<Record<SearchWeight, string>>>;
+  readonly files: readonly IndexedFile[];
+}
+
+export interface ElementTextContext {
+  /** A read scope of the system principal, in the domain's language. */
+  readonly scope: ReadScope;
+  readonly files: FileTextCache;
+  readonly callables: SearchCallables;
+  /** Told when a callable throws or is not registered; indexing goes on without its text. */
+  readonly warn: (message: string) => void;
+}
+
+function displayTexts(rendered: RenderedValue, out: string[]): void {
+  if (Array.isArray(rendered)) for (const item of rendered) displayTexts(item, out);
+  else if (rendered.displayValue) out.push(rendered.displayValue);
+}
+
+function fileIds(value: unknown, out: number[]): void {
+  if (Array.isArray(value)) for (const item of value) fileIds(item, out);
+  else if (typeof value === "string") {
+    const file = parseFileValue(value);
+    if (file) out.push(file.vaultId);
+  }
+}
+
+/** The text of an element as a domain indexes it: fields' display values, files' text and callables' output, by weight. */
+export function elementText(element: ElementRevision, domain: SearchDomain, context: ElementTextContext): ElementText {
+  const parts: Record<SearchWeight, string[]> = { A: [], B: [], C: [], D: [] };
+  const files: IndexedFile[] = [];
+  const structure = context.scope.structure(element.structure);
+  if (!structure) return { byWeight: {}, files };
+  for (const config of configsOf(domain, element.structure)) {
+    for (const { field: id, weight } of config.fields) {
+      const field = findField(structure, id);
+      if (!field || field.type === "array") continue;
+      const texts: string[] = [];
+      displayTexts(renderFieldValue(field, element.values[id], context.scope), texts);
+      parts[weight].push(...(field.type === "htmltext" ? texts.map(htmlToText) : texts));
+    }
+    for (const { field: id, weight } of config.files) {
+      const ids: number[] = [];
+      fileIds(element.values[id], ids);
+      for (const vaultId of ids) {
+        const found = context.files.text(context.scope.store.vault, vaultId);
+        files.push({ vaultId, status: found.status });
+        if (found.text) parts[weight].push(found.text);
+      }
+    }
+    for (const { name, weight } of config.callables) {
+      const callable = context.callables[name];
+      if (!callable) {
+        context.warn(`search domain "${domain.name}": callable "${name}" is not registered`);
+        continue;
+      }
+      try {
+        const result = callable(element, { domain: domain.name, lang: domain.lang });
+        parts[weight].push(...(typeof result === "string" ? [result] : result));
+      } catch (error) {
+        context.warn(`search domain "${domain.name}": callable "${name}" failed on element ${element.initid}: ${(error as Error).message}`);
+      }
+    }
+  }
+  const byWeight: Partial<Record<SearchWeight, string>> = {};
+  for (const weight of SEARCH_WEIGHTS) if (parts[weight].length > 0) byWeight[weight] = parts[weight].join("\n");
+  return { byWeight, files };
+}
+
+/** The whole text, heaviest weight first: what highlights are cut from. */
+export function fullText(text: ElementText): string {
+  return SEARCH_WEIGHTS.map((weight) => text.byWeight[weight]).filter((part) => part !== undefined).join("\n");
+}
+
+/** The document an index holds for an element's text. */
+export function indexedDocument(element: ElementRevision, text: ElementText, analyzer: Analyzer): IndexedDocument {
+  const terms: Partial<Record<SearchWeight, string[]>> = {};
+  for (const weight of SEARCH_WEIGHTS) {
+    const part = text.byWeight[weight];
+    if (part !== undefined) terms[weight] = analyzer.terms(part);
+  }
+  return { id: element.initid, structure: element.structure, terms, ...(text.files.length > 0 ? { files: text.files } : {}) };
+}

@@ -1,0 +1,82 @@
+import type { Principal } from "../accounts/principal.ts";
+import { requireAccess } from "../auth/authorization-guard.ts";
+import { translate } from "../i18n/label.ts";
+import type { IndexedFileStatus } from "../ports/search-index.port.ts";
+import { parseFileValue } from "../values/file-value.ts";
+import { configsOf, domainStructures, type SearchDomain } from "./search-domain.ts";
+import type { SearchEngine } from "./search-engine.ts";
+import { sizeEntry } from "./size-text.ts";
+
+/** The role that administers search domains (admin may too). */
+export const FULLSEARCH_ADMINISTRATOR = "fullsearch_administrator";
+
+const FILE_LABELS: Readonly<Record<IndexedFileStatus, string>> = { D: "Succeed", K: "Failing", W: "Waiting" };
+
+function guard(principal: Principal, method: string): void {
+  requireAccess(principal, { route: `${method} /api/admin/fullsearch/domains/`, anyRole: [FULLSEARCH_ADMINISTRATOR] });
+}
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC), the original's date format. */
+function sqlDate(date: Date): string {
+  return date.toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** Files of elements changed but not indexed yet: they wait. */
+function waitingFiles(engine: SearchEngine, domain: SearchDomain): number {
+  const seq = engine.index.coverage(domain.name)?.seq ?? 0;
+  let count = 0;
+  for (const change of engine.store.search.changesAfter(seq, 1000)) {
+    const fields = configsOf(domain, change.structure).flatMap((config) => config.files.map((f) => f.field));
+    if (fields.length === 0) continue;
+    const element = engine.store.elements.latest(change.initid);
+    if (element?.status !== "alive") continue;
+    for (const field of fields) {
+      const value = element.values[field];
+      for (const item of Array.isArray(value) ? value.flat(2) : [value]) if (typeof item === "string" && parseFileValue(item)) count++;
+    }
+  }
+  return count;
+}
+
+/** One domain entry: its configuration and what its index holds. */
+function describeDomain(engine: SearchEngine, domain: SearchDomain, locale: string) {
+  engine.open(domain.name);
+  const stats = engine.index.stats(domain.name);
+  const structures = domainStructures(domain);
+  const toIndex = engine.store.search.aliveCounts(structures);
+  const dirty = engine.store.search.changedAfterByStructure(engine.index.coverage(domain.name)?.seq ?? 0);
+  const files = { ...stats.files, W: waitingFiles(engine, domain) };
+  return {
+    name: domain.name,
+    lang: domain.lang,
+    stem: domain.stem,
+    description: translate(domain.label ?? domain.name, locale),
+    configs: domain.configs,
+    database: {
+      structures: Object.fromEntries(structures.map((s) => [s, {
+        totalToIndex: toIndex[s] ?? 0,
+        totalIndexed: stats.documents[s] ?? 0,
+        totalDirty: dirty[s] ?? 0,
+      }])),
+      files: (["D", "K", "W"] as const).map((status) => ({ status, count: files[status], label: FILE_LABELS[status] })),
+      size: sizeEntry(stats.bytes),
+    },
+  };
+}
+
+/** GET /api/admin/fullsearch/domains/: every domain with its configuration and volumes (role fullsearch_administrator or admin). */
+export function describeSearchDomains(principal: Principal, engine: SearchEngine) {
+  guard(principal, "GET");
+  return {
+    config: engine.domains().map((domain) => describeDomain(engine, domain, principal.account.locale)),
+    fileCacheSize: sizeEntry(engine.fileTexts.size()),
+    nextUpdateDate: sqlDate(engine.nextUpdate()),
+  };
+}
+
+/** POST /api/admin/fullsearch/domains/: reindexes what is outdated; the elements reindexed per domain. */
+export function reindexSearchDomains(principal: Principal, engine: SearchEngine): Record<string, { id: number; title: string }[]> {
+  guard(principal, "POST");
+  const report = engine.reindexOutdated();
+  return Object.fromEntries(Object.entries(report).map(([name, elements]) => [name, elements.map((e) => ({ id: e.initid, title: e.title }))]));
+}

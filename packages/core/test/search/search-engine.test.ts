@@ -1,0 +1,191 @@
+import { describe, expect, it } from "vitest";
+import { isLineageError } from "../../src/errors/lineage-error.ts";
+import { createMemorySearchIndex } from "../../src/search/memory-search-index.ts";
+import { folder } from "../bundle-test-helpers.ts";
+import { SEARCH_FILES, searchBundle, searchWorld } from "./search-fixture.ts";
+
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    return isLineageError(error) ? `${error.code} ${error.status}` : String(error);
+  }
+  return "no error";
+};
+
+describe("full-text search", () => {
+  it("ranks by weight: a title (A) match before a body (C) match, with highlights", async () => {
+    const { platform, as } = await searchWorld();
+    const data = platform.fullsearch.search(as("admin"), "news", { q: "volcano" });
+    expect(data.documents.map((d) => d.properties?.title)).toEqual(["Volcano eruption", "Secret volcano base", "Weekly digest"]);
+    expect(data.documents.map((d) => d.highlights)).toEqual([
+      "[[[Volcano]]] eruption Lava flows Nothing else",
+      "Secret [[[volcano]]] base",
+      "Weekly digest Various topics A small [[[volcano]]] woke up",
+    ]);
+    expect(data.requestParameters).toEqual({ slice: 10, offset: 0, length: 3, orderBy: "relevance desc, id asc", q: "volcano", searchDomain: "news" });
+    expect(data.uri).toBe("/api/v2/fullsearch/domains/news/smart-elements/");
+  });
+
+  it("shows only elements the principal may view, paging after that filter", async () => {
+    const { platform, as } = await searchWorld();
+    expect(platform.fullsearch.search(as("reader"), "news", { q: "volcano" }).documents.map((d) => d.properties?.title))
+      .toEqual(["Volcano eruption", "Weekly digest"]);
+    const second = platform.fullsearch.search(as("reader"), "news", { q: "volcano", slice: "1", offset: "1" });
+    expect(second.documents.map((d) => d.properties?.title)).toEqual(["Weekly digest"]);
+    expect(second.requestParameters.length).toBe(1);
+    expect(platform.fullsearch.search(as("outsider"), "news", { q: "volcano" }).documents).toEqual([]);
+  });
+
+  it("follows PUT, DELETE, restore and state changes", async () => {
+    const { platform, as } = await searchWorld();
+    const admin = as("admin");
+    const titles = (q: string) => platform.fullsearch.search(admin, "news", { q }).documents.map((d) => d.properties?.title);
+    platform.updateElement(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
+    expect(titles("tsunami")).toEqual(["Weekly digest"]);
+    platform.deleteElement(admin, "N_BODY");
+    expect(titles("tsunami")).toEqual([]);
+    platform.restoreElement(admin, "N_BODY", { document: { properties: { status: "alive" } } });
+    expect(titles("tsunami")).toEqual(["Weekly digest"]);
+    expect(titles("published")).toEqual([]);
+    await platform.lifecycle.runTransition(admin, "N_TITLE", "publish", {});
+    expect(titles("published")).toEqual(["Volcano eruption"]);
+  });
+
+  it("checks phrases on the text and supports the whole query language", async () => {
+    const { platform, as } = await searchWorld();
+    const titles = (q: string) => platform.fullsearch.search(as("admin"), "news", { q }).documents.map((d) => d.properties?.title);
+    expect(titles('"small volcano"')).toEqual(["Weekly digest"]);
+    expect(titles('"volcano small"')).toEqual([]);
+    expect(titles("volcano -lava")).toEqual(["Secret volcano base", "Weekly digest"]);
+    expect(titles("geyser or photo")).toEqual(["Photo", "Attached report"]);
+    expect(titles("geys*")).toEqual(["Attached report"]);
+    expect(titles("volc* -lava")).toEqual(["Secret volcano base", "Weekly digest"]);
+    expect(titles("the")).toEqual([]);
+  });
+
+  it("stems french and folds accents in a french domain", async () => {
+    const { platform, as } = await searchWorld();
+    const data = platform.fullsearch.search(as("admin"), "notes", { q: "lionne SAUMONS" });
+    expect(data.documents.map((d) => d.highlights)).toEqual(["Les [[[lionnes]]] chassent le [[[saumon]]]"]);
+  });
+
+  it("lists the domain's elements in orderBy order without q", async () => {
+    const { platform, as } = await searchWorld();
+    const data = platform.fullsearch.search(as("reader"), "news", { orderBy: "title:desc", slice: "2" });
+    expect(data.documents.map((d) => d.properties?.title)).toEqual(["Weekly digest", "Volcano eruption"]);
+    expect(data.requestParameters.orderBy).toBe("title desc, id desc");
+  });
+
+  it("refuses an unknown domain (FSEA0002) and a malformed query (FSEA0003) with 400", async () => {
+    const { platform, as } = await searchWorld();
+    expect(codeOf(() => platform.fullsearch.search(as("admin"), "nope", { q: "x" }))).toBe("FSEA0002 400");
+    expect(codeOf(() => platform.fullsearch.search(as("admin"), "news", { q: '"open' }))).toBe("FSEA0003 400");
+  });
+
+  it("indexes text files and reports the others as failing", async () => {
+    const { platform, as } = await searchWorld();
+    const data = platform.fullsearch.describeDomains(as("searcher"));
+    const news = data.config.find((d) => d.name === "news")!;
+    expect(news.database.files).toEqual([
+      { status: "D", count: 1, label: "Succeed" },
+      { status: "K", count: 1, label: "Failing" },
+      { status: "W", count: 0, label: "Waiting" },
+    ]);
+  });
+});
+
+describe("search administration", () => {
+  it("describes domains with real counts, dirty ones included", async () => {
+    const { platform, as } = await searchWorld();
+    const admin = as("admin");
+    platform.fullsearch.describeDomains(admin);
+    platform.updateElement(admin, "N_BODY", { values: { nw_summary: "changed" } });
+    const data = platform.fullsearch.describeDomains(as("searcher"));
+    expect(data.config.map((d) => d.name)).toEqual(["news", "notes"]);
+    const news = data.config[0]!;
+    expect(news).toMatchObject({ lang: "en", stem: "english", description: "News" });
+    expect(news.configs[0]).toEqual({
+      structure: "NEWS",
+      fields: [{ field: "nw_title", weight: "A" }, { field: "nw_summary", weight: "B" }, { field: "nw_body", weight: "C" }],
+      files: [{ field: "nw_file", weight: "D" }],
+      callables: [{ name: "state", weight: "B" }],
+    });
+    expect(news.database.structures).toEqual({
+      NEWS: { totalToIndex: 4, totalIndexed: 4, totalDirty: 1 },
+      SECRET: { totalToIndex: 1, totalIndexed: 1, totalDirty: 0 },
+    });
+    expect(Number(news.database.size.size)).toBeGreaterThan(0);
+    expect(data.fileCacheSize.prettySize).toMatch(/^\d+ bytes$/);
+    expect(data.nextUpdateDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it("reindexes what is outdated and tells what per domain", async () => {
+    const { platform, as } = await searchWorld();
+    const admin = as("admin");
+    platform.fullsearch.describeDomains(admin);
+    platform.updateElement(admin, "N_BODY", { values: { nw_summary: "changed" } });
+    // A document the index lost, and one it should not hold.
+    const index = platform.fullsearch.engine.index;
+    index.remove("news", [platform.store.elements.latestByName("N_TITLE")!.initid]);
+    index.upsert("news", [{ id: 999, structure: "NEWS", terms: { A: ["ghost"] } }]);
+    const report = platform.fullsearch.reindexOutdated(as("searcher"));
+    expect(report.news?.map((e) => e.title).sort()).toEqual(["Volcano eruption", "Weekly digest"]);
+    expect(report.notes).toEqual([]);
+    expect(index.has("news", 999)).toBe(false);
+    expect(platform.fullsearch.reindexOutdated(admin)).toEqual({ news: [], notes: [] });
+  });
+
+  it("is for fullsearch_administrator and admin only (403 ROUTES0131)", async () => {
+    const { platform, as } = await searchWorld();
+    expect(codeOf(() => platform.fullsearch.describeDomains(as("reader")))).toBe("ROUTES0131 403");
+    expect(codeOf(() => platform.fullsearch.reindexOutdated(as("outsider")))).toBe("ROUTES0131 403");
+  });
+});
+
+describe("search index lifecycle", () => {
+  it("loads a persisted index after a restart instead of rebuilding, then applies later changes", async () => {
+    const disk = new Map<string, string>();
+    const first = await searchWorld({ searchIndex: createMemorySearchIndex({ disk }) });
+    await first.platform.fullsearch.engine.start();
+    first.platform.fullsearch.engine.stop();
+    expect(first.log).toEqual(['domain "news": no usable index, building it', 'domain "notes": no usable index, building it']);
+    // Same store, new process: an element changes while nothing runs.
+    const store = first.platform.store;
+    first.platform.updateElement(first.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    const { createPlatform } = await import("../../src/platform.ts");
+    const log: string[] = [];
+    const second = createPlatform({
+      store, searchIndex: createMemorySearchIndex({ disk }), searchLog: (line) => log.push(line), searchCallables: { state: () => "" },
+    });
+    await second.fullsearch.engine.start();
+    second.fullsearch.engine.stop();
+    expect(log).toEqual([]);
+    const admin = second.principal("admin")!;
+    expect(second.fullsearch.search(admin, "news", { q: "iceberg" }).documents.map((d) => d.properties?.title)).toEqual(["Photo of an iceberg"]);
+  });
+
+  it("rebuilds when the domain definition changes, and when another process announces a rebuild", async () => {
+    const disk = new Map<string, string>();
+    const world = await searchWorld({ searchIndex: createMemorySearchIndex({ disk }) });
+    const admin = world.as("admin");
+    world.platform.fullsearch.search(admin, "news", { q: "x" });
+    world.log.length = 0;
+    const bundle = searchBundle();
+    bundle.searchDomains[0].configs[0].fields.push({ field: "nw_body", weight: "A" });
+    const { importBundle } = await import("../../src/bundle/import-bundle.ts");
+    await importBundle(world.platform, bundle, { readFile: folder(SEARCH_FILES) });
+    world.platform.fullsearch.search(admin, "news", { q: "x" });
+    expect(world.log).toEqual(['domain "news" changed: rebuilding its index', 'domain "news": no usable index, building it']);
+    // Another process (lineage search reindex) rebuilds with the next generation.
+    const { createPlatform } = await import("../../src/platform.ts");
+    const other = createPlatform({
+      store: world.platform.store, searchIndex: createMemorySearchIndex({ disk }), searchLog: () => {}, searchCallables: { state: () => "" },
+    });
+    await other.fullsearch.engine.rebuild("news", { announce: true });
+    world.log.length = 0;
+    world.platform.fullsearch.search(admin, "news", { q: "x" });
+    expect(world.log).toEqual(['domain "news" was rebuilt by another process: loading its index']);
+    expect(world.platform.fullsearch.engine.index.coverage("news")?.generation).toBe(1);
+  });
+});

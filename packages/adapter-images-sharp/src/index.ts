@@ -1,0 +1,1 @@
+export * from "./sharp-processor.ts";

@@ -1,0 +1,35 @@
+import { createImageVariants, type ImageLimits, type ImageProcessor, type ImageStore, type ImageVariants } from "@lineage/core";
+import { createFsImageStore } from "./fs-image-store.ts";
+import { createJimpProcessor } from "./jimp-processor.ts";
+
+export interface ImagesOptions {
+  /** The server Images directory (assets). */
+  readonly imagesDir?: string | undefined;
+  /** Where resized variants are cached, e.g. `<data>/image-cache`. */
+  readonly cacheDir: string;
+  /** Worker threads of the jimp processor. */
+  readonly workers?: number;
+  readonly limits?: Partial<ImageLimits>;
+  /** Another processor (sharp) instead of jimp. */
+  readonly processor?: ImageProcessor;
+}
+
+/** The parts the Images routes need: the store, the processor and the variants over both. */
+export interface Images {
+  readonly store: ImageStore;
+  readonly processor: ImageProcessor;
+  readonly variants: ImageVariants;
+  close(): Promise<void>;
+}
+
+/**
+ * Images on the file system, resized by jimp in worker threads (or by the processor given).
+ * @example
+ * const images = createJimpImages({ imagesDir: "examples/demo/images", cacheDir: "data/image-cache" });
+ */
+export function createJimpImages(options: ImagesOptions): Images {
+  const store = createFsImageStore({ imagesDir: options.imagesDir, cacheDir: options.cacheDir });
+  const processor = options.processor ?? createJimpProcessor({ workers: options.workers });
+  const variants = createImageVariants({ store, processor, limits: options.limits });
+  return { store, processor, variants, close: () => processor.close() };
+}

@@ -1,0 +1,86 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, join, resolve, sep } from "node:path";
+import { LineageError, type ImageStore } from "@lineage/core";
+
+export interface FsImageStoreOptions {
+  /** The server Images directory; without one, every asset is missing. */
+  readonly imagesDir?: string | undefined;
+  /** Where resized variants are kept (under the data directory). */
+  readonly cacheDir: string;
+}
+
+const VARIANT_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
+
+const isMissing = (error: unknown) => ["ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG"].includes((error as NodeJS.ErrnoException).code ?? "");
+
+/** True when `path` is `root` itself or inside it. */
+const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+
+/**
+ * An ImageStore on the file system: assets read from the Images directory (the path and the real
+ * path, symbolic links resolved, must both stay inside it), variants as files under `cacheDir`
+ * named by key, written to a temporary name then renamed.
+ */
+export function createFsImageStore(options: FsImageStoreOptions): ImageStore {
+  const root = options.imagesDir === undefined ? undefined : resolve(options.imagesDir);
+  const cacheDir = resolve(options.cacheDir);
+  let realRoot: Promise<string | undefined> | undefined;
+  // Hashing a large asset on every request would cost more than serving it: remembered per file version.
+  const hashes = new Map<string, { version: string; hash: string }>();
+
+  const variantPath = (key: string) => {
+    if (!VARIANT_KEY.test(key)) throw new Error(`invalid variant key "${key}"`);
+    return join(cacheDir, key.slice(0, 2), key);
+  };
+
+  return {
+    async asset(path) {
+      if (path.split(/[\\/]/).includes("..") || path.includes("\0")) throw new LineageError("ROUTES0115", [path]);
+      if (!root) return undefined;
+      const full = resolve(root, path.replace(/^[\\/]+/, ""));
+      if (!inside(root, full) || full === root) throw new LineageError("ROUTES0115", [path]);
+      realRoot ??= realpath(root).catch(() => undefined);
+      const base = await realRoot;
+      if (!base) return undefined;
+      let real: string;
+      try {
+        real = await realpath(full);
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+      if (!inside(base, real) || real === base) throw new LineageError("ROUTES0115", [path]);
+      const info = await stat(real);
+      if (!info.isFile()) return undefined;
+      const bytes = new Uint8Array(await readFile(real));
+      const version = `${info.ino}:${info.size}:${info.mtimeMs}`;
+      let known = hashes.get(real);
+      if (known?.version !== version || bytes.byteLength !== info.size) {
+        known = { version, hash: createHash("sha256").update(bytes).digest("hex") };
+        hashes.set(real, known);
+      }
+      return { bytes, hash: known.hash, name: basename(full) };
+    },
+    async variant(key) {
+      try {
+        return new Uint8Array(await readFile(variantPath(key)));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async saveVariant(key, bytes) {
+      const path = variantPath(key);
+      await mkdir(join(path, ".."), { recursive: true });
+      const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+      try {
+        await writeFile(temporary, bytes, { flag: "wx" });
+        await rename(temporary, path);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from "./create-jimp-images.ts";
+export * from "./fs-image-store.ts";
+export * from "./jimp-processor.ts";

@@ -1,31 +1,115 @@
 import { serve, type ServerType } from "@hono/node-server";
+import { LineageError } from "@lineage/core";
 import type { Hono } from "hono";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { errorEnvelope } from "./envelope.ts";
+import type { Readiness } from "./health.ts";
 import type { HttpEnv } from "./http-env.ts";
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http-limits.ts";
+
+export interface ServerOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /** Stopped when the server starts shutting down, so that GET /health answers 503 (give the app the same one). */
+  readonly readiness?: Readiness;
+  /** Node's own limits: the request line and headers, and (as a backstop) the whole request. */
+  readonly limits?: Partial<Pick<HttpLimits, "maxHeaderBytes" | "requestTimeoutMs">>;
+}
 
 export interface RunningServer {
   readonly url: string;
   readonly port: number;
+  /** Stops at once: open connections are cut. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully. /health answers 503 at once; for `unreadyMs` the server
+   * still takes requests (time for a load balancer to notice), then it takes
+   * no new connection, finishes the requests in flight (answered with
+   * `Connection: close`) and cuts whatever still runs after `graceMs`.
+   * Resolves with how many requests were cut.
+   */
+  shutdown(graceMs: number, unreadyMs?: number): Promise<{ unfinished: number }>;
 }
 
-/** Listens with the app; resolves once the port is bound (port 0 picks a free one). */
-export function startServer(app: Hono<HttpEnv>, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+/** Node's parser errors, before any request exists, answered with the envelope too. */
+function answerClientError(error: Error & { code?: string }, socket: Socket, limits: Pick<HttpLimits, "maxHeaderBytes" | "requestTimeoutMs">): void {
+  if (error.code === "ECONNRESET" || !socket.writable || (socket as { _httpMessage?: ServerResponse })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const refusal =
+    error.code === "HPE_HEADER_OVERFLOW" ? new LineageError("API0105", [limits.maxHeaderBytes])
+    : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? new LineageError("API0106", [limits.requestTimeoutMs])
+    : new LineageError("API0104", [error.code ?? "unreadable"]);
+  const { status, body } = errorEnvelope(refusal);
+  const json = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${refusal.reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+  );
+}
+
+/**
+ * Listens with the app; resolves once the port is bound (port 0 picks a free one).
+ * @example
+ * const server = await startServer(app, { port: 8080, readiness });
+ * process.once("SIGTERM", () => server.shutdown(10_000));
+ */
+export function startServer(app: Hono<HttpEnv>, options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
   return new Promise((resolve, reject) => {
-    let server: ServerType;
+    const inFlight = new Set<ServerResponse>();
+    let draining = false;
+    let stopping: Promise<{ unfinished: number }> | undefined;
+    let server: Server;
+
+    const shutdown = (graceMs: number, unreadyMs = 0) => {
+      options.readiness?.stop();
+      stopping ??= new Promise<void>((waited) => setTimeout(waited, unreadyMs)).then(() => new Promise((done) => {
+        draining = true;
+        for (const response of inFlight) if (!response.headersSent) response.setHeader("Connection", "close");
+        let unfinished = 0;
+        const timer = setTimeout(() => {
+          unfinished = inFlight.size;
+          server.closeAllConnections();
+        }, graceMs);
+        server.close(() => {
+          clearTimeout(timer);
+          done({ unfinished });
+        });
+        server.closeIdleConnections();
+      }));
+      return stopping;
+    };
+
     const onListening = (info: AddressInfo) => {
       const shownHost = host.includes(":") ? `[${host}]` : host;
       resolve({
         url: `http://${shownHost === "0.0.0.0" ? "localhost" : shownHost}:${info.port}`,
         port: info.port,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done());
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-        }),
+        close: () => shutdown(0).then(() => undefined),
+        shutdown,
       });
     };
-    server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, onListening);
+    const served: ServerType = serve(
+      { fetch: app.fetch, port: options.port ?? 0, hostname: host, serverOptions: { maxHeaderSize: limits.maxHeaderBytes } },
+      onListening,
+    );
+    server = served as Server;
+    // A backstop behind the app's own timeout (503 API0101), for bodies that never finish arriving.
+    server.requestTimeout = limits.requestTimeoutMs + 10_000;
+    server.headersTimeout = Math.min(60_000, server.requestTimeout);
+    server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
+      inFlight.add(response);
+      if (draining) response.setHeader("Connection", "close");
+      response.once("close", () => {
+        inFlight.delete(response);
+        if (draining) server.closeIdleConnections();
+      });
+    });
+    server.on("clientError", (error: Error, socket: Socket) => answerClientError(error, socket, limits));
     server.once("error", reject);
   });
 }

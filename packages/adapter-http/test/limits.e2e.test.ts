@@ -1,0 +1,160 @@
+import { connect } from "node:net";
+import { createPlatform } from "@lineage/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lifecyclePlatform } from "../../core/test/lifecycle-fixture.ts";
+import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
+import { startLiveServer, type LiveServer } from "./live-server.ts";
+
+/*
+ * The limits of docs/limits.md over a real server: body and upload size, JSON depth, the slice cap,
+ * the request timeout, header size, and what Node's parser refuses (bad bytes, NUL): always the envelope.
+ */
+
+type Seed = Awaited<ReturnType<typeof lifecyclePlatform>>;
+const ADMIN = `Basic ${Buffer.from("admin:admin-pw").toString("base64")}`;
+const LIMITS = { maxBodyBytes: 4096, maxUploadBytes: 100, maxJsonDepth: 8, requestTimeoutMs: 1500, maxHeaderBytes: 4096 };
+
+let live: LiveServer<Seed>;
+let server: RunningServer;
+let base: string;
+const unexpected: unknown[] = [];
+
+beforeAll(async () => {
+  live = await startLiveServer((store) => lifecyclePlatform(store));
+  // A second app on the same store, with small limits and a list cap of 2.
+  const platform = createPlatform({ store: live.seed.store, clock: live.seed.clock, hasher: live.seed.platform.hasher, maxSlice: 2 });
+  const app = createHttpApp({ platform, limits: LIMITS, onUnexpectedError: (error) => unexpected.push(error) });
+  server = await startServer(app, { limits: LIMITS });
+  base = server.url;
+});
+afterAll(async () => {
+  await server.close();
+  await live.close();
+  expect(unexpected).toEqual([]);
+});
+
+/** Writes raw bytes on a new connection and reads the whole answer (the server closes or answers). */
+function raw(bytes: Buffer | string, { waitMs = 5000 } = {}): Promise<{ status: number; headers: string; body: any }> {
+  const { port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1");
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error("no answer"));
+    }, waitMs);
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString("utf8");
+      const [head = "", ...rest] = text.split("\r\n\r\n");
+      let body: unknown;
+      try {
+        body = JSON.parse(rest.join("\r\n\r\n"));
+      } catch {
+        body = rest.join("\r\n\r\n");
+      }
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, body });
+    });
+    socket.write(bytes);
+  });
+}
+
+const request = (line: string, headers: string[] = [], body = "") =>
+  `${line}\r\nHost: x\r\nAuthorization: ${ADMIN}\r\nConnection: close\r\n${headers.map((h) => `${h}\r\n`).join("")}\r\n${body}`;
+
+const codeOf = (answer: { body: any }) => answer.body?.messages?.[0]?.code;
+
+describe("Node's parser refusals get the envelope", () => {
+  it("invalid bytes, NUL and control characters in the request line or headers: 400 API0104", async () => {
+    for (const line of [Buffer.from("GET /api/v2/smart-elements/\u0000 HTTP/1.1\r\nHost: x\r\n\r\n", "latin1"), "GET /a b c HTTP/1.1\r\n\r\n", "NOPE\r\n\r\n", "GET / HTTP/1.1\r\nBad Header: \u0001\r\n\r\n"]) {
+      const answer = await raw(line);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ success: false, data: null, messages: [{ code: "API0104" }] });
+    }
+  });
+
+  it("invalid UTF-8 in the path is a name like any other: 404 with the envelope", async () => {
+    const answer = await raw(Buffer.concat([Buffer.from("GET /api/v2/smart-elements/"), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(` HTTP/1.1\r\nHost: x\r\nAuthorization: ${ADMIN}\r\nConnection: close\r\n\r\n`)]));
+    expect([400, 404]).toContain(answer.status);
+    expect(answer.body.success).toBe(false);
+  });
+
+  it("headers over the limit: 431 API0105", async () => {
+    const answer = await raw(request("GET /api/v2/smart-elements/ HTTP/1.1", [`X-Big: ${"a".repeat(8000)}`]));
+    expect(answer.status).toBe(431);
+    expect(codeOf(answer)).toBe("API0105");
+  });
+});
+
+describe("body limits", () => {
+  const put = (body: string, type = "application/json") =>
+    raw(request(`PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1`, [`Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`], body));
+
+  it("a body over the limit: 413 API0010, with Content-Length or chunked", async () => {
+    const big = JSON.stringify({ document: { attributes: { ar_title: { value: "x".repeat(5000) } } } });
+    const declared = await put(big);
+    expect(declared.status).toBe(413);
+    expect(codeOf(declared)).toBe("API0010");
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    const chunked = await raw(request("PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1", ["Content-Type: application/json", "Transfer-Encoding: chunked"], `${chunk(big.slice(0, 3000))}${chunk(big.slice(3000))}0\r\n\r\n`));
+    expect(chunked.status).toBe(413);
+    expect(codeOf(chunked)).toBe("API0010");
+  });
+
+  it("JSON deeper than the limit: 400 API0009", async () => {
+    const answer = await put(`{"document":{"attributes":{"ar_title":{"value":${"[".repeat(10)}${"]".repeat(10)}}}}}`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.messages[0].contentText).toContain("deeper than 8 levels");
+  });
+
+  it("a file over the upload limit: 413 API0102 naming the file; nothing written", async () => {
+    const before = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
+    const form = new FormData();
+    form.append("ar_title", "Changed by an upload");
+    form.append("ar_body", new Blob(["y".repeat(101)]), "big.txt");
+    const response = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { method: "PUT", headers: { authorization: ADMIN }, body: form });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as any).messages[0]).toMatchObject({ code: "API0102", contentText: 'File "big.txt" is larger than the upload limit of 100 bytes' });
+    const after = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
+    expect(after.data.document.properties.revision).toBe(before.data.document.properties.revision);
+  });
+});
+
+describe("slice cap", () => {
+  it("slice=all beyond the cap is refused with a clear message; within it, served", async () => {
+    const all = await fetch(`${base}/api/v2/smart-elements/?slice=all`, { headers: { authorization: ADMIN } });
+    expect(all.status).toBe(400);
+    expect(((await all.json()) as any).messages[0]).toMatchObject({
+      code: "ROUTES0141", contentText: 'Slice "all" would return more than 2 elements: ask for pages with slice and offset',
+    });
+    const numbered = await fetch(`${base}/api/v2/smart-elements/?slice=3`, { headers: { authorization: ADMIN } });
+    expect(((await numbered.json()) as any).messages[0]).toMatchObject({ code: "ROUTES0139", contentText: expect.stringContaining("at most 2") });
+    const page = await fetch(`${base}/api/v2/smart-elements/?slice=2&offset=1`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
+    expect(page.data.documents).toHaveLength(2);
+    const revisions = await fetch(`${base}/api/v2/smart-elements/ART_HELLO/revisions/?slice=all`, { headers: { authorization: ADMIN } });
+    expect(revisions.status).toBe(200);
+  });
+});
+
+describe("request timeout", () => {
+  it("a body that arrives too slowly: 503 API0101 with Retry-After, and the change is never written", async () => {
+    const { port } = new URL(base);
+    const body = JSON.stringify({ document: { attributes: { ar_title: { value: "Too late" } } } });
+    const socket = connect(Number(port), "127.0.0.1");
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("error", () => {});
+    socket.write(request("PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1", ["Content-Type: application/json", `Content-Length: ${body.length}`], body.slice(0, 10)));
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    const text = Buffer.concat(chunks).toString("utf8");
+    expect(text).toMatch(/^HTTP\/1\.1 503/);
+    expect(text).toMatch(/retry-after: 5/i);
+    expect(JSON.parse(/\{.*\}/s.exec(text)?.[0] ?? "").messages[0]).toMatchObject({ code: "API0101", contentText: "The request took longer than 1500 ms" });
+    socket.end(body.slice(10));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
+    expect(after.data.document.attributes.ar_title.value).not.toBe("Too late");
+  });
+});

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lifecyclePlatform } from "../../core/test/lifecycle-fixture.ts";
+import { createRequestLogger, type Logger } from "../src/index.ts";
+import { startLiveServer, type LiveServer } from "./live-server.ts";
+
+/*
+ * Request logs over a real server, the log stream captured: one JSON line per request, the request
+ * id echoed, and never a password, token, cookie or Authorization header, whatever the client sends.
+ */
+
+type Seed = Awaited<ReturnType<typeof lifecyclePlatform>>;
+const lines: string[] = [];
+const logger: Logger = createRequestLogger({ level: "info", destination: { write: (line: string) => lines.push(line) } });
+let live: LiveServer<Seed>;
+
+beforeAll(async () => {
+  live = await startLiveServer(async (store) => {
+    const seed = await lifecyclePlatform(store);
+    // A platform whose trash listing fails unexpectedly, to see how that is logged.
+    const platform = { ...seed.platform, listTrash: () => { throw new Error("disk on fire at /secret/path"); } };
+    return { ...seed, platform };
+  }, { logger, onUnexpectedError: undefined });
+});
+afterAll(() => live.close());
+
+const SECRETS = ["admin-pw", "s3cr3t-session-value", "0123456789abcdef0123456789abcdef01234567", "alice-pw"];
+const parsed = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe("request logs", () => {
+  it("write one line per request with its id, method, redacted path, status, duration and login", async () => {
+    lines.length = 0;
+    const ok = await live.api.call("GET", "/api/v2/smart-elements/ART_HELLO?fields=document.properties", { headers: { "x-request-id": "trace-42" } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("x-request-id")).toBe("trace-42");
+    const refused = await live.api.call("GET", `/api/v2/smart-elements/?ank-authorization=${SECRETS[2]}&password=alice-pw`, {
+      as: ["admin", "wrong"], headers: { cookie: `anksession-80=${SECRETS[1]}`, "x-request-id": "bad id {\"level\":60}" },
+    });
+    expect(refused.status).toBe(401);
+    const generated = refused.headers.get("x-request-id");
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+    const form = await live.api.call("PUT", "/api/v2/smart-elements/ART_HELLO", {
+      headers: { "content-type": "application/x-www-form-urlencoded" }, body: `ar_title=${encodeURIComponent("password=alice-pw")}`,
+    });
+    expect(form.status).toBe(200);
+
+    const logged = parsed().filter((line) => line.msg === "request");
+    expect(logged).toHaveLength(3);
+    expect(logged[0]).toMatchObject({ reqId: "trace-42", method: "GET", path: "/api/v2/smart-elements/ART_HELLO?fields=document.properties", status: 200, user: "admin", level: 30 });
+    expect(typeof logged[0]?.ms).toBe("number");
+    expect(logged[1]).toMatchObject({ reqId: generated, status: 401, path: "/api/v2/smart-elements/?ank-authorization=[redacted]&password=[redacted]" });
+    expect(logged[2]).toMatchObject({ method: "PUT", status: 200 });
+    const all = lines.join("");
+    for (const secret of SECRETS) expect(all).not.toContain(secret);
+    expect(all.toLowerCase()).not.toContain("authorization\"");
+    expect(all.toLowerCase()).not.toContain("cookie");
+  });
+
+  it("log an unexpected error with the request id, and answer the client a bare 500", async () => {
+    lines.length = 0;
+    const failed = await live.api.call("GET", "/api/v2/trash/?ank-authorization=0123456789abcdef0123456789abcdef01234567");
+    expect(failed.status).toBe(500);
+    expect(failed.json).toEqual({ success: false, data: null, messages: [{ type: "error", contentText: "Internal server error", code: "API0001" }] });
+    expect(failed.text).not.toContain("disk on fire");
+    const id = failed.headers.get("x-request-id");
+    const error = parsed().find((line) => line.msg === "unexpected error");
+    expect(error).toMatchObject({ reqId: id, level: 50, method: "GET", path: "/api/v2/trash/?ank-authorization=[redacted]" });
+    expect(JSON.stringify(error)).toContain("disk on fire");
+    expect(parsed().find((line) => line.msg === "request")).toMatchObject({ reqId: id, status: 500, level: 50 });
+    expect(lines.join("")).not.toContain(SECRETS[2]);
+  });
+
+  it("health needs no credentials and is logged like any request", async () => {
+    lines.length = 0;
+    const health = await live.api.call("GET", "/health", { as: null });
+    expect(health.status).toBe(200);
+    expect(health.json).toEqual({ success: true, messages: [], data: { status: "ready" } });
+    expect(parsed()[0]).toMatchObject({ path: "/health", status: 200 });
+  });
+});

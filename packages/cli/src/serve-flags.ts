@@ -1,0 +1,103 @@
+import * as v from "valibot";
+import type { LineageLimits } from "./start-lineage.ts";
+
+/** The `lineage serve` flags for limits, logging and durability, as parseArgs reads them (docs/limits.md). */
+export const SERVE_LIMIT_OPTIONS = {
+  "max-body": { type: "string" },
+  "max-upload": { type: "string" },
+  "max-json-depth": { type: "string" },
+  "max-slice": { type: "string" },
+  "max-header": { type: "string" },
+  "request-timeout": { type: "string" },
+  "shutdown-grace": { type: "string" },
+  "shutdown-delay": { type: "string" },
+  "log-level": { type: "string" },
+  synchronous: { type: "string" },
+} as const;
+
+export const SERVE_LIMIT_USAGE =
+  "[--max-body SIZE] [--max-upload SIZE] [--max-json-depth N] [--max-slice N] [--max-header SIZE]\n" +
+  "               [--request-timeout SECONDS] [--shutdown-delay SECONDS] [--shutdown-grace SECONDS]\n" +
+  "               [--log-level LEVEL] [--synchronous full|normal]";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A flag's value that cannot be used; main() turns it into a usage error. */
+export class FlagError extends Error {}
+
+const UNITS: Record<string, number> = { "": 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+
+/** A size in bytes: `1048576`, `512k`, `20MiB` (binary multiples). */
+export function parseSize(flag: string, raw: string): number {
+  const match = /^(\d{1,12})\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = UNITS[match?.[2]?.toLowerCase() ?? "x"];
+  const bytes = match && unit !== undefined ? Number(match[1]) * unit : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new FlagError(`--${flag} takes a size such as 1048576, 512k or 20MiB, not "${raw}"`);
+  return bytes;
+}
+
+/** A whole number from 1 up. */
+export function parseCount(flag: string, raw: string): number {
+  if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < 1) throw new FlagError(`--${flag} takes a whole number from 1, not "${raw}"`);
+  return Number(raw);
+}
+
+/** Seconds (decimals allowed) as milliseconds. */
+export function parseSeconds(flag: string, raw: string, { allowZero = false } = {}): number {
+  const ms = /^\d{1,7}(\.\d{1,3})?$/.test(raw.trim()) ? Math.round(Number(raw) * 1000) : NaN;
+  if (!Number.isSafeInteger(ms) || ms < (allowZero ? 0 : 1)) throw new FlagError(`--${flag} takes a number of seconds, not "${raw}"`);
+  return ms;
+}
+
+export interface ServeSettings {
+  readonly limits: LineageLimits;
+  readonly shutdownGraceMs: number;
+  /** How long /health says 503 while requests are still taken, before the listener closes. */
+  readonly shutdownDelayMs: number;
+  readonly logLevel: LogLevel;
+  readonly synchronous: "full" | "normal";
+}
+
+/** Default time requests in flight get to finish after SIGTERM. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+type Flags = { [K in keyof typeof SERVE_LIMIT_OPTIONS]?: string | undefined };
+
+/**
+ * The `limits` key of the configuration file: the same names and values as the flags
+ * (`{"max-body": "50MiB", "request-timeout": 60}`); a flag given on the command line wins.
+ */
+export const LimitsConfigSchema = v.strictObject(
+  Object.fromEntries(Object.keys(SERVE_LIMIT_OPTIONS).map((name) => [name, v.optional(v.union([v.string(), v.number()]))])) as
+    { [K in keyof typeof SERVE_LIMIT_OPTIONS]: v.OptionalSchema<v.UnionSchema<[v.StringSchema<undefined>, v.NumberSchema<undefined>], undefined>, undefined> },
+);
+
+/** The flags of a configuration file's `limits`, as strings, for serveSettings. */
+export function flagsOfConfig(limits: v.InferOutput<typeof LimitsConfigSchema> | undefined): Flags {
+  return Object.fromEntries(Object.entries(limits ?? {}).filter(([, value]) => value !== undefined).map(([name, value]) => [name, String(value)]));
+}
+
+/** The settings of `lineage serve` from its flags; absent flags keep the defaults. */
+export function serveSettings(flags: Flags): ServeSettings {
+  const optional = <T>(raw: string | undefined, parse: (raw: string) => T) => (raw === undefined ? undefined : parse(raw));
+  const level = flags["log-level"] ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new FlagError(`--log-level takes one of ${LOG_LEVELS.join(", ")}, not "${level}"`);
+  const synchronous = flags.synchronous ?? "full";
+  if (synchronous !== "full" && synchronous !== "normal") throw new FlagError(`--synchronous takes full or normal, not "${synchronous}"`);
+  const limits: LineageLimits = {
+    maxBodyBytes: optional(flags["max-body"], (raw) => parseSize("max-body", raw)),
+    maxUploadBytes: optional(flags["max-upload"], (raw) => parseSize("max-upload", raw)),
+    maxJsonDepth: optional(flags["max-json-depth"], (raw) => parseCount("max-json-depth", raw)),
+    maxSlice: optional(flags["max-slice"], (raw) => parseCount("max-slice", raw)),
+    maxHeaderBytes: optional(flags["max-header"], (raw) => parseSize("max-header", raw)),
+    requestTimeoutMs: optional(flags["request-timeout"], (raw) => parseSeconds("request-timeout", raw)),
+  };
+  return {
+    limits: Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
+    shutdownDelayMs: optional(flags["shutdown-delay"], (raw) => parseSeconds("shutdown-delay", raw, { allowZero: true })) ?? 0,
+    shutdownGraceMs: optional(flags["shutdown-grace"], (raw) => parseSeconds("shutdown-grace", raw, { allowZero: true })) ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    logLevel: level as LogLevel,
+    synchronous,
+  };
+}

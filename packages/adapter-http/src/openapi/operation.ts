@@ -1,0 +1,53 @@
+import type { ErrorCode } from "@lineage/core";
+import type * as v from "valibot";
+
+/** Methods an operation can have; the 501 answers of the other methods are not operations. */
+export type OperationMethod = "GET" | "PUT" | "POST" | "DELETE" | "PATCH";
+
+/** Any valibot schema; the document converts it with @valibot/to-json-schema. */
+export type AnySchema = v.GenericSchema<unknown, unknown>;
+
+/** What a successful answer carries. */
+export interface OperationResponse {
+  /** 200 unless said. */
+  readonly status?: number;
+  readonly description?: string;
+  /** Schema of the envelope's `data` (JSON answers), or of the whole body when `contentType` is not JSON. */
+  readonly data?: AnySchema;
+  /** `application/json` (in the envelope) unless said: `text/html`, `image/*`, `application/xml`...; null: no body (a redirect). */
+  readonly contentType?: string | null;
+}
+
+/**
+ * One operation of the HTTP API, described next to the route that serves it.
+ * The schemas are the ones the route validates with, so the document cannot drift.
+ */
+export interface ApiOperation {
+  readonly method: OperationMethod;
+  /** The path exactly as registered in Hono, from the server root: `/api/v2/smart-elements/:docid`. */
+  readonly path: string;
+  /** The section of api-v2.md (`Smart Elements`, `Lifecycle`...): the group shown in the reference page. */
+  readonly tag: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** Path parameters by name; a parameter not listed is documented as a plain string. */
+  readonly params?: Readonly<Record<string, AnySchema>>;
+  /** The query variables: a valibot `object` schema whose entries are the variables. */
+  readonly query?: AnySchema;
+  /** The request body: its schema by content type (`{ "application/json": BodySchema }`). */
+  readonly body?: { readonly content: Readonly<Record<string, AnySchema>>; readonly required?: boolean; readonly description?: string };
+  readonly response?: OperationResponse;
+  /** Error codes of this operation (core/src/errors/error-codes.ts gives their status and text). */
+  readonly errors?: readonly ErrorCode[];
+  /** False for public routes; authenticated routes also list the authentication errors. Default: true. */
+  readonly authenticated?: boolean;
+  /** Served but left out of the document (static assets of a page); still counts for the coverage test. */
+  readonly hidden?: boolean;
+  /** A method the spec marks unavailable: the route answers 501 CRUD0103, and the document says only that. */
+  readonly unavailable?: boolean;
+}
+
+/** Types a list of operations (a route module exports its own list). */
+export function defineOperations(operations: readonly ApiOperation[]): readonly ApiOperation[] {
+  return operations;
+}

@@ -1,0 +1,100 @@
+import * as v from "valibot";
+
+// Shapes of the data the API answers (api-v2.md, Resources and their fields).
+// Answers are built by core, not validated against these: they document, and
+// test/openapi.e2e.test.ts checks real answers against them.
+
+const text = (description: string) => v.pipe(v.string(), v.description(description));
+
+/** A Smart Field value: value and displayValue, both possibly null; lists for multiple fields and arrays. */
+export const FieldValueSchema = v.pipe(
+  v.object({ value: v.unknown(), displayValue: v.unknown() }),
+  v.description("A Smart Field value; a multiple field or an array column gives a list of these"),
+);
+
+/** Properties of a Smart Element (more with document.properties.all). */
+export const PropertiesSchema = v.pipe(
+  v.looseObject({
+    id: v.optional(v.pipe(v.number(), v.description("Identifier of the revision"))),
+    title: v.optional(v.string()),
+    initid: v.optional(v.pipe(v.number(), v.description("Identifier of the lineage"))),
+    icon: v.optional(text("URL of a resized image of the icon")),
+    name: v.optional(v.nullable(text("Logical name"))),
+    revision: v.optional(v.pipe(v.number(), v.description("Revision number, 0 for the first"))),
+    status: v.optional(v.pipe(v.picklist(["alive", "deleted", "fixed"]), v.description("alive, deleted (in the trash), or fixed (a past revision)"))),
+    state: v.optional(v.unknown()),
+  }),
+  v.description("Properties of a Smart Element; document.properties.all gives every property"),
+);
+
+/** Smart Field values by field id; fields of visibility I are never returned. */
+export const AttributesSchema = v.pipe(
+  v.record(v.string(), v.union([FieldValueSchema, v.array(v.unknown())])),
+  v.description("Smart Field values by field id; fields of visibility I are never returned"),
+);
+
+/** A Smart Element (or revision) in a collection. */
+export const ElementItemSchema = v.object({
+  properties: PropertiesSchema,
+  attributes: v.optional(AttributesSchema),
+  uri: text("URI of the Smart Element"),
+});
+
+/** `data.document` of a consultation, PUT or DELETE. */
+export const DocumentSchema = v.object({
+  uri: text("URI of the Smart Element"),
+  properties: v.optional(PropertiesSchema),
+  attributes: v.optional(AttributesSchema),
+  structure: v.optional(v.pipe(v.unknown(), v.description("With fields=family.structure: the visible structure of the Smart Structure"))),
+});
+
+/** The paging echoed by every list. */
+export const RequestParametersSchema = v.object({
+  slice: v.union([v.number(), v.literal("ALL")]),
+  offset: v.number(),
+  length: v.pipe(v.number(), v.description("Number of items returned")),
+  orderBy: text("Applied order, e.g. `title asc, id desc`"),
+});
+
+/** A lifecycle state (api-v2.md, Lifecycle state object). */
+export const StateSchema = v.looseObject({
+  id: v.string(),
+  isCurrentState: v.boolean(),
+  label: v.string(),
+  activity: v.nullable(v.string()),
+  displayValue: v.string(),
+  color: text("#RRGGBB"),
+  uri: v.optional(v.string()),
+  transition: v.optional(
+    v.nullable(
+      v.looseObject({
+        uri: v.string(),
+        label: v.string(),
+        id: v.optional(v.string()),
+        error: v.optional(v.nullable(v.string())),
+        authorized: v.optional(v.boolean()),
+      }),
+    ),
+  ),
+});
+
+/** An item of an enumerate. */
+export const EnumItemSchema = v.object({
+  key: v.string(),
+  label: text("Label in the user's locale"),
+  originalLabel: v.string(),
+  parentkey: v.nullable(v.string()),
+  path: v.string(),
+});
+
+/** Schemas shown once under components.schemas and referenced from operations. */
+export const SHARED_SCHEMAS = {
+  FieldValue: FieldValueSchema,
+  Properties: PropertiesSchema,
+  Attributes: AttributesSchema,
+  ElementItem: ElementItemSchema,
+  Document: DocumentSchema,
+  RequestParameters: RequestParametersSchema,
+  State: StateSchema,
+  EnumItem: EnumItemSchema,
+};

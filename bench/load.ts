@@ -46,8 +46,11 @@ export async function probe(url: string, headers: Record<string, string>): Promi
   return { body: JSON.parse(text), ms };
 }
 
-/** autocannon on one URL: a warm-up, then the measured run; latencies from every answer. Logs the figures. */
-export async function runLoad(url: string, headers: Record<string, string>, settings: LoadSettings): Promise<LoadResult> {
+/**
+ * autocannon on one URL: a warm-up, then the measured run; latencies from every answer. Logs the figures.
+ * With `nextPath`, each request asks for the path it gives instead (e.g. a different element each time).
+ */
+export async function runLoad(url: string, headers: Record<string, string>, settings: LoadSettings, nextPath?: () => string): Promise<LoadResult> {
   let samples = new Float64Array(1 << 16);
   let count = 0;
   const run = autocannon({
@@ -57,6 +60,7 @@ export async function runLoad(url: string, headers: Record<string, string>, sett
     warmup: { connections: settings.connections, duration: settings.warmup },
     headers,
     timeout: 10,
+    ...(nextPath ? { requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: nextPath() }) }] } : {}),
   });
   run.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     if (count === samples.length) {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { BENCH_LOGIN, BENCH_PASSWORD, elementName, writeBenchBundle } from "./generate-bundle.ts";
+import { BENCH_LOGIN, BENCH_PASSWORD, createRandom, elementName, writeBenchBundle } from "./generate-bundle.ts";
 import { benchArgOptions, benchOptions, changedLoadArgs, positive } from "./bench-options.ts";
 import { firstMessage, openBenchSession, statusMb } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
@@ -52,9 +52,9 @@ interface LoadFigures extends LoadResult {
   readonly path: string;
 }
 
-async function load(name: string, baseUrl: string, path: string, headers: Record<string, string>): Promise<LoadFigures> {
+async function load(name: string, baseUrl: string, path: string, headers: Record<string, string>, nextPath?: () => string): Promise<LoadFigures> {
   console.log(`bench: ${name}: ${options.warmup} s warm-up + ${options.duration} s, ${options.connections} connections on ${path}`);
-  return { name, path, ...await runLoad(`${baseUrl}${path}`, headers, options) };
+  return { name, path, ...await runLoad(`${baseUrl}${path}`, headers, options, nextPath) };
 }
 
 // ---- the run -------------------------------------------------------------------------------
@@ -108,6 +108,8 @@ async function main(): Promise<void> {
     await load("bare route", bareUrl, "/bare", headers),
     await load("GET one element", serverUrl, `/api/v2/smart-elements/${id}`, headers),
     await load("GET list, slice=10", serverUrl, "/api/v2/smart-elements/?slice=10", headers),
+    // Another element at each request: what a cold cache costs (the reading cache serves the repeated one).
+    await load("GET one element, a different one each time", serverUrl, "/api/v2/smart-elements/<random name>", headers, randomElementPath(options.count)),
   ];
   const loadedRssMb = statusMb(server.pid, "VmRSS");
   const peakRssMb = statusMb(server.pid, "VmHWM");
@@ -120,6 +122,12 @@ async function main(): Promise<void> {
   const section = renderSection(run);
   publishSection(section, { heading: SECTION, intro: INTRO, write: options.writeDocs });
   checkLoads(loads);
+}
+
+/** Paths of elements picked by a seeded PRNG, so runs ask for the same sequence. */
+function randomElementPath(count: number): () => string {
+  const random = createRandom(0xc01d);
+  return () => `/api/v2/smart-elements/${elementName(1 + Math.floor(random() * count))}`;
 }
 
 /** Size of a directory in MB (`du -sb`). */
@@ -178,6 +186,8 @@ function renderSection(run: RunFigures): string {
       `${thousands(f.requests)} | ${thousands(f.bytesPerResponse)} | ${f.non2xx} | ${f.errors} |`),
     "",
     `- Element read: id ${run.elementId} (\`${run.elementName}\`), Basic auth as the admin \`${BENCH_LOGIN}\`; the list is in the default order (title, then id desc).`,
+    "- The same element asked again is served from the platform's reading cache (kept until the next write, checked against the store's version at each request); " +
+      "the last route asks for a different element each time (seeded random names), which is what a cold cache costs.",
     `- Bundle: ${(run.bundleBytes / 1e6).toFixed(0)} MB, generated in ${run.generateSeconds.toFixed(1)} s (\`bench/generate-bundle.ts\`).`,
     `- Import: \`openLineage(dataDir, [bundle])\` in a child process, ${run.imported.importSeconds.toFixed(1)} s, then closing the store ${run.imported.closeSeconds.toFixed(1)} s; ` +
       `reading and parsing the JSON alone takes ${run.imported.parseSeconds.toFixed(1)} s. Peak RSS of the import ${(run.imported.peakRssKb / 1024).toFixed(0)} MB; ` +

@@ -17,26 +17,36 @@ const DECOY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAA
 
 /**
  * The internal credential provider. A successful verification is remembered
- * for `cacheMs`, keyed by a digest of login, password and stored hash, so
- * Basic auth on every request does not pay the KDF each time, and a changed
- * password is never served from the cache.
+ * for `cacheMs`, keyed by a digest of login and password, with the stored
+ * hash it matched: Basic auth on every request does not pay the KDF each
+ * time, and a changed password is never served from the cache. While the
+ * store's version stays the same, the principal itself is served again
+ * without reading the account.
  */
 export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher, clock: Clock, cacheMs = 60_000): PasswordAuthenticator {
-  const verified = new Map<string, number>();
+  const verified = new Map<string, { hash: string; until: number; version: string | undefined; principal: Principal }>();
   const principal = (account: Account) => principalOf(account, store.accounts.groups());
   return {
     principal,
     async verify(login, password) {
+      const key = createHash("sha256").update(`${login}\0${password}`).digest("base64");
+      const now = clock.now().getTime();
+      const version = store.version();
+      const known = verified.get(key);
+      if (known && known.until > now && version !== undefined && known.version === version) return known.principal;
       const account = store.accounts.byLogin(login);
       const hash = account?.passwordHash ?? null;
-      const key = createHash("sha256").update(`${login}\0${password}\0${hash ?? ""}`).digest("hex");
-      const now = clock.now().getTime();
-      if (account && hash && (verified.get(key) ?? 0) > now) return principal(account);
+      if (account && hash && known && known.until > now && known.hash === hash) {
+        known.version = version;
+        known.principal = principal(account);
+        return known.principal;
+      }
       const ok = await hasher.verify(password, hash ?? DECOY_HASH);
       if (!account || !hash || !ok) return undefined;
       if (verified.size > 10_000) verified.clear();
-      verified.set(key, now + cacheMs);
-      return principal(account);
+      const found = principal(account);
+      verified.set(key, { hash, until: now + cacheMs, version, principal: found });
+      return found;
     },
   };
 }

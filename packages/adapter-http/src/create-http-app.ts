@@ -1,10 +1,17 @@
-import { LineageError, type Platform } from "@lineage/core";
+import { LineageError, type DashboardServer, type Platform } from "@lineage/core";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { basicAuthentication } from "./basic-authentication.ts";
+import { apiAuthentication } from "./authentication/api-authentication.ts";
+import { createHttpAuth, type HttpAuthOptions } from "./authentication/http-auth.ts";
+import { authenticationPageRoutes, tokenAdminRoutes } from "./routes/authentication.ts";
 import { errorEnvelope } from "./envelope.ts";
 import { wrapJsonInHtml } from "./html-wrap.ts";
 import type { HttpEnv } from "./http-env.ts";
+import { createReadiness, healthRoutes, type Readiness } from "./health.ts";
+import { httpLimits, type HttpLimits } from "./http-limits.ts";
+import { redactedPath, requestLog, type Logger } from "./request-log.ts";
+import { requestId } from "./request-id.ts";
+import { requestTimeout } from "./request-timeout.ts";
 import { answerNotAvailable } from "./not-available.ts";
 import { acceptsJson } from "./resource-name.ts";
 import { elementRoutes } from "./routes/elements.ts";
@@ -12,18 +19,44 @@ import { enumerateRoutes } from "./routes/enumerates.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { revisionRoutes } from "./routes/revisions.ts";
 import { trashRoutes } from "./routes/trash.ts";
+import { dashboardRoutes } from "./routes/dashboards.ts";
+import { fullsearchRoutes } from "./routes/fullsearch.ts";
+import { apiReferenceRoutes } from "./routes/api-reference.ts";
+import { API_OPERATIONS } from "./openapi/api-operations.ts";
+import { imageRoutes, type ImageServices } from "./routes/images.ts";
 
 export interface HttpAppOptions {
   readonly platform: Platform;
-  /** Authentication of /api/ requests; HTTP Basic against the platform's accounts by default. */
+  /** Replaces the whole authentication of /api/ requests (the `auth` options are then unused there). */
   readonly authentication?: MiddlewareHandler<HttpEnv>;
-  /** The largest request body accepted (bytes); 20 MiB by default. */
-  readonly maxBodyBytes?: number;
-  /** Where unexpected errors are reported (never to the client). */
-  readonly onUnexpectedError?: (error: unknown) => void;
+  /** Authenticators, providers, session cookie, guest home page (docs/authentication.md); html mode with the internal provider by default. */
+  readonly auth?: HttpAuthOptions;
+  /** Body size, upload size, JSON depth and time limits (docs/limits.md); each has a default. */
+  readonly limits?: Partial<HttpLimits>;
+  /** One log line per request (createRequestLogger); none when absent. */
+  readonly logger?: Logger;
+  /** What GET /health reports; startServer flips it when shutting down. Always ready by default. */
+  readonly readiness?: Readiness;
+  /** Where unexpected errors are reported (never to the client); the logger, else the console, by default. */
+  readonly onUnexpectedError?: (error: unknown, request: UnexpectedErrorContext) => void;
+  /** The Images routes' store and resizer (`createJimpImages` of @lineage/adapter-images); without them those routes are not served. */
+  readonly images?: ImageServices;
+  /** The dashboard server (`createSupersetServer` of @lineage/adapter-superset); without it the Dashboards routes answer 500 DASH0100. */
+  readonly dashboards?: DashboardServer;
+}
+
+/** The request an unexpected error happened in, for the report. */
+export interface UnexpectedErrorContext {
+  readonly requestId: string | undefined;
+  readonly method: string;
+  /** Credentials in the query are redacted. */
+  readonly path: string;
 }
 
 const OVERRIDABLE = new Set(["PUT", "DELETE"]);
+
+/** Refused overrides, answered after routing so that they get a request id and a log line. */
+const refusedOverrides = new WeakMap<Request, LineageError>();
 
 /**
  * `X-HTTP-Method-Override` on a POST is honoured for PUT and DELETE only;
@@ -47,12 +80,18 @@ const hasSuffix = (path: string) => /\.[A-Za-z0-9]+$/.test(path.split("/").pop()
  */
 export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const { platform } = options;
-  const report = options.onUnexpectedError ?? ((error: unknown) => console.error(error));
+  const { logger } = options;
+  const limits = httpLimits(options.limits);
+  const report = options.onUnexpectedError ?? ((error: unknown, request: UnexpectedErrorContext) => {
+    if (logger) logger.error({ err: error, reqId: request.requestId, method: request.method, path: request.path }, "unexpected error");
+    else console.error(`Unexpected error in ${request.method} ${request.path} (request ${request.requestId})`, error);
+  });
   const api = new Hono<HttpEnv>({ strict: false });
+  const httpAuth = createHttpAuth(platform, options.auth);
 
   api.onError((error, c) => {
     const isDomain = error instanceof LineageError || error.name === "LineageError";
-    if (!isDomain) report(error);
+    if (!isDomain) report(error, { requestId: c.get("requestId"), method: c.req.method, path: redactedPath(c.req.url) });
     const { status, body } = errorEnvelope(isDomain ? error : undefined);
     return c.json(body, status as 400);
   });
@@ -61,10 +100,21 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     return c.json(body, status as 404);
   });
 
+  api.use("*", requestId());
+  if (logger) api.use("*", requestLog(logger));
+  api.route("/", healthRoutes(options.readiness ?? createReadiness()));
+  api.use("/api/*", (c, next) => {
+    const refused = refusedOverrides.get(c.req.raw);
+    if (refused) throw refused;
+    c.set("limits", limits);
+    return next();
+  });
+  api.use("/api/*", requestTimeout(limits.requestTimeoutMs));
   api.use("/api/*", async (c, next) => {
     c.set("platform", platform);
+    // Set before the handler runs, so a route may set its own (images: long-lived for vault content).
+    c.header("Cache-Control", "private, no-cache, must-revalidate");
     await next();
-    c.res.headers.set("Cache-Control", "private, no-cache, must-revalidate");
     if (c.req.query("alt") === "html" && c.res.headers.get("content-type")?.startsWith("application/json")) {
       const json = await c.res.text();
       c.res = new Response(wrapJsonInHtml(json), { status: c.res.status, headers: c.res.headers });
@@ -73,31 +123,34 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   });
   api.use("/api/*", async (c, next) => {
     const path = new URL(c.req.url).pathname;
-    if (!hasSuffix(path) && !acceptsJson(c.req.header("accept"))) throw new LineageError("API0006", [c.req.header("accept") ?? ""]);
+    if (!hasSuffix(path) && !path.startsWith("/api/v2/images/") && !acceptsJson(c.req.header("accept"))) throw new LineageError("API0006", [c.req.header("accept") ?? ""]);
     await next();
   });
-  const limit = options.maxBodyBytes ?? 20 * 1024 * 1024;
+  const limit = limits.maxBodyBytes;
   const limitBody = bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } });
   // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
   api.use("/api/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
-  api.use("/api/*", options.authentication ?? basicAuthentication({ platform }));
+  api.use("/api/*", options.authentication ?? apiAuthentication(httpAuth));
 
+  api.route("/", authenticationPageRoutes(httpAuth));
+  api.route("/api/v2", tokenAdminRoutes());
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());
   api.route("/api/v2", revisionRoutes());
   api.route("/api/v2", enumerateRoutes());
   api.route("/api/v2", lifecycleRoutes());
+  api.route("/api/v2", dashboardRoutes(options.dashboards));
+  api.route("/api/v2", apiReferenceRoutes(API_OPERATIONS));
+  if (options.images) api.route("/api/v2", imageRoutes(options.images));
+  api.route("/", fullsearchRoutes());
   answerNotAvailable(api, "/api/v2");
 
   // The override must happen before routing, which Hono does before any middleware runs.
   const dispatch = api.fetch;
   api.fetch = (request, env, executionContext) => {
     const overridden = overrideMethod(request);
-    if (overridden instanceof LineageError) {
-      const { status, body } = errorEnvelope(overridden);
-      return Response.json(body, { status });
-    }
-    return dispatch(overridden, env, executionContext);
+    if (overridden instanceof LineageError) refusedOverrides.set(request, overridden);
+    return dispatch(overridden instanceof LineageError ? request : overridden, env, executionContext);
   };
   return api;
 }

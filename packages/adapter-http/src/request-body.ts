@@ -1,11 +1,15 @@
-import { LineageError, type UploadedFile } from "@lineage/core";
+import { LineageError, mimeByContent, type UploadedFile } from "@lineage/core";
 import type { Context } from "hono";
+import * as v from "valibot";
+import { AttributeInputSchema } from "./put-body.schema.ts";
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http-limits.ts";
+import { throwIfExpired } from "./request-timeout.ts";
 
 /** Request variables that steer the API itself and are never field names. */
 const CONTROL_VARIABLES = new Set(["ank-authorization", "authtype", "alt", "fields", "_method"]);
 
-/** The deepest JSON a body may nest; deeper is refused before parsing pays for it. */
-export const MAX_JSON_DEPTH = 64;
+/** The limits of this request (createHttpApp sets them), or the defaults. */
+const limitsOf = (c: Context): HttpLimits => (c.get("limits") as HttpLimits | undefined) ?? DEFAULT_HTTP_LIMITS;
 
 function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
@@ -26,8 +30,10 @@ function jsonDepthExceeds(text: string, limit: number): boolean {
 /** Parses a JSON body, refusing malformed or too deep documents with a 400. */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
+  throwIfExpired(c);
+  const { maxJsonDepth } = limitsOf(c);
   if (!text.trim()) throw new LineageError("API0009", ["the body is empty, a JSON object is expected"]);
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw new LineageError("API0009", [`JSON nested deeper than ${MAX_JSON_DEPTH} levels`]);
+  if (jsonDepthExceeds(text, maxJsonDepth)) throw new LineageError("API0009", [`JSON nested deeper than ${maxJsonDepth} levels`]);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -46,14 +52,20 @@ export function decodeJsonAttributes(body: unknown): Record<string, unknown> {
   }
   const unwrap = (id: string, item: unknown): unknown => {
     if (Array.isArray(item)) return item.map((inner) => unwrap(id, inner));
-    if (typeof item === "object" && item !== null && "value" in item) return (item as { value: unknown }).value;
-    throw new LineageError("ROUTES0108", [id]);
+    return (item as { value: unknown }).value;
   };
-  return Object.fromEntries(Object.entries(attributes).map(([id, item]) => [id, unwrap(id, item)]));
+  return Object.fromEntries(
+    Object.entries(attributes).map(([id, item]) => {
+      if (!v.is(AttributeInputSchema, item)) throw new LineageError("ROUTES0108", [id]);
+      return [id, unwrap(id, item)];
+    }),
+  );
 }
 
 async function toUpload(file: File): Promise<UploadedFile> {
-  return { kind: "upload", name: file.name || "file", mime: file.type || "application/octet-stream", content: new Uint8Array(await file.arrayBuffer()) };
+  const content = new Uint8Array(await file.arrayBuffer());
+  // The client's type is a claim: an image type is recorded only when the bytes are one.
+  return { kind: "upload", name: file.name || "file", mime: mimeByContent(content, file.type), content };
 }
 
 /** Field values of a form (urlencoded or multipart): one variable per field, repeated or `name[]` for lists. */
@@ -64,11 +76,15 @@ async function decodeForm(c: Context): Promise<Record<string, unknown>> {
   } catch (error) {
     throw new LineageError("API0009", [`malformed form (${(error as Error).message})`]);
   }
+  throwIfExpired(c);
+  const { maxUploadBytes } = limitsOf(c);
   const values: Record<string, unknown> = {};
   for (const [rawName, raw] of Object.entries(form)) {
     const name = rawName.endsWith("[]") ? rawName.slice(0, -2) : rawName;
     if (CONTROL_VARIABLES.has(name.toLowerCase())) continue;
     const items = Array.isArray(raw) ? raw : [raw];
+    const tooLarge = items.find((item): item is File => item instanceof File && item.size > maxUploadBytes);
+    if (tooLarge) throw new LineageError("API0102", [tooLarge.name, maxUploadBytes]);
     const decoded = await Promise.all(items.map((item) => (item instanceof File ? toUpload(item) : item)));
     values[name] = decoded.length === 1 && !rawName.endsWith("[]") ? decoded[0] : decoded;
   }

@@ -19,5 +19,5 @@ export function apiClient(baseUrl: string) {
     }
     return { status: response.status, headers: response.headers, text, json };
   }
-  return { call, basic };
+  return { call, basic, baseUrl };
 }

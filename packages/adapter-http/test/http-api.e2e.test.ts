@@ -7,7 +7,7 @@ let api: LiveServer<Awaited<ReturnType<typeof seededPlatform>>>["api"];
 let seed: Awaited<ReturnType<typeof seededPlatform>>;
 
 beforeAll(async () => {
-  live = await startLiveServer(seededPlatform, { maxBodyBytes: 64 * 1024 });
+  live = await startLiveServer(seededPlatform, { limits: { maxBodyBytes: 64 * 1024 } });
   ({ api, seed } = live);
 });
 

@@ -9,6 +9,8 @@ import { apiClient } from "./api-client.ts";
 /** A real listening server over a seeded SQLite store in a temporary data directory. */
 export interface LiveServer<S> {
   readonly seed: S;
+  /** The server's base URL, `http://127.0.0.1:<port>`. */
+  readonly url: string;
   readonly api: ReturnType<typeof apiClient>;
   close(): Promise<void>;
 }
@@ -23,6 +25,7 @@ export async function startLiveServer<S extends { platform: Platform; store: Sto
   const server = await startServer(createHttpApp({ platform: seed.platform, onUnexpectedError: () => {}, ...options }));
   return {
     seed,
+    url: server.url,
     api: apiClient(server.url),
     async close() {
       await server.close();

@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { CatalogRepository, SmartStructure, StructureDefinition } from "@lineage/core";
 import type { Atomic } from "./atomic.ts";
+import { createDashboardCatalog } from "./dashboard-catalog.ts";
 import type { DefinitionCache } from "./definition-cache.ts";
 import { enumerates, lifecycles, profiles, structures } from "./schema.ts";
 
@@ -17,6 +18,7 @@ export function createCatalogRepository(db: BetterSQLite3Database, atomic: Atomi
   const allStructures = db.select().from(structures).orderBy(asc(structures.id)).prepare();
 
   return {
+    ...createDashboardCatalog(db),
     structure: (name) => cache.get(`structure:${name}`, () => toStructure(byName.get({ name }))),
     structureById: (id) => cache.get(`structure#${id}`, () => toStructure(byId.get({ id }))),
     structures: () => cache.get("structures", () => allStructures.all().map((row) => ({ ...row.definition, id: row.id }))) ?? [],

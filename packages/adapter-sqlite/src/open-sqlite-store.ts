@@ -10,13 +10,22 @@ import { createAtomic } from "./atomic.ts";
 import { createDefinitionCache } from "./definition-cache.ts";
 import { createCatalogRepository } from "./catalog-repository.ts";
 import { createElementRepository } from "./element-repository.ts";
+import { createSearchRepository } from "./search-repository.ts";
 import { createVault } from "./vault.ts";
+import { createSessionRepository } from "./session-repository.ts";
+import { createTokenRepository } from "./token-repository.ts";
 
 export interface SqliteStoreOptions {
   /** Holds `lineage.sqlite` and the `vault/` folder; created when missing. */
   readonly dataDir: string;
   /** Dates the vault stamps on new files. */
   readonly clock?: Clock;
+  /**
+   * "full" (the default) syncs the WAL to disk at every commit, so a commit survives a power cut too;
+   * "normal" syncs only at checkpoints: about 1 ms less per write, but a power cut (never a mere
+   * process crash) may lose the last commits. See docs/limits.md, Durability.
+   */
+  readonly synchronous?: "full" | "normal";
 }
 
 const MIGRATIONS = fileURLToPath(new URL("../drizzle", import.meta.url));
@@ -28,25 +37,31 @@ const MIGRATIONS = fileURLToPath(new URL("../drizzle", import.meta.url));
  * @example
  * const store = openSqliteStore({ dataDir: "./data" });
  */
-export function openSqliteStore({ dataDir, clock = systemClock }: SqliteStoreOptions): Store {
+export function openSqliteStore({ dataDir, clock = systemClock, synchronous = "full" }: SqliteStoreOptions): Store {
   mkdirSync(dataDir, { recursive: true });
   const client = new Database(join(dataDir, "lineage.sqlite"));
   try {
     client.pragma("journal_mode = WAL");
     client.pragma("busy_timeout = 5000");
     client.pragma("foreign_keys = ON");
-    // Safe with WAL: a power cut may lose the last commits but never corrupts the file.
-    client.pragma("synchronous = NORMAL");
+    // What was answered as saved must stay saved, power cuts included, unless the owner chose "normal".
+    client.pragma(`synchronous = ${synchronous === "normal" ? "NORMAL" : "FULL"}`);
     const db = drizzle({ client });
     migrateSchema(db);
     const definitions = createDefinitionCache(client);
     const atomic = createAtomic(client, definitions.transactionEnded);
+    // total_changes counts this connection's writes, data_version the commits of others.
+    const versionQuery = client.prepare("SELECT total_changes() || '.' || data_version FROM pragma_data_version").pluck();
     return {
       elements: createElementRepository(db, client, atomic),
       catalog: createCatalogRepository(db, atomic, definitions),
+      search: createSearchRepository(client, atomic),
       accounts: createAccountRepository(db, atomic, definitions),
       vault: createVault(db, atomic, join(dataDir, "vault"), clock),
+      sessions: createSessionRepository(db),
+      tokens: createTokenRepository(db),
       transaction: atomic,
+      version: () => (client.inTransaction ? undefined : (versionQuery.get() as string)),
       close() {
         if (!client.open) return;
         try {

@@ -108,3 +108,7 @@ export const vaultFiles = sqliteTable(
   },
   (t) => [unique("vault_files_sha256_name_unique").on(t.sha256, t.name)],
 );
+
+export * from "./schema-dashboards.ts";
+export * from "./schema-auth.ts";
+export * from "./schema-search.ts";

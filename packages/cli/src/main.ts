@@ -1,11 +1,22 @@
 import { HTTP_RIGHTS, isLineageError, type HttpRight, type ImportReport } from "@lineage/core";
 import { parseArgs } from "node:util";
+import { createRequestLogger } from "@lineage/adapter-http";
+import { FlagError, SERVE_LIMIT_OPTIONS, SERVE_LIMIT_USAGE, flagsOfConfig, serveSettings } from "./serve-flags.ts";
 import { openLineage, startLineage } from "./start-lineage.ts";
+import { authOptionsOf } from "./config/auth-options.ts";
+import { loadConfig } from "./config/load-config.ts";
+import { tokenCreate, tokenList, tokenRevoke, TokenUsageError } from "./token-commands.ts";
+import { searchReindex, SearchUsageError } from "./search-commands.ts";
 
 const USAGE = `Usage:
-  lineage serve [--data DIR] [--bundle FILE]... [--images DIR] [--port N] [--host H]
+  lineage serve [--data DIR] [--bundle FILE]... [--images DIR] [--port N] [--host H] [--config FILE]
+               ${SERVE_LIMIT_USAGE}
   lineage import [--data DIR] FILE...
-  lineage user add [--data DIR] LOGIN [--password P] [--role R]... [--locale L]`;
+  lineage user add [--data DIR] LOGIN [--password P] [--role R]... [--locale L]
+  lineage token create [--data DIR] --user LOGIN --route 'METHODS PATTERN'... [--expire SECONDS] [--oneshot] [--description TEXT]
+  lineage token list [--data DIR]
+  lineage token revoke [--data DIR] ID...
+  lineage search reindex [--data DIR] [DOMAIN]`;
 
 /** What a command prints and returns; injectable so tests read it. */
 export interface Io {
@@ -35,21 +46,48 @@ async function serve(args: string[], io: Io): Promise<number> {
     options: {
       data: { type: "string" }, bundle: { type: "string", multiple: true }, images: { type: "string" },
       port: { type: "string" }, host: { type: "string" },
+      config: { type: "string" },
+      ...SERVE_LIMIT_OPTIONS,
     },
   });
+  // Checked before anything opens: a wrong key stops the start, naming the key.
+  const loaded = values.config ? await loadConfig(values.config) : undefined;
+  const settings = serveSettings({ ...flagsOfConfig(loaded?.config.limits), ...values });
+  const auth = loaded && (await authOptionsOf(loaded));
+  const logger = createRequestLogger({ level: settings.logLevel });
   const running = await startLineage({
+    limits: settings.limits,
+    logger,
+    synchronous: settings.synchronous,
     dataDir: values.data ?? "./data",
     bundles: values.bundle ?? [],
     port: parsePort(values.port),
     ...(values.images ? { imagesDir: values.images } : {}),
     ...(values.host ? { host: values.host } : {}),
+    ...(auth ? { auth } : {}),
+    ...(loaded?.config.dashboards ? { dashboards: loaded.config.dashboards } : {}),
   });
   io.out(`Lineage is listening on ${running.url}`);
-  const stop = () => {
-    running.close().then(() => process.exit(0), () => process.exit(1));
+  let stopping = false;
+  // SIGTERM or SIGINT: finish what is in flight, close the store, exit 0; a second signal stops at once.
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    io.out(`Lineage: ${signal}, shutting down: unready for ${settings.shutdownDelayMs / 1000} s, then at most ${settings.shutdownGraceMs / 1000} s for the requests in flight`);
+    running.shutdown(settings.shutdownGraceMs, settings.shutdownDelayMs).then(
+      ({ unfinished }) => {
+        if (unfinished > 0) io.err(`lineage: ${unfinished} request(s) cut at the end of the grace period`);
+        io.out("Lineage stopped");
+        logger.flush(() => process.exit(0));
+      },
+      (error: unknown) => {
+        io.err(`lineage: ${(error as Error).message}`);
+        logger.flush(() => process.exit(1));
+      },
+    );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   return new Promise<number>(() => {});
 }
 
@@ -102,6 +140,14 @@ export async function main(argv: readonly string[], io: Io = consoleIo): Promise
     switch (command) {
       case "serve": return await serve(rest, io);
       case "import": return await importCommand(rest, io);
+      case "token":
+        if (rest[0] === "create") return await tokenCreate(rest.slice(1), io);
+        if (rest[0] === "list") return await tokenList(rest.slice(1), io);
+        if (rest[0] === "revoke") return await tokenRevoke(rest.slice(1), io);
+        throw new UsageError(`unknown command "token ${rest[0] ?? ""}"`);
+      case "search":
+        if (rest[0] === "reindex") return await searchReindex(rest.slice(1), io);
+        throw new UsageError(`unknown command "search ${rest[0] ?? ""}"`);
       case "user":
         if (rest[0] === "add") return await userAdd(rest.slice(1), io);
         throw new UsageError(`unknown command "user ${rest[0] ?? ""}"`);
@@ -112,7 +158,7 @@ export async function main(argv: readonly string[], io: Io = consoleIo): Promise
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (error instanceof UsageError || error instanceof FlagError || error instanceof TokenUsageError || error instanceof SearchUsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       io.err(`lineage: ${(error as Error).message}\n${USAGE}`);
       return 2;
     }

@@ -1,7 +1,11 @@
 import { createPlatform, importBundle, type ImportReport, type Platform } from "@lineage/core";
 import { openSqliteStore } from "@lineage/adapter-sqlite";
-import { createHttpApp, startServer, type RunningServer } from "@lineage/adapter-http";
-import { dirname, resolve } from "node:path";
+import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
+import { createJimpImages } from "@lineage/adapter-images";
+import { createMiniSearchIndex } from "@lineage/adapter-search";
+import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
+import type { ImageProcessor } from "@lineage/core";
+import { dirname, join, resolve } from "node:path";
 import { readBundleFile } from "./bundle-file.ts";
 
 export interface LineageOptions {
@@ -10,8 +14,31 @@ export interface LineageOptions {
   readonly bundles?: readonly string[];
   /** The Images directory; `images/` beside the first bundle by default. */
   readonly imagesDir?: string;
+  /** What resizes images: jimp (built in) or sharp (@lineage/adapter-images-sharp, when installed); env LINEAGE_IMAGE_PROCESSOR, else jimp. */
+  readonly imageProcessor?: "jimp" | "sharp";
   readonly port?: number;
   readonly host?: string;
+  /** Request, upload and list limits (docs/limits.md); each has a default. */
+  readonly limits?: LineageLimits;
+  /** One line per request (createRequestLogger); none when absent. */
+  readonly logger?: Logger;
+  /** SQLite's sync at commit: "full" by default (docs/limits.md, Durability). */
+  readonly synchronous?: "full" | "normal";
+  /** The Superset server of the Dashboards routes: the `dashboards` key of the configuration file; without it those routes answer 500. */
+  readonly dashboards?: SupersetServerOptions;
+  /** Authenticators, providers, session cookie and guest home page: the auth keys of the configuration file (docs/configuration.md). */
+  readonly auth?: HttpAuthOptions;
+}
+
+/** The HTTP limits and the largest list page. */
+export interface LineageLimits extends Partial<HttpLimits> {
+  readonly maxSlice?: number | undefined;
+}
+
+/** How the store and platform are opened: what `serve` and `import` may tune. */
+export interface OpenSettings {
+  readonly maxSlice?: number | undefined;
+  readonly synchronous?: "full" | "normal" | undefined;
 }
 
 export interface RunningLineage extends RunningServer {
@@ -21,9 +48,10 @@ export interface RunningLineage extends RunningServer {
 }
 
 /** Opens the data directory and imports bundles: what `serve` and `import` share. */
-export async function openLineage(dataDir: string, bundles: readonly string[] = []) {
-  const store = openSqliteStore({ dataDir });
-  const platform = createPlatform({ store });
+export async function openLineage(dataDir: string, bundles: readonly string[] = [], settings: OpenSettings = {}) {
+  const store = openSqliteStore({ dataDir, ...(settings.synchronous ? { synchronous: settings.synchronous } : {}) });
+  const searchIndex = createMiniSearchIndex({ dir: join(dataDir, "search") });
+  const platform = createPlatform({ store, searchIndex, ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}) });
   const imports: ImportReport[] = [];
   try {
     for (const path of bundles) {
@@ -39,12 +67,28 @@ export async function openLineage(dataDir: string, bundles: readonly string[] = 
 
 /** `lineage serve`: opens (creates, migrates) the store, imports the bundles, listens. */
 export async function startLineage(options: LineageOptions = {}): Promise<RunningLineage> {
-  const { platform, imports } = await openLineage(options.dataDir ?? "./data", options.bundles);
+  const { maxSlice, ...httpLimits } = options.limits ?? {};
+  // Chosen before the store opens: an unknown or missing processor fails with nothing to close.
+  const processor = await chooseImageProcessor(options.imageProcessor);
+  // Built first: a wrong `dashboards` setting stops the start before the store is opened.
+  const dashboards = options.dashboards && createSupersetServer(options.dashboards);
+  const { platform, imports } = await openLineage(options.dataDir ?? "./data", options.bundles, { maxSlice, synchronous: options.synchronous });
   const firstBundle = options.bundles?.[0];
   const imagesDir = options.imagesDir ?? (firstBundle ? resolve(dirname(firstBundle), "images") : undefined);
-  const app = createHttpApp({ platform });
+  const readiness = createReadiness();
   try {
-    const server = await startServer(app, { port: options.port ?? 8080, host: options.host ?? "127.0.0.1" });
+    // Loads the persisted search indexes (or builds them) before the first request.
+    await platform.fullsearch.engine.start();
+  } catch (error) {
+    platform.store.close();
+    throw error;
+  }
+  const images = createJimpImages({
+    imagesDir, cacheDir: join(options.dataDir ?? "./data", "image-cache"), processor,
+  });
+  const app = createHttpApp({ platform, images, limits: httpLimits, readiness, ...(options.logger ? { logger: options.logger } : {}), ...(dashboards ? { dashboards } : {}), ...(options.auth ? { auth: options.auth } : {}) });
+  try {
+    const server = await startServer(app, { port: options.port ?? 8080, host: options.host ?? "127.0.0.1", readiness, limits: httpLimits });
     return {
       ...server,
       platform,
@@ -52,11 +96,34 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
       imports,
       close: async () => {
         await server.close();
+        await images.close();
+        platform.fullsearch.engine.stop();
         platform.store.close();
+      },
+      shutdown: async (graceMs, unreadyMs) => {
+        const outcome = await server.shutdown(graceMs, unreadyMs);
+        await images.close();
+        platform.fullsearch.engine.stop();
+        platform.store.close();
+        return outcome;
       },
     };
   } catch (error) {
+    await images.close();
+    platform.fullsearch.engine.stop();
     platform.store.close();
     throw error;
+  }
+}
+
+/** The sharp processor when asked for (and installed); undefined lets the images use jimp. */
+async function chooseImageProcessor(asked = process.env.LINEAGE_IMAGE_PROCESSOR): Promise<ImageProcessor | undefined> {
+  if (!asked || asked === "jimp") return undefined;
+  if (asked !== "sharp") throw new Error(`unknown image processor "${asked}": jimp or sharp`);
+  try {
+    const { createSharpProcessor } = await import("@lineage/adapter-images-sharp");
+    return createSharpProcessor();
+  } catch (error) {
+    throw new Error(`the sharp image processor is not installed (@lineage/adapter-images-sharp): ${(error as Error).message}`);
   }
 }

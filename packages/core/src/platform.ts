@@ -6,6 +6,7 @@ import { createScryptPasswordHasher } from "./accounts/scrypt-password-hasher.ts
 import type { ElementRevision } from "./element/smart-element.ts";
 import { createReadScope, type ReadScope } from "./elements/read-scope.ts";
 import * as read from "./elements/read-elements.ts";
+import { createVersionedCache, principalKey } from "./elements/reading-cache.ts";
 import * as write from "./elements/write-elements.ts";
 import { readEnumerate } from "./enumerates/read-enumerate.ts";
 import { systemClock, type Clock } from "./ports/clock.port.ts";
@@ -15,6 +16,14 @@ import type { WorkflowEngine } from "./ports/workflow-engine.port.ts";
 import { createLifecycleEngine } from "./lifecycle/lifecycle-engine.ts";
 import { bindLifecycleUseCases, type LifecycleUseCases } from "./lifecycle/lifecycle-use-cases.ts";
 import type { TransitionHooks } from "./lifecycle/transition-hooks.ts";
+import type { SearchIndex } from "./ports/search-index.port.ts";
+import type { SearchCallables } from "./search/element-text.ts";
+import { createSearchEngine } from "./search/search-engine.ts";
+import { bindFullSearchUseCases, type FullSearchUseCases } from "./search/fullsearch-use-cases.ts";
+import { createMemorySearchIndex } from "./search/memory-search-index.ts";
+import { createAccessToken, listAccessTokens, revokeAccessToken, type TokenSummary } from "./auth/manage-tokens.ts";
+import type { TokenExpiration } from "./auth/access-token.ts";
+import type { TokenRouteInput } from "./auth/token-route.ts";
 
 export interface PlatformOptions {
   readonly store: Store;
@@ -26,6 +35,16 @@ export interface PlatformOptions {
   readonly hooks?: TransitionHooks;
   /** The workflow engine; the default lifecycle engine (with `hooks`) when not given. */
   readonly workflow?: WorkflowEngine;
+  /** The most elements one list answer may hold, `slice=all` included; 10,000 by default (docs/limits.md). */
+  readonly maxSlice?: number;
+  /** How many answers of GET one element are kept until the next write (1000 by default; 0 keeps none). */
+  readonly readingCacheSize?: number;
+  /** Full-text indexes; in memory (rebuilt at each start) when not given. */
+  readonly searchIndex?: SearchIndex;
+  /** Functions search domains name in `callables`: they return extra text to index for an element. */
+  readonly searchCallables?: SearchCallables;
+  /** Where the search engine tells of rebuilds and indexing problems; console by default. */
+  readonly searchLog?: (message: string) => void;
 }
 
 type Tail<F> = F extends (scope: ReadScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => T : never;
@@ -67,6 +86,14 @@ export interface Platform {
   readEnumerate: Tail<typeof readEnumerate>;
   /** The Lifecycle collection: states, transitions and guarded state changes. */
   readonly lifecycle: LifecycleUseCases;
+  /** Full-text search in search domains, and their administration. */
+  readonly fullsearch: FullSearchUseCases;
+  /** A new access token (api-v2.md, Token): its secret, shown once; routes are `{pattern, methods}` or `"METHODS PATTERN"`. */
+  getAuthorizationToken(userAccount: Account | string, routes: readonly TokenRouteInput[], expiration?: TokenExpiration, oneshot?: boolean, description?: string): string;
+  /** Every access token, without secrets (administrators only). */
+  listAuthorizationTokens(principal: Principal): TokenSummary[];
+  /** Revokes an access token by id or secret (administrators only). */
+  revokeAuthorizationToken(principal: Principal, idOrSecret: string): void;
 }
 
 /** Binds the use cases to a store. */
@@ -76,6 +103,7 @@ export function createPlatform(options: PlatformOptions): Platform {
   const hasher = options.hasher ?? createScryptPasswordHasher();
   const passwords = createPasswordAuthenticator(store, hasher, clock, options.credentialCacheMs);
   const scope = (principal: Principal) => createReadScope(store, principal);
+  const readings = createVersionedCache<read.ElementReading>(options.readingCacheSize ?? 1000);
   return {
     store,
     clock,
@@ -88,10 +116,13 @@ export function createPlatform(options: PlatformOptions): Platform {
     principalOfAccount: passwords.principal,
     addUser: (input) => addUser(store, hasher, input),
     scope,
-    readElement: (p, ...rest) => read.readElement(scope(p), ...rest),
-    listElements: (p, ...rest) => read.listAliveElements(scope(p), ...rest),
-    listTrash: (p, ...rest) => read.listTrash(scope(p), ...rest),
-    listRevisions: (p, ...rest) => read.listRevisions(scope(p), ...rest),
+    readElement: (p, ref, consult = {}) => {
+      const key = [principalKey(p), ref, consult.fields, consult.family, consult.trash].join("\u0001");
+      return readings.get(key, store.version(), () => read.readElement(scope(p), ref, consult));
+    },
+    listElements: (p, query) => read.listAliveElements(scope(p), { maxSlice: options.maxSlice, ...query }),
+    listTrash: (p, query) => read.listTrash(scope(p), { maxSlice: options.maxSlice, ...query }),
+    listRevisions: (p, ref, query) => read.listRevisions(scope(p), ref, { maxSlice: options.maxSlice, ...query }),
     readRevision: (p, ...rest) => read.readRevision(scope(p), ...rest),
     readHistory: (p, ...rest) => read.readHistory(scope(p), ...rest),
     createElement: (p, ...rest) => write.createElement(scope(p), clock, ...rest),
@@ -102,5 +133,12 @@ export function createPlatform(options: PlatformOptions): Platform {
     writeResult: (p, revision, startedAt, fields) => write.writeResult(scope(p), revision, startedAt, fields),
     readEnumerate: (p, ...rest) => readEnumerate(scope(p), ...rest),
     lifecycle: bindLifecycleUseCases(scope, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
+    fullsearch: bindFullSearchUseCases(scope, createSearchEngine({
+      store, index: options.searchIndex ?? createMemorySearchIndex(), callables: options.searchCallables, log: options.searchLog,
+    }), options.maxSlice),
+    getAuthorizationToken: (account, routes, expiration, oneshot, description) =>
+      createAccessToken(store, clock, account, routes, expiration, oneshot, description),
+    listAuthorizationTokens: (principal) => listAccessTokens(store, clock, principal),
+    revokeAuthorizationToken: (principal, id) => revokeAccessToken(store, principal, id),
   };
 }

@@ -136,6 +136,7 @@ export function snapshot(store: Store) {
     lineages: lineages.map((initid) => ({ revisions: store.elements.revisions(initid), history: store.elements.history(initid) })),
     vault: vaultFiles(store),
     structures: store.catalog.structures(),
+    dashboards: store.catalog.dashboards(),
     roles: store.accounts.roles(),
     groups: store.accounts.groups(),
     accounts: accountsOf(store),

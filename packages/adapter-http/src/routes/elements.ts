@@ -1,6 +1,10 @@
 import { Hono, type Context } from "hono";
-import { LineageError, renderElementXml } from "@lineage/core";
+import { ElementQuerySchema, LineageError, ListQuerySchema, renderElementXml, type ErrorCode } from "@lineage/core";
+import * as v from "valibot";
 import { successEnvelope } from "../envelope.ts";
+import { DocumentSchema, ElementItemSchema, RequestParametersSchema, defineOperations, type ApiOperation } from "../openapi/index.ts";
+import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
+import { PutFormBodySchema, PutJsonBodySchema } from "../put-body.schema.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readPutValues } from "../request-body.ts";
 import { splitFormat } from "../resource-name.ts";
@@ -12,6 +16,52 @@ function writableName(segment: string, method: string): string {
   if (format === "xml") throw new LineageError("CRUD0103", [method, segment]);
   return name;
 }
+
+const TAG = "Smart Elements";
+const LIST_ERRORS: readonly ErrorCode[] = ["ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"];
+const READ_ERRORS: readonly ErrorCode[] = ["ROUTES0100", "ROUTES0101", "ROUTES0102", "ROUTES0103", "CRUD0202"];
+const FAMILY_ERRORS: readonly ErrorCode[] = ["ROUTES0104", "ROUTES0105"];
+const WriteResultSchema = v.object({
+  document: DocumentSchema,
+  duration: v.optional(v.pipe(v.string(), v.description("Seconds spent, as a string"))),
+});
+
+function collectionOperations(family: boolean): ApiOperation[] {
+  const base = family ? "/api/v2/smart-structures/:family/smart-elements" : "/api/v2/smart-elements";
+  const of = family ? " of a Smart Structure" : "";
+  const familyErrors = family ? FAMILY_ERRORS : [];
+  return [
+    {
+      method: "GET", path: base, tag: TAG, summary: `List Smart Elements${of}`, params: ELEMENT_PARAMS, query: ListQuerySchema,
+      description: "Alive elements the user may view, ordered by title by default. The list has no cache (no ETag).",
+      response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), documents: v.array(ElementItemSchema) }) },
+      errors: [...LIST_ERRORS, ...(family ? (["ROUTES0105"] as const) : [])],
+    },
+    {
+      method: "GET", path: `${base}/:docid`, tag: TAG, summary: `Read a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
+      description: "The latest revision of the lineage, whatever identifier names it. A .xml suffix answers the XML export (application/xml). " +
+        "Answers carry an ETag; If-None-Match gives 304.",
+      response: { data: v.object({ document: DocumentSchema }) },
+      errors: [...READ_ERRORS, "CRUD0502", "CRUD0507", ...familyErrors],
+    },
+    {
+      method: "PUT", path: `${base}/:docid`, tag: TAG, summary: `Modify a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
+      description: "Changes the latest revision in place. JSON body, or one form variable per Smart Field (usable from an HTML form).",
+      body: { content: { "application/json": PutJsonBodySchema, "application/x-www-form-urlencoded": PutFormBodySchema, "multipart/form-data": PutFormBodySchema } },
+      response: { data: WriteResultSchema },
+      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0201", "CRUD0213", "CRUD0218", "ROUTES0106", "ROUTES0107", "ROUTES0108", "ROUTES0109", "ROUTES0113", "ROUTES0127", "VALUE0001", "VALUE0002"],
+    },
+    {
+      method: "DELETE", path: `${base}/:docid`, tag: TAG, summary: `Put a Smart Element${of} in the trash`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
+      description: "The whole lineage goes to the trash (status deleted); it stays readable and restorable under /api/v2/trash/. Physical deletion is impossible.",
+      response: { data: WriteResultSchema },
+      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "ROUTES0110"],
+    },
+  ];
+}
+
+/** The operations of the Smart Element collection, for the OpenAPI document. */
+export const elementOperations = defineOperations([false, true].flatMap(collectionOperations));
 
 /**
  * The Smart Element collection (api-v2.md, Smart Element collection):

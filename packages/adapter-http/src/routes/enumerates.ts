@@ -1,11 +1,38 @@
 import { Hono, type Context } from "hono";
-import type { EnumerateTarget } from "@lineage/core";
+import { EnumerateQuerySchema, type EnumerateTarget } from "@lineage/core";
+import * as v from "valibot";
+import { EnumItemSchema, defineOperations } from "../openapi/index.ts";
+import { FamilyParamSchema } from "../openapi/path-parameters.ts";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { splitFormat } from "../resource-name.ts";
 
 /** The enumerate named by the last path segment (`CATEGORIES` or `CATEGORIES.json`). */
 const nameOf = (c: Context<HttpEnv>) => splitFormat(c.req.param("enum") ?? "").name;
+
+const EnumerateDataSchema = v.looseObject({
+  uri: v.string(),
+  requestParameters: v.object({ operator: v.string(), keyword: v.string(), orderBy: v.string() }),
+  enumItems: v.array(EnumItemSchema),
+});
+const enumParams = {
+  family: FamilyParamSchema,
+  enum: v.pipe(v.string(), v.description("Enumerated Smart Field id (case-insensitive) or enumerate reference; a .json suffix may follow"), v.examples(["ar_category", "CATEGORIES"])),
+};
+
+/** The operations of the Enumerates routes, for the OpenAPI document. */
+export const enumerateOperations = defineOperations([
+  {
+    method: "GET", path: "/api/v2/smart-structures/:family/enumerates/:enum", tag: "Enumerates", summary: "Values of an enumerated Smart Field",
+    params: enumParams, query: EnumerateQuerySchema, response: { data: EnumerateDataSchema },
+    errors: ["CRUD0200", "CRUD0400", "CRUD0401", "CRUD0402", "CRUD0403"],
+  },
+  {
+    method: "GET", path: "/api/v2/enumerates/:enum", tag: "Enumerates", summary: "Values of an enumerate by its reference",
+    params: enumParams, query: EnumerateQuerySchema, response: { data: EnumerateDataSchema },
+    errors: ["ENUM0404", "CRUD0402", "CRUD0403"],
+  },
+]);
 
 /**
  * The Enumerates routes (api-v2.md, Enumerates): the values of an enum field of

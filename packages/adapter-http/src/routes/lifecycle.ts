@@ -1,5 +1,8 @@
 import { Hono, type Context } from "hono";
-import { LineageError, readStateChangeBody, type StateChangeInput, type TransitionMessage } from "@lineage/core";
+import { LineageError, readStateChangeBody, StateChangeBodySchema, type ErrorCode, type StateChangeInput, type TransitionMessage } from "@lineage/core";
+import * as v from "valibot";
+import { StateSchema, defineOperations, type ApiOperation } from "../openapi/index.ts";
+import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { successEnvelope, type EnvelopeMessage } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readJsonBody } from "../request-body.ts";
@@ -8,10 +11,80 @@ import { splitFormat } from "../resource-name.ts";
 /** The two homes of an element's lifecycle collection. */
 const LIFECYCLE_BASES = ["/smart-elements/:docid/workflows", "/smart-structures/:family/smart-elements/:docid/workflows"] as const;
 
+/** The query of the state list. */
+export const StatesQuerySchema = v.object({
+  allStates: v.optional(
+    v.pipe(v.string(), v.description("1: every state of the lifecycle, also those no transition leads to. Empty, 0, false or no: only the next states (default)."), v.examples(["1"])),
+  ),
+});
+
 /** allStates=1 (AP4 reads allState): any value but empty, 0, false or no. */
 function isSet(value: string | undefined): boolean {
   return value !== undefined && !["", "0", "false", "no"].includes(value.trim().toLowerCase());
 }
+
+const TAG = "Lifecycle";
+/** Errors of every lifecycle route (api-v2.md, Errors, Lifecycle (all)). */
+const LIFECYCLE_ERRORS: readonly ErrorCode[] = ["CRUD0200", "CRUD0201", "CRUD0219", "CRUD0220", "CRUD0227", "ROUTES0105"];
+const CHANGE_ERRORS: readonly ErrorCode[] = ["WFL0300", "CRUD0235", "WFL0310", "WFL0311", "WFL0312", "WFL0409"];
+const TransitionRefSchema = v.looseObject({ uri: v.string(), label: v.string(), valid: v.optional(v.boolean()) });
+const TransitionSchema = v.looseObject({
+  id: v.string(),
+  beginState: StateSchema,
+  endState: StateSchema,
+  label: v.string(),
+  askComment: v.pipe(v.boolean(), v.description("A comment can be attached")),
+  askAttributes: v.pipe(v.array(v.looseObject({ id: v.string(), label: v.string(), type: v.string(), multiple: v.boolean(), needed: v.boolean() })), v.description("Transition parameters")),
+});
+
+function lifecycleOperationsOf(base: string): ApiOperation[] {
+  const path = `/api/v2${base}`;
+  const variant = base.includes(":family") ? " (family-checked)" : "";
+  const params = {
+    ...ELEMENT_PARAMS,
+    state: v.pipe(v.string(), v.description("State identifier of the lifecycle")),
+    transition: v.pipe(v.string(), v.description("Transition identifier of the lifecycle")),
+  };
+  const body = { required: false, content: { "application/json": StateChangeBodySchema } };
+  return [
+    {
+      method: "GET", path: `${path}/states`, tag: TAG, summary: `Next possible states${variant}`, params, query: StatesQuerySchema,
+      description: "States a valid transition the user may run leads to (a transition whose m0 refuses is listed with its error).",
+      response: { data: v.object({ uri: v.string(), states: v.array(StateSchema) }) },
+      errors: LIFECYCLE_ERRORS,
+    },
+    {
+      method: "GET", path: `${path}/states/:state`, tag: TAG, summary: `Read a state${variant}`, params,
+      response: { data: v.object({ uri: v.string(), state: StateSchema }) },
+      errors: [...LIFECYCLE_ERRORS, "CRUD0228"],
+    },
+    {
+      method: "POST", path: `${path}/states/:state`, tag: TAG, summary: `Change the state${variant}`, params, body,
+      description: "Runs the transition leading to the state; with no valid transition only the admin may force the state. Creates a new revision.",
+      response: { data: v.object({ uri: v.string(), state: StateSchema }) },
+      errors: [...LIFECYCLE_ERRORS, "CRUD0228", ...CHANGE_ERRORS],
+    },
+    {
+      method: "GET", path: `${path}/transitions`, tag: TAG, summary: `List the transitions${variant}`, params,
+      response: { data: v.object({ uri: v.string(), transitions: v.array(TransitionRefSchema) }) },
+      errors: LIFECYCLE_ERRORS,
+    },
+    {
+      method: "GET", path: `${path}/transitions/:transition`, tag: TAG, summary: `Read a transition${variant}`, params,
+      response: { data: v.object({ uri: v.string(), transition: TransitionSchema }) },
+      errors: [...LIFECYCLE_ERRORS, "CRUD0229"],
+    },
+    {
+      method: "POST", path: `${path}/transitions/:transition`, tag: TAG, summary: `Run a transition${variant}`, params, body,
+      description: "The comment goes to the history, the parameters to the transition. Creates a new revision.",
+      response: { data: v.object({ state: StateSchema }) },
+      errors: [...LIFECYCLE_ERRORS, "CRUD0229", ...CHANGE_ERRORS],
+    },
+  ];
+}
+
+/** The operations of the Lifecycle collection, for the OpenAPI document. */
+export const lifecycleOperations = defineOperations(LIFECYCLE_BASES.flatMap(lifecycleOperationsOf));
 
 /** The comment and parameters of a POST: an empty body is none, else a JSON object. */
 async function readStateChange(c: Context): Promise<StateChangeInput> {
@@ -39,7 +112,8 @@ export function lifecycleRoutes(): Hono<HttpEnv> {
 
     app.get(`${base}/states`, (c) => {
       const { ref, options } = target(c);
-      const all = isSet(c.req.query("allStates") ?? c.req.query("allState"));
+      const query = v.parse(StatesQuerySchema, { allStates: c.req.query("allStates") ?? c.req.query("allState") });
+      const all = isSet(query.allStates);
       return c.json(successEnvelope(c.var.platform.lifecycle.listStates(c.var.principal, ref, { ...options, all })));
     });
     app.get(`${base}/states/:state`, (c) => {

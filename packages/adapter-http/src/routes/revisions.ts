@@ -1,4 +1,8 @@
 import { Hono } from "hono";
+import { ElementQuerySchema, ListQuerySchema, type ErrorCode } from "@lineage/core";
+import * as v from "valibot";
+import { DocumentSchema, ElementItemSchema, RequestParametersSchema, defineOperations, type ApiOperation } from "../openapi/index.ts";
+import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { splitFormat } from "../resource-name.ts";
@@ -10,6 +14,46 @@ const ELEMENT_BASES = [
   { path: "/smart-structures/:family/smart-elements/:docid", trash: false },
   { path: "/trash/:docid", trash: true },
 ] as const;
+
+/** The query of the history: paging and a revision filter, -1 meaning none. */
+export const HistoryQuerySchema = v.object({
+  slice: v.optional(v.pipe(v.string(), v.description("Revisions per page, -1 (default) for all; else 400 ROUTES0139"))),
+  offset: v.optional(v.pipe(v.string(), v.description("Revisions skipped, 0 by default; else 400 ROUTES0140"))),
+  revision: v.optional(v.pipe(v.string(), v.description("Only this revision number; -1 (default) for all; else 400 ROUTES0140"))),
+});
+
+const RevisionNumberSchema = v.pipe(v.string(), v.description("Revision number (0 for the first); a .json suffix may follow"), v.examples(["0", "2.json"]));
+const LOCATE_ERRORS: readonly ErrorCode[] = ["CRUD0200", "CRUD0201", "CRUD0220", "ROUTES0105"];
+
+function subCollectionOperations(base: (typeof ELEMENT_BASES)[number]): ApiOperation[] {
+  const path = `/api/v2${base.path}`;
+  const where = base.trash ? " of an element in the trash" : base.path.includes(":family") ? " (family-checked)" : "";
+  const tag = base.trash ? "Trash" : "Revisions";
+  const params = { ...ELEMENT_PARAMS, revision: RevisionNumberSchema };
+  return [
+    {
+      method: "GET", path: `${path}/revisions`, tag, summary: `List the revisions${where}`, params, query: ListQuerySchema,
+      description: "Every revision of the lineage, newest first by default. Carries an ETag.",
+      response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), revisions: v.array(ElementItemSchema) }) },
+      errors: [...LOCATE_ERRORS, ...(base.trash ? (["ROUTES0112"] as const) : (["CRUD0219"] as const)), "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "CRUD0501", "CRUD0506"],
+    },
+    {
+      method: "GET", path: `${path}/revisions/:revision`, tag, summary: `Read one revision${where}`, params, query: ElementQuerySchema,
+      description: "Carries an ETag; If-None-Match gives 304.",
+      response: { data: v.object({ revision: DocumentSchema }) },
+      errors: ["ROUTES0100", "ROUTES0101", base.trash ? "ROUTES0112" : "ROUTES0102", "ROUTES0104", "ROUTES0105", "CRUD0221", "ROUTES0103", "CRUD0202"],
+    },
+    {
+      method: "GET", path: `${path}/history`, tag, summary: `Read the history${where}`, params, query: HistoryQuerySchema,
+      description: "History entries (comments, state changes, modifications) grouped by revision, newest first.",
+      response: { data: v.looseObject({ uri: v.string(), requestParameters: v.unknown(), history: v.array(v.unknown()) }) },
+      errors: [...LOCATE_ERRORS, "ROUTES0139", "ROUTES0140"],
+    },
+  ];
+}
+
+/** The operations of the revisions and history sub-collections, for the OpenAPI document. */
+export const revisionOperations = defineOperations(ELEMENT_BASES.flatMap(subCollectionOperations));
 
 /** Revisions and history sub-collections, in their three variants. */
 export function revisionRoutes(): Hono<HttpEnv> {

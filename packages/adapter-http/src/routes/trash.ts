@@ -1,9 +1,34 @@
 import { Hono } from "hono";
+import { ElementQuerySchema, ListQuerySchema, RestoreBodySchema } from "@lineage/core";
+import * as v from "valibot";
+import { DocumentSchema, ElementItemSchema, RequestParametersSchema, defineOperations } from "../openapi/index.ts";
+import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readJsonBody } from "../request-body.ts";
 import { splitFormat } from "../resource-name.ts";
 import { listQueryOf, respondWithEtag } from "../respond.ts";
+
+/** The operations of the trash, for the OpenAPI document. */
+export const trashOperations = defineOperations([
+  {
+    method: "GET", path: "/api/v2/trash", tag: "Trash", summary: "List the elements in the trash", query: ListQuerySchema,
+    response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), documents: v.array(ElementItemSchema) }) },
+    errors: ["ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
+  },
+  {
+    method: "GET", path: "/api/v2/trash/:docid", tag: "Trash", summary: "Read an element in the trash", params: ELEMENT_PARAMS, query: ElementQuerySchema,
+    response: { data: v.object({ document: DocumentSchema }) },
+    errors: ["ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0103", "CRUD0202"],
+  },
+  {
+    method: "PUT", path: "/api/v2/trash/:docid", tag: "Trash", summary: "Restore an element from the trash", params: ELEMENT_PARAMS, query: ElementQuerySchema,
+    description: "The lineage becomes alive again, with a history entry.",
+    body: { content: { "application/json": RestoreBodySchema } },
+    response: { data: v.object({ document: DocumentSchema, duration: v.optional(v.string()) }) },
+    errors: ["CRUD0236", "CRUD0237", "ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0110"],
+  },
+]);
 
 /** The trash: deleted elements, readable and restorable (PUT status alive). */
 export function trashRoutes(): Hono<HttpEnv> {

@@ -193,7 +193,13 @@ export const SearchConfigSchema = v.strictObject({
   collection: v.optional(text("Collection restricting the elements indexed")),
   fields: list(v.strictObject({ field: fieldId("Field indexed"), weight: WeightSchema }), "Fields indexed"),
   files: list(v.strictObject({ field: fieldId("File field whose content is indexed"), weight: WeightSchema }), "File fields indexed"),
-  callables: list(v.unknown(), "Indexing callbacks registered in code"),
+  callables: list(
+    v.union([
+      identifier("Name of a callable registered in code (createPlatform searchCallables), weight D"),
+      v.strictObject({ name: identifier("Name of a callable registered in code (createPlatform searchCallables)"), weight: WeightSchema }),
+    ], "a callable is a name or {name, weight}"),
+    "Functions registered in code that return extra text to index",
+  ),
 });
 
 export const SearchDomainSchema = v.strictObject({

@@ -2,6 +2,7 @@ import { HTTP_RIGHTS, type Account, type Group, type Role } from "../accounts/ac
 import type { Enumerate } from "../catalog/enumerate.ts";
 import type { Lifecycle } from "../catalog/lifecycle.ts";
 import type { Profile } from "../catalog/profile.ts";
+import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
 import { isLineageError, LineageError } from "../errors/lineage-error.ts";
 import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
 import type { UploadedFile } from "../element/uploaded-file.ts";
@@ -26,6 +27,8 @@ import {
   type ValuesLayout,
 } from "./bundle-values.ts";
 import { systemPrincipal } from "./system-principal.ts";
+import { searchDomainOf } from "../search/bundle-search-domain.ts";
+import type { SearchDomain } from "../search/search-domain.ts";
 
 export interface ImportCounts {
   created: number;
@@ -33,7 +36,7 @@ export interface ImportCounts {
   unchanged: number;
 }
 
-/** What an import did, per kind. Search domains and dashboards are checked and counted, not stored yet (no port). */
+/** What an import did, per kind. */
 export interface ImportReport {
   readonly roles: ImportCounts;
   readonly groups: ImportCounts;
@@ -43,8 +46,8 @@ export interface ImportReport {
   readonly lifecycles: ImportCounts;
   readonly structures: ImportCounts;
   readonly elements: ImportCounts;
-  readonly searchDomains: { accepted: number };
-  readonly dashboards: { accepted: number };
+  readonly searchDomains: ImportCounts;
+  readonly dashboards: ImportCounts;
 }
 
 export interface ImportBundleOptions {
@@ -137,8 +140,8 @@ function writeBundle(platform: Platform, bundle: Bundle, passwords: ReadonlyMap<
   const report: ImportReport = {
     roles: zero(), groups: zero(), users: zero(), enumerates: zero(), profiles: zero(), lifecycles: zero(),
     structures: zero(), elements: zero(),
-    searchDomains: { accepted: bundle.searchDomains?.length ?? 0 },
-    dashboards: { accepted: bundle.dashboards?.length ?? 0 },
+    searchDomains: zero(),
+    dashboards: zero(),
   };
   const roles = new Map(accounts.roles().map((role) => [role.id, role]));
   for (const role of bundle.accounts?.roles ?? []) {
@@ -175,6 +178,14 @@ function writeBundle(platform: Platform, bundle: Bundle, passwords: ReadonlyMap<
   for (const structure of bundle.structures ?? []) {
     const next = plain<StructureDefinition>({ ...structure, fields: structure.fields ?? [] });
     upsert(report.structures, withoutId(catalog.structure(structure.name)), next, (s) => catalog.saveStructure(s));
+  }
+  for (const dashboard of bundle.dashboards ?? []) {
+    const next = plain<DashboardEntry>({ slug: dashboard.slug, uuid: dashboard.uuid, roles: dashboard.roles ?? [] });
+    upsert(report.dashboards, catalog.dashboard(dashboard.slug), next, (d) => catalog.saveDashboard(d));
+  }
+  for (const domain of bundle.searchDomains ?? []) {
+    const next = plain<SearchDomain>(searchDomainOf(domain));
+    upsert(report.searchDomains, platform.store.search.domain(domain.name), next, (d) => platform.store.search.saveDomain(d));
   }
   importElements(platform, bundle.elements ?? [], readFile, report.elements);
   return report;

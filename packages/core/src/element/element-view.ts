@@ -6,6 +6,7 @@ import { translate } from "../i18n/label.ts";
 import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
 import { fieldIndex, flattenFields, type SmartStructure } from "../structure/smart-structure.ts";
 import { renderFieldValue, type ReadContext, type RenderedValue } from "../values/display-value.ts";
+import { parseFileValue } from "../values/file-value.ts";
 import { elementUri } from "./element-uri.ts";
 import type { FieldsSelection, SelectionScope } from "./fields-selection.ts";
 import { statusProperty, type ElementRevision } from "./smart-element.ts";
@@ -51,9 +52,15 @@ export function stateProperty(revision: ElementRevision, lifecycle: Lifecycle | 
 
 const sqlDate = (iso: string) => iso.slice(0, 19).replace("T", " ");
 
-/** The icon URL of an element: its structure's icon, resized. */
+/**
+ * The icon URL of an element: its structure's icon, resized. An icon that is a vault image
+ * (a file value `mime|id|name`) is served by the recorded route; a file name, from the Images directory.
+ */
 export function iconUri(structure: SmartStructure | undefined): string | null {
-  return structure?.icon ? `/api/v2/images/assets/sizes/24x24c/${structure.icon}` : null;
+  if (!structure?.icon) return null;
+  const vaultIcon = parseFileValue(structure.icon);
+  if (vaultIcon) return `/api/v2/images/recorded/sizes/24x24c/${vaultIcon.vaultId}.png`;
+  return `/api/v2/images/assets/sizes/24x24c/${structure.icon.split("/").map(encodeURIComponent).join("/")}`;
 }
 
 function propertyValue(name: string, revision: ElementRevision, context: ViewContext): unknown {

@@ -1,13 +1,17 @@
+import * as v from "valibot";
 import { LineageError } from "../errors/lineage-error.ts";
 import { SORTABLE_PROPERTIES, type OrderTerm } from "../ports/element-repository.port.ts";
 import { visibilityOf } from "../structure/smart-field.ts";
 import { findField, type SmartStructure } from "../structure/smart-structure.ts";
+import { OffsetParameterSchema, SliceParameterSchema } from "./list-query.schema.ts";
 
 /** Raw query parameters of a list, as strings. */
 export interface ListQuery {
   readonly slice?: string | undefined;
   readonly offset?: string | undefined;
   readonly orderBy?: string | undefined;
+  /** The most elements one answer may hold, `all` included; MAX_SLICE by default. */
+  readonly maxSlice?: number | undefined;
 }
 
 /** Parsed paging and order of a list. */
@@ -18,23 +22,36 @@ export interface ListParameters {
   readonly orderBy: readonly OrderTerm[];
 }
 
-/** The largest page a client can ask for by number; `all` is the way to ask for more. */
-export const MAX_SLICE = 100_000;
+/** The most elements one list answer holds by default, `slice=all` included (docs/limits.md). */
+export const MAX_SLICE = 10_000;
 
-/** Parses `slice`: a non-negative integer or `all`; empty or 0 keep the default. */
-export function parseSlice(raw: string | undefined, defaultSlice: number): number | "ALL" {
+/** Parses `slice`: a non-negative integer up to `maxSlice`, or `all`; empty or 0 keep the default. */
+export function parseSlice(raw: string | undefined, defaultSlice: number, maxSlice = MAX_SLICE): number | "ALL" {
   const value = raw?.trim();
-  if (!value || /^0+$/.test(value)) return defaultSlice;
+  if (!value || /^0+$/.test(value)) return Math.min(defaultSlice, maxSlice);
   if (value.toLowerCase() === "all") return "ALL";
-  if (!/^\d{1,9}$/.test(value) || Number(value) > MAX_SLICE) throw new LineageError("ROUTES0139", [raw]);
+  if (!v.is(SliceParameterSchema, value)) throw new LineageError("ROUTES0139", [raw]);
+  if (Number(value) > maxSlice) {
+    throw new LineageError("ROUTES0139", [raw], { userMessage: `Incorrect Slice "${value}": at most ${maxSlice} elements per page, use offset for more` });
+  }
   return Number(value);
+}
+
+/** The rows a store should fetch for a slice: one over the cap for `all`, so that going over it can be told. */
+export function sliceLimit(slice: number | "ALL", maxSlice = MAX_SLICE): number {
+  return slice === "ALL" ? maxSlice + 1 : slice;
+}
+
+/** Refuses an `all` page that went over the cap (400 ROUTES0141) rather than cutting it silently. */
+export function checkAllSlice<T>(slice: number | "ALL", rows: readonly T[], maxSlice = MAX_SLICE): void {
+  if (slice === "ALL" && rows.length > maxSlice) throw new LineageError("ROUTES0141", [maxSlice]);
 }
 
 /** Parses `offset`: a non-negative integer, 0 by default. */
 export function parseOffset(raw: string | undefined): number {
   const value = raw?.trim();
   if (!value) return 0;
-  if (!/^\d{1,12}$/.test(value) || !Number.isSafeInteger(Number(value))) throw new LineageError("ROUTES0140", [raw]);
+  if (!v.is(OffsetParameterSchema, value)) throw new LineageError("ROUTES0140", [raw]);
   return Number(value);
 }
 
@@ -67,7 +84,7 @@ export function formatOrderBy(terms: readonly OrderTerm[]): string {
 /** Parses the three list parameters. */
 export function parseListParameters(query: ListQuery, defaultOrder: string, structure?: SmartStructure): ListParameters {
   return {
-    slice: parseSlice(query.slice, 10),
+    slice: parseSlice(query.slice, 10, query.maxSlice),
     offset: parseOffset(query.offset),
     orderBy: parseOrderBy(query.orderBy, defaultOrder, structure),
   };

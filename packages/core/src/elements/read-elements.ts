@@ -7,7 +7,7 @@ import { statusProperty, type ElementRevision } from "../element/smart-element.t
 import type { LineageStatus } from "../element/smart-element.ts";
 import type { OrderTerm } from "../ports/element-repository.port.ts";
 import { describeStructure, type FieldDescription } from "../structure/structure-description.ts";
-import { formatOrderBy, parseListParameters, parseOffset, type ListQuery } from "./list-parameters.ts";
+import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLimit, type ListQuery } from "./list-parameters.ts";
 import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
 
@@ -57,9 +57,10 @@ function listElements(scope: ReadScope, status: LineageStatus, options: ListOpti
     status,
     ...(structures === undefined ? {} : { structures }),
     orderBy: parameters.orderBy,
-    limit: parameters.slice === "ALL" ? null : parameters.slice,
+    limit: sliceLimit(parameters.slice, options.maxSlice),
     offset: parameters.offset,
   });
+  checkAllSlice(parameters.slice, rows, options.maxSlice);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", itemUri(row)));
   return {
     requestParameters: { slice: parameters.slice, offset: parameters.offset, length: documents.length, orderBy: formatOrderBy(parameters.orderBy) },
@@ -101,7 +102,8 @@ export async function listRevisions(scope: ReadScope, ref: string, options: Revi
   const parameters = parseListParameters(options, "revision:desc", structure);
   const all = scope.store.elements.revisions(latest.initid);
   const sorted = sortRevisions(all, parameters.orderBy);
-  const page = sorted.slice(parameters.offset, parameters.slice === "ALL" ? undefined : parameters.offset + parameters.slice);
+  const page = sorted.slice(parameters.offset, parameters.offset + sliceLimit(parameters.slice, options.maxSlice));
+  checkAllSlice(parameters.slice, page, options.maxSlice);
   const itemUri = (r: ElementRevision) => (options.trash ? `/api/v2/trash/${r.initid}/revisions/${r.revision}.json` : revisionUri(r.initid, r.revision));
   const etag = await elementEtag(latest.id, latest.modifiedAt, scope.rightsVector(latest), scope.principal, scope.locale);
   return {

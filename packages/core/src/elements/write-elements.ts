@@ -1,6 +1,8 @@
+import * as v from "valibot";
 import { LineageError } from "../errors/lineage-error.ts";
 import type { HistoryEntry } from "../element/history-entry.ts";
 import { parseFieldsSelection } from "../element/fields-selection.ts";
+import { RestoreBodySchema } from "./restore-body.schema.ts";
 import { renderDocument } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
 import type { Clock } from "../ports/clock.port.ts";
@@ -58,6 +60,7 @@ export function createElement(scope: ReadScope, clock: Clock, input: CreateEleme
       importKey: input.importKey ?? null,
     });
     store.elements.appendHistory(historyEntry(scope, created, now, { level: "notice", code: "CREATE", comment: "Created" }));
+    store.search.markChanged(created.initid, created.structure);
     return created;
   });
 }
@@ -99,6 +102,7 @@ export function updateElement(scope: ReadScope, clock: Clock, ref: string, input
       modifiedAt: now.toISOString(),
     };
     store.elements.save(updated);
+    store.search.markChanged(updated.initid, updated.structure);
     store.elements.appendHistory(historyEntry(scope, updated, now, { level: "notice", code: "MODIFY", comment: input.comment ?? "Updated by API" }));
     return updated;
   });
@@ -112,6 +116,7 @@ export function deleteElement(scope: ReadScope, clock: Clock, ref: string, famil
     if (!scope.permissions(current).has("delete")) throw new LineageError("ROUTES0110", [ref, "Access not granted"]);
     const now = clock.now();
     store.elements.setLineageStatus(current.initid, "deleted", now.toISOString());
+    store.search.markChanged(current.initid, current.structure);
     const deleted = store.elements.latest(current.initid) ?? { ...current, status: "deleted" as const };
     store.elements.appendHistory(historyEntry(scope, deleted, now, { level: "notice", code: "DELETE", comment: "Deleted by API" }));
     return deleted;
@@ -120,8 +125,7 @@ export function deleteElement(scope: ReadScope, clock: Clock, ref: string, famil
 
 /** True when a body is exactly the restoration request `{"document":{"properties":{"status":"alive"}}}`. */
 function isRestoreRequest(body: unknown): boolean {
-  const document = (body as { document?: { properties?: { status?: unknown } } } | null)?.document;
-  return document?.properties?.status === "alive";
+  return v.is(RestoreBodySchema, body);
 }
 
 /** Brings a lineage back from the trash (PUT on the trash resource). */
@@ -134,6 +138,7 @@ export function restoreElement(scope: ReadScope, clock: Clock, ref: string, body
     const current = locateDeleted(scope, ref, "delete");
     const now = clock.now();
     store.elements.setLineageStatus(current.initid, "alive", now.toISOString());
+    store.search.markChanged(current.initid, current.structure);
     const restored = store.elements.latest(current.initid) ?? { ...current, status: "alive" as const };
     store.elements.appendHistory(historyEntry(scope, restored, now, { level: "notice", code: "RESTORE", comment: "Restored from the trash" }));
     return restored;
@@ -170,6 +175,7 @@ export function reviseElement(scope: ReadScope, clock: Clock, current: ElementRe
       importKey: null,
     });
     store.elements.appendHistory(historyEntry(scope, next, now, { level: "notice", code: "REVISION", comment: input.comment ?? "New revision" }));
+    store.search.markChanged(next.initid, next.structure);
     return next;
   });
 }

@@ -1,14 +1,13 @@
+import * as v from "valibot";
 import type { Enumerate } from "../catalog/enumerate.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import type { ReadScope } from "../elements/read-scope.ts";
 import { fieldIndex, findField, type SmartStructure } from "../structure/smart-structure.ts";
 import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
 import { enumerateIndex, type EnumItemView } from "./enumerate-index.ts";
+import { ENUM_OPERATORS, ENUM_ORDERS, EnumerateQuerySchema, type EnumOperator, type EnumOrder } from "./enumerate-query.schema.ts";
 
-export const ENUM_OPERATORS = ["startswith", "contains"] as const;
-export type EnumOperator = (typeof ENUM_OPERATORS)[number];
-export const ENUM_ORDERS = ["none", "key", "label"] as const;
-export type EnumOrder = (typeof ENUM_ORDERS)[number];
+export { ENUM_OPERATORS, ENUM_ORDERS, type EnumOperator, type EnumOrder } from "./enumerate-query.schema.ts";
 
 /** The query variables of an Enumerates route, as strings (missing or empty: the default). */
 export interface EnumerateQuery {
@@ -37,18 +36,19 @@ export interface EnumerateData extends Partial<EnumItemView> {
   readonly enumItems: readonly EnumItemView[];
 }
 
-const isOneOf = <T extends string>(values: readonly T[], value: string): value is T => (values as readonly string[]).includes(value);
-
 /**
  * Checks the query variables: `operator` startswith|contains (default contains,
  * else 400 CRUD0402), `orderBy` none|key|label (default none, else 400 CRUD0403).
  * Values are case-sensitive, as in the original.
  */
 export function parseEnumerateQuery(query: EnumerateQuery = {}): EnumerateParameters {
-  const { operator = "", orderBy = "", keyword = "" } = query;
-  if (operator !== "" && !isOneOf(ENUM_OPERATORS, operator)) throw new LineageError("CRUD0402", [operator, ENUM_OPERATORS.join(", ")]);
-  if (orderBy !== "" && !isOneOf(ENUM_ORDERS, orderBy)) throw new LineageError("CRUD0403", [orderBy, ENUM_ORDERS.join(", ")]);
-  return { operator: operator || "contains", keyword, orderBy: orderBy || "none" };
+  // An empty variable is no variable: the schema's default applies.
+  const given = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = v.safeParse(EnumerateQuerySchema, given);
+  if (parsed.success) return parsed.output;
+  const { operator = "", orderBy = "" } = query;
+  if (!v.is(EnumerateQuerySchema.entries.operator, operator || undefined)) throw new LineageError("CRUD0402", [operator, ENUM_OPERATORS.join(", ")]);
+  throw new LineageError("CRUD0403", [orderBy, ENUM_ORDERS.join(", ")]);
 }
 
 /**

@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import type { LifecycleTransition } from "../catalog/lifecycle.ts";
 import type { FieldValue } from "../element/smart-element.ts";
 import { LineageError, isLineageError } from "../errors/lineage-error.ts";
@@ -13,6 +14,25 @@ export interface StateChangeBody {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** The JSON body of POST states/<state> and transitions/<transition> (api-v2.md, Lifecycle collection). */
+export const StateChangeBodySchema = v.object({
+  comment: v.optional(v.nullable(v.pipe(v.string(), v.description("Text added to the history")))),
+  parameters: v.optional(
+    v.nullable(
+      v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.description("Transition parameters (askAttributes of the transition) by id; typed like Smart Fields"),
+      ),
+    ),
+  ),
+});
+
+/** What is wrong with each part of a state change body. */
+const BODY_PROBLEMS: Readonly<Record<string, string>> = {
+  comment: '"comment" must be a string',
+  parameters: '"parameters" must be an object mapping parameter ids to values',
+};
+
 /**
  * Reads the body of POST states/<state> and transitions/<transition>: a JSON
  * object whose `comment` is a string and `parameters` an object, both optional
@@ -21,14 +41,11 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export function readStateChangeBody(body: unknown): StateChangeBody {
   if (body === undefined) return { comment: undefined, parameters: undefined };
   if (!isPlainObject(body)) throw new LineageError("API0009", ["a JSON object is expected"]);
-  const { comment, parameters } = body;
-  if (comment !== undefined && comment !== null && typeof comment !== "string") {
-    throw new LineageError("API0009", ['"comment" must be a string']);
-  }
-  if (parameters !== undefined && parameters !== null && !isPlainObject(parameters)) {
-    throw new LineageError("API0009", ['"parameters" must be an object mapping parameter ids to values']);
-  }
-  return { comment: comment ?? undefined, parameters: parameters ?? undefined };
+  const parsed = v.safeParse(StateChangeBodySchema, body);
+  // valibot's record takes an array for an object: that one is told apart here.
+  const wrong = parsed.success ? (Array.isArray(body.parameters) ? "parameters" : undefined) : String(parsed.issues[0].path?.[0]?.key ?? "");
+  if (!parsed.success || wrong !== undefined) throw new LineageError("API0009", [BODY_PROBLEMS[wrong ?? ""] ?? "a JSON object is expected"]);
+  return { comment: parsed.output.comment ?? undefined, parameters: parsed.output.parameters ?? undefined };
 }
 
 /**

@@ -1,2 +1,11 @@
 export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
 export { storeContract } from "./store.contract.ts";
+export { dashboardCatalogContract } from "./dashboard-catalog.contract.ts";
+export { createMemoryDashboardServer, type MemoryDashboardServer } from "./memory-dashboard-server.ts";
+export { createMemoryImageStore } from "./memory-image-store.ts";
+export { imageStoreContract } from "./image-store.contract.ts";
+export { authStoreContract } from "./auth-store.contract.ts";
+export { createMemorySessionRepository } from "./memory-session-repository.ts";
+export { createMemoryTokenRepository } from "./memory-token-repository.ts";
+export { searchIndexContract } from "./search-index.contract.ts";
+export { createMemorySearchIndex, type MemorySearchIndexOptions } from "../search/memory-search-index.ts";

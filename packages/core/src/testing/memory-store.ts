@@ -7,11 +7,15 @@ import type { HistoryEntry } from "../element/history-entry.ts";
 import type { ElementRevision, FieldValue, NewRevision } from "../element/smart-element.ts";
 import type { AccountRepository, NewAccount } from "../ports/account-repository.port.ts";
 import type { CatalogRepository } from "../ports/catalog-repository.port.ts";
+import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
 import { systemClock, type Clock } from "../ports/clock.port.ts";
 import type { ElementQuery, ElementRepository, OrderTerm } from "../ports/element-repository.port.ts";
 import type { Store } from "../ports/store.port.ts";
 import type { Vault, VaultFile } from "../ports/vault.port.ts";
+import { createMemorySearchRepository } from "./memory-search-repository.ts";
 import type { SmartStructure } from "../structure/smart-structure.ts";
+import { createMemorySessionRepository } from "./memory-session-repository.ts";
+import { createMemoryTokenRepository } from "./memory-token-repository.ts";
 
 export interface MemoryStoreOptions {
   /** Dates the vault stamps on new files. */
@@ -40,6 +44,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     enumerates: new Map<string, Enumerate>(),
     lifecycles: new Map<string, Lifecycle>(),
     profiles: new Map<string, Profile>(),
+    dashboards: new Map<string, DashboardEntry>(),
     accounts: new Map<string, Account>(),
     roles: new Map<string, Role>(),
     groups: new Map<string, Group>(),
@@ -132,6 +137,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     saveLifecycle: (lifecycle) => put(state.lifecycles, lifecycle.name, freeze(structuredClone(lifecycle))),
     profile: (name) => state.profiles.get(name),
     saveProfile: (profile) => put(state.profiles, profile.name, freeze(structuredClone(profile))),
+    dashboard: (slug) => state.dashboards.get(slug),
+    dashboards: () => [...state.dashboards.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)),
+    saveDashboard: (entry) => put(state.dashboards, entry.slug, freeze({ slug: entry.slug, uuid: entry.uuid, roles: [...entry.roles] })),
   };
 
   const accounts: AccountRepository = {
@@ -174,7 +182,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     catalog,
     accounts,
     vault,
+    search: createMemorySearchRepository(put, () => state.elements.values()),
+    sessions: createMemorySessionRepository((undo) => journal.record(undo)),
+    tokens: createMemoryTokenRepository((undo) => journal.record(undo)),
     transaction: (fn) => journal.run(fn),
+    version: () => (journal.open() ? undefined : String(journal.writes())),
     close() {
       closed = true;
     },
@@ -185,15 +197,23 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
 interface Journal {
   record(undo: () => void): void;
   run<T>(fn: () => T): T;
+  /** True while a transaction runs. */
+  open(): boolean;
+  /** How many writes were made so far (rolled back ones included). */
+  writes(): number;
 }
 
 function createJournal(): Journal {
   let undos: (() => void)[] | undefined;
+  let writes = 0;
   return {
     record(undo) {
+      writes++;
       // Outside a transaction each write commits on its own, so there is nothing to keep.
       undos?.push(undo);
     },
+    open: () => undos !== undefined,
+    writes: () => writes,
     run(fn) {
       if (undos) return synchronous(fn());
       const log: (() => void)[] = [];

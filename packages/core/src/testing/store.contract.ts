@@ -409,6 +409,40 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
       });
     });
 
+    describe("version", () => {
+      it("stays the same while nothing is written", () => {
+        createLineage(2);
+        const before = store.version();
+        store.elements.byId(1);
+        store.catalog.structures();
+        expect(before).toBeDefined();
+        expect(store.version()).toBe(before);
+      });
+
+      it("changes with every kind of committed write", () => {
+        const seen = new Set([store.version()]);
+        const wrote = (write: () => unknown) => {
+          store.transaction(write);
+          const version = store.version();
+          expect(seen.has(version)).toBe(false);
+          seen.add(version);
+        };
+        wrote(() => store.elements.insert(draft()));
+        wrote(() => store.elements.save({ ...store.elements.byId(1)!, title: "changed" }));
+        wrote(() => store.catalog.saveEnumerate({ name: "E", items: [{ key: "k", label: { en: "K" } }] }));
+        wrote(() => store.accounts.saveAccount(account("alice")));
+        wrote(() => store.vault.store(bytes("x"), { name: "x.txt", mime: "text/plain" }));
+      });
+
+      it("is undefined inside a transaction, whose reads may be rolled back", () => {
+        store.transaction(() => {
+          store.elements.insert(draft());
+          expect(store.version()).toBeUndefined();
+        });
+        expect(store.version()).toBeDefined();
+      });
+    });
+
     describe("transaction", () => {
       it("returns what the function returns and keeps its writes", () => {
         const id = store.transaction(() => store.elements.insert(draft()).id);

@@ -26,18 +26,27 @@ export function replaceSection(current: string, heading: string, section: string
   return next.endsWith("\n") ? next : `${next}\n`;
 }
 
-/** Replaces the section in `file` (docs/benchmarks.md) or appends it; a missing file is created with `intro` first. */
-export function writeSection(heading: string, section: string, intro: string, file = DOCS): void {
-  const current = existsSync(file) ? readFileSync(file, "utf8") : intro;
+/** What docs/benchmarks.md starts with when a benchmark creates it. */
+const INTRO = `# Benchmarks
+
+Figures measured on this project's own code, and the targets they are held to.
+Each section is written by its own script (\`pnpm bench\`, \`pnpm bench:enumerates\`,
+\`pnpm bench:images\`, \`pnpm bench:fulltext\`, \`pnpm bench:soak\`), which leaves
+the other sections as they are.
+`;
+
+/** Replaces the section in `file` (docs/benchmarks.md) or appends it; a missing file is created with the intro first. */
+export function writeSection(heading: string, section: string, file = DOCS): void {
+  const current = existsSync(file) ? readFileSync(file, "utf8") : INTRO;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, replaceSection(current, heading, section));
 }
 
 /** Prints the section and, unless --no-docs, writes it into docs/benchmarks.md. */
-export function publishSection(section: string, docs: { heading: string; intro: string; write: boolean }): void {
+export function publishSection(section: string, docs: { heading: string; write: boolean }): void {
   console.log(`\n${section}`);
   if (docs.write) {
-    writeSection(docs.heading, section, docs.intro);
+    writeSection(docs.heading, section);
     console.log(`bench: wrote ${DOCS}`);
   }
 }

@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   console.log(`bench: index build ${ms(index.build)} ms, label order ${ms(index.labelOrder)} ms`);
 
   const section = renderSection({ items: items.length, importSeconds, firstMs: first.ms, secondMs: second.ms, loads, rssMb, pure, index });
-  publishSection(section, { heading: SECTION, intro: INTRO, write: options.writeDocs });
+  publishSection(section, { heading: SECTION, write: options.writeDocs });
   checkLoads(loads);
 }
 
@@ -226,10 +226,5 @@ function renderSection(run: RunFigures): string {
   ].join("\n");
 }
 
-const INTRO = `# Benchmarks
-
-Figures measured on this project's own code, and the targets they are held to.
-Each section is written by its own script, which leaves the other sections as they are.
-`;
 
 await session.run(main);

@@ -198,7 +198,7 @@ async function allPhases() {
       `- The search use case parses the query, brings the index up to date, ranks every match, keeps the viewable ones and renders 10 with highlights; ${args.queries} runs per term after 20 warm-up runs.`,
       "- The restart runs in a child process, so its resident memory is the loaded index's, not the build's.",
     ].join("\n");
-    publishSection(section, { heading: SECTION, intro: "# Benchmarks\n", write: !args["no-docs"] });
+    publishSection(section, { heading: SECTION, write: !args["no-docs"] });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

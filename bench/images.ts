@@ -16,7 +16,7 @@ import { basicAuth, checkLoads, percentile, runLoad, type LoadResult } from "./l
  *  1. makes a photo-like 2000x1500 JPEG (gradients and grain, made with sharp) and a 200x150 JPEG;
  *  2. times, in this process, the cold resize of the large one to 200 px wide with each processor
  *     (jimp in a worker thread, sharp on libuv's pool): decode, resize, encode, median of --runs;
- *  3. for each processor, starts `lineage serve --images DIR` in a child (bench/images-server.ts) and loads with
+ *  3. for each processor, starts `lineage serve --images DIR` in a child (bench/server-process.ts) and loads with
  *     autocannon: the cached 200 px variant against the 200x150 original through the same route (same size of answer);
  *  4. measures GET one element while 20 cold resizes of the large JPEG run (distinct widths, all at once), against
  *     the same GET on an idle server;
@@ -108,7 +108,7 @@ async function sample(url: string, clients: number, until: Promise<unknown>): Pr
 }
 
 async function serverRun(name: ProcessorName, dataDir: string, imagesDir: string, elementId: number): Promise<ServerFigures> {
-  const { child, url } = await session.startServer("images-server.ts", [dataDir, imagesDir, name], false);
+  const { child, url } = await session.startServer("server-process.ts", [dataDir, imagesDir, name], false);
   try {
     const elementUrl = `${url}/api/v2/smart-elements/${elementId}`;
     await fetch(elementUrl, { headers }).then((r) => r.arrayBuffer()); // the password check (scrypt) once, apart
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
   }
   await session.cleanup();
 
-  publishSection(renderSection({ largeBytes: large.byteLength, smallBytes: small.byteLength, cold, servers }), { heading: SECTION, intro: INTRO, write: options.writeDocs });
+  publishSection(renderSection({ largeBytes: large.byteLength, smallBytes: small.byteLength, cold, servers }), { heading: SECTION, write: options.writeDocs });
   checkLoads(servers.flatMap((s) => [s.original, s.cached]));
 }
 
@@ -230,10 +230,5 @@ function renderSection(run: { largeBytes: number; smallBytes: number; cold: read
   ].join("\n");
 }
 
-const INTRO = `# Benchmarks
-
-Figures measured on this project's own code, and the targets they are held to.
-Each section is written by its own script, which leaves the other sections as they are.
-`;
 
 await session.run(main);

@@ -1,15 +1,22 @@
 import { startLineage } from "@lineage/cli";
 
 /*
- * A child process of the benchmark: the server as `lineage serve --data DIR
- * --port 0` starts it (no bundle). Sends { url } over IPC once it listens;
+ * A child process of the benchmarks: the server as `lineage serve --data DIR
+ * [--images DIR] --port 0` starts it (no bundle), with the image processor
+ * named when images are served. Sends { url } over IPC once it listens;
  * exits when the parent goes away or on SIGTERM/SIGINT (so --cpu-prof is written).
  */
 
-const dataDir = process.argv[2];
-if (!dataDir) throw new Error("usage: server-process.ts DATA_DIR");
+const [dataDir, imagesDir, processor] = process.argv.slice(2);
+if (!dataDir || (imagesDir && processor !== "jimp" && processor !== "sharp")) {
+  throw new Error("usage: server-process.ts DATA_DIR [IMAGES_DIR jimp|sharp]");
+}
 
-const running = await startLineage({ dataDir, port: 0, host: "127.0.0.1" });
+const running = await startLineage({
+  dataDir, port: 0, host: "127.0.0.1",
+  // 20 cold resizes queue behind one jimp worker for longer than the default request timeout.
+  ...(imagesDir ? { imagesDir, imageProcessor: processor as "jimp" | "sharp", limits: { requestTimeoutMs: 300_000 } } : {}),
+});
 let closing = false;
 const stop = () => {
   if (closing) return;

@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     generateSeconds, bundleBytes, databaseMb, imported, idleRssMb, loadedRssMb, peakRssMb, loads, elementId: id, elementName: middle,
   };
   const section = renderSection(run);
-  publishSection(section, { heading: SECTION, intro: INTRO, write: options.writeDocs });
+  publishSection(section, { heading: SECTION, write: options.writeDocs });
   checkLoads(loads);
 }
 
@@ -198,16 +198,5 @@ function renderSection(run: RunFigures): string {
     "",
   ].join("\n");
 }
-
-const INTRO = `# Benchmarks
-
-Figures measured on this project's own code, and the targets they are held to.
-\`pnpm bench\` runs them (about two minutes: it generates its data, starts the
-server in a child process, loads it with autocannon on 127.0.0.1 only) and
-refreshes its section below; the other sections are left as they are.
-Options: \`pnpm bench --count N --duration S --warmup S --connections N\`;
-\`--profile DIR\` writes CPU profiles of the import and of the server;
-\`--no-docs\` leaves this file alone.
-`;
 
 await session.run(main);

@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     ...(figures.errors.length ? [`- First errors: ${figures.errors.slice(0, 5).map((e) => `\`${e.replace(/`/g, "'")}\``).join("; ")}`] : []),
     "- Latency percentiles are exact, from every answer.",
   ].join("\n");
-  publishSection(section, { heading: SECTION, intro: "# Benchmarks\n", write: !args["no-docs"] });
+  publishSection(section, { heading: SECTION, write: !args["no-docs"] });
   if (figures.errors.length > 0 || growth >= TARGETS.rssGrowth || exitCode !== 0) process.exitCode = 1;
 }
 

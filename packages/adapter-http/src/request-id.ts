@@ -30,6 +30,8 @@ export function requestId(): MiddlewareHandler<HttpEnv> {
     const id = requestIdOf(c.req.header(REQUEST_ID_HEADER));
     c.set("requestId", id);
     await next();
-    c.res = withHeader(c.res, REQUEST_ID_HEADER, id);
+    // Setting c.res again would make Hono copy the answer, turning a plain string body into a stream.
+    const answered = withHeader(c.res, REQUEST_ID_HEADER, id);
+    if (answered !== c.res) c.res = answered;
   };
 }

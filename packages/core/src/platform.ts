@@ -109,10 +109,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     clock,
     hasher,
     authenticate: passwords.verify,
-    principal: (login) => {
-      const account = store.accounts.byLogin(login);
-      return account && passwords.principal(account);
-    },
+    principal: passwords.principalOfLogin,
     principalOfAccount: passwords.principal,
     addUser: (input) => addUser(store, hasher, input),
     scope,

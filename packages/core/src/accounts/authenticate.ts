@@ -10,42 +10,56 @@ export interface PasswordAuthenticator {
   verify(login: string, password: string): Promise<Principal | undefined>;
   /** The principal of an account, with its current roles and groups. */
   principal(account: Account): Principal;
+  /** The principal of a login, read again from the store only when its version changed. */
+  principalOfLogin(login: string): Principal | undefined;
 }
 
 // A verification made against a stored hash that nobody has: keeps unknown logins as slow as known ones.
 const DECOY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
+// Bounds both caches: a flood of made-up logins empties them rather than growing them.
+const MAX_ENTRIES = 10_000;
+
 /**
  * The internal credential provider. A successful verification is remembered
  * for `cacheMs`, keyed by a digest of login and password, with the stored
  * hash it matched: Basic auth on every request does not pay the KDF each
- * time, and a changed password is never served from the cache. While the
- * store's version stays the same, the principal itself is served again
- * without reading the account.
+ * time, and a changed password is never served from the cache. Principals
+ * are kept per login while the store's version stays the same, so a request
+ * that changes nothing reads no account.
  */
 export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher, clock: Clock, cacheMs = 60_000): PasswordAuthenticator {
-  const verified = new Map<string, { hash: string; until: number; version: string | undefined; principal: Principal }>();
+  const verified = new Map<string, { readonly hash: string; readonly until: number }>();
+  const principals = new Map<string, { readonly version: string; readonly principal: Principal | undefined }>();
   const principal = (account: Account) => principalOf(account, store.accounts.groups());
+
+  function principalOfLogin(login: string): Principal | undefined {
+    const version = store.version();
+    const known = principals.get(login);
+    if (known && known.version === version) return known.principal;
+    const account = store.accounts.byLogin(login);
+    const found = account && principal(account);
+    if (version !== undefined) {
+      if (principals.size >= MAX_ENTRIES) principals.clear();
+      principals.set(login, { version, principal: found });
+    }
+    return found;
+  }
+
   return {
     principal,
+    principalOfLogin,
     async verify(login, password) {
       const key = createHash("sha256").update(`${login}\0${password}`).digest("base64");
+      const found = principalOfLogin(login);
+      const hash = found?.account.passwordHash ?? null;
       const now = clock.now().getTime();
-      const version = store.version();
       const known = verified.get(key);
-      if (known && known.until > now && version !== undefined && known.version === version) return known.principal;
-      const account = store.accounts.byLogin(login);
-      const hash = account?.passwordHash ?? null;
-      if (account && hash && known && known.until > now && known.hash === hash) {
-        known.version = version;
-        known.principal = principal(account);
-        return known.principal;
-      }
+      if (found && hash && known && known.hash === hash && known.until > now) return found;
       const ok = await hasher.verify(password, hash ?? DECOY_HASH);
-      if (!account || !hash || !ok) return undefined;
-      if (verified.size > 10_000) verified.clear();
-      const found = principal(account);
-      verified.set(key, { hash, until: now + cacheMs, version, principal: found });
+      if (!found || !hash || !ok) return undefined;
+      if (verified.size >= MAX_ENTRIES) verified.clear();
+      verified.set(key, { hash, until: now + cacheMs });
       return found;
     },
   };

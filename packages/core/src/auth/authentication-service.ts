@@ -31,8 +31,8 @@ export type TokenCheck =
 /**
  * Everything authenticators need from the platform: passwords through the
  * provider chain, tokens and sessions, all slowed down after failures per
- * account and per client address. The principal is rebuilt from the stored
- * account on every call, so a change of roles or rights applies at once.
+ * account and per client address. The principal is read again from the
+ * stored account after any write, so a change of roles or rights applies at once.
  */
 export interface AuthenticationService {
   readonly platform: Platform;
@@ -73,9 +73,8 @@ export function createAuthenticationService(options: AuthenticationServiceOption
   }
 
   async function provision(login: string, account: Parameters<Platform["addUser"]>[0] | undefined): Promise<Principal | undefined> {
-    const existing = store.accounts.byLogin(login);
-    if (existing) return platform.principalOfAccount(existing);
-    if (!account) return undefined;
+    const existing = platform.principal(login);
+    if (existing || !account) return existing;
     try {
       return platform.principalOfAccount(await platform.addUser(account));
     } catch (error) {

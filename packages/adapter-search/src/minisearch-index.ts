@@ -1,11 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, statSync } from "node:fs";
 import MiniSearch, { type Options } from "minisearch";
 import {
   SEARCH_WEIGHTS, WEIGHT_BOOSTS, type SearchWeight,
   type IndexCoverage, type IndexedDocument, type IndexedFile, type IndexedFileStatus, type SearchHit, type SearchIndex,
 } from "@lineage/core";
 import { toMiniSearchQuery } from "./minisearch-query.ts";
+import { snapshotFiles } from "./snapshot-files.ts";
 
 export interface MiniSearchIndexOptions {
   /** Where snapshots are kept (one file per domain and generation); created when missing. */
@@ -65,13 +65,9 @@ const toRow = (document: IndexedDocument): Row => {
  * const platform = createPlatform({ store, searchIndex: createMiniSearchIndex({ dir: "./data/search" }) });
  */
 export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIndex {
-  const { dir } = options;
   const log = options.log ?? ((message: string) => console.log(`[search] ${message}`));
-  mkdirSync(dir, { recursive: true });
+  const files = snapshotFiles(options.dir, "json");
   const domains = new Map<string, DomainIndex>();
-  const fileOf = (domain: string, generation: number) => join(dir, `${encodeURIComponent(domain)}.${generation}.json`);
-  const snapshotsOf = (domain: string) =>
-    readdirSync(dir).filter((name) => /^(.*)\.\d+\.json$/.exec(name)?.[1] === encodeURIComponent(domain));
 
   const get = (domain: string): DomainIndex => {
     const found = domains.get(domain);
@@ -89,12 +85,12 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
   }
 
   function read(domain: string, expected: Omit<IndexCoverage, "seq">): DomainIndex | undefined {
-    const path = fileOf(domain, expected.generation);
+    const path = files.path(domain, expected.generation);
     let text: string;
     try {
       text = readFileSync(path, "utf8");
     } catch {
-      const others = snapshotsOf(domain);
+      const others = files.of(domain);
       if (others.length > 0) log(`domain "${domain}": snapshot ${others.join(", ")} is of another generation than ${expected.generation}: rebuilding`);
       return undefined;
     }
@@ -131,8 +127,10 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
     reset(domain, coverage) {
       domains.set(domain, { coverage, mini: new MiniSearch<Row>(MINISEARCH_OPTIONS), structures: new Map(), files: new Map(), bytes: 0 });
     },
-    upsert(domain, documents) {
+    upsert(domain, given) {
       const index = get(domain);
+      // The last of a batch wins: MiniSearch refuses an id twice.
+      const documents = [...new Map(given.map((d) => [d.id, d])).values()];
       discard(index, documents.map((d) => d.id));
       index.mini.addAll(documents.map(toRow));
       for (const document of documents) {
@@ -169,7 +167,6 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
     },
     persist(domain) {
       const index = get(domain);
-      const path = fileOf(domain, index.coverage.generation);
       const snapshot: Snapshot = {
         format: FORMAT,
         coverage: index.coverage,
@@ -177,20 +174,13 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
         files: [...index.files],
         index: index.mini.toJSON(),
       };
-      const text = JSON.stringify(snapshot);
-      const temporary = `${path}.${process.pid}.tmp`;
-      writeFileSync(temporary, text);
-      // A reader sees the old snapshot or the new one, never half of one.
-      renameSync(temporary, path);
+      const path = files.write(domain, index.coverage.generation, [JSON.stringify(snapshot)]);
       index.bytes = statSync(path).size;
-      for (const name of snapshotsOf(domain)) {
-        const generation = Number(/\.(\d+)\.json$/.exec(name)?.[1]);
-        if (generation < index.coverage.generation) rmSync(join(dir, name), { force: true });
-      }
+      files.removeBefore(domain, index.coverage.generation);
     },
     drop(domain) {
       domains.delete(domain);
-      for (const name of snapshotsOf(domain)) rmSync(join(dir, name), { force: true });
+      files.removeBefore(domain);
     },
   };
 }

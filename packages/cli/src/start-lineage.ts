@@ -2,9 +2,9 @@ import { createPlatform, importBundle, type ImportReport, type Platform } from "
 import { openSqliteStore } from "@lineage/adapter-sqlite";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
-import { createMiniSearchIndex } from "@lineage/adapter-search";
+import { createCompactSearchIndex, createMiniSearchIndex } from "@lineage/adapter-search";
 import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
-import type { ImageProcessor } from "@lineage/core";
+import type { ImageProcessor, SearchIndex } from "@lineage/core";
 import { dirname, join, resolve } from "node:path";
 import { readBundleFile } from "./bundle-file.ts";
 
@@ -16,6 +16,8 @@ export interface LineageOptions {
   readonly imagesDir?: string;
   /** What resizes images: jimp (built in) or sharp (@lineage/adapter-images-sharp, when installed); env LINEAGE_IMAGE_PROCESSOR, else jimp. */
   readonly imageProcessor?: "jimp" | "sharp";
+  /** The full-text index: compact (ours, the default) or minisearch; env LINEAGE_SEARCH_INDEX, else compact. */
+  readonly searchIndex?: SearchIndexKind;
   readonly port?: number;
   readonly host?: string;
   /** Request, upload and list limits (docs/limits.md); each has a default. */
@@ -39,7 +41,11 @@ export interface LineageLimits extends Partial<HttpLimits> {
 export interface OpenSettings {
   readonly maxSlice?: number | undefined;
   readonly synchronous?: "full" | "normal" | undefined;
+  readonly searchIndex?: SearchIndexKind | undefined;
 }
+
+/** The full-text index adapters; both keep their snapshots under `<data>/search/`, each in its own files. */
+export type SearchIndexKind = "compact" | "minisearch";
 
 export interface RunningLineage extends RunningServer {
   readonly platform: Platform;
@@ -49,8 +55,9 @@ export interface RunningLineage extends RunningServer {
 
 /** Opens the data directory and imports bundles: what `serve` and `import` share. */
 export async function openLineage(dataDir: string, bundles: readonly string[] = [], settings: OpenSettings = {}) {
+  // Chosen before the store opens: an unknown kind fails with nothing to close.
+  const searchIndex = chooseSearchIndex(join(dataDir, "search"), settings.searchIndex);
   const store = openSqliteStore({ dataDir, ...(settings.synchronous ? { synchronous: settings.synchronous } : {}) });
-  const searchIndex = createMiniSearchIndex({ dir: join(dataDir, "search") });
   const platform = createPlatform({ store, searchIndex, ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}) });
   const imports: ImportReport[] = [];
   try {
@@ -72,7 +79,7 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   const processor = await chooseImageProcessor(options.imageProcessor);
   // Built first: a wrong `dashboards` setting stops the start before the store is opened.
   const dashboards = options.dashboards && createSupersetServer(options.dashboards);
-  const { platform, imports } = await openLineage(options.dataDir ?? "./data", options.bundles, { maxSlice, synchronous: options.synchronous });
+  const { platform, imports } = await openLineage(options.dataDir ?? "./data", options.bundles, { maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex });
   const firstBundle = options.bundles?.[0];
   const imagesDir = options.imagesDir ?? (firstBundle ? resolve(dirname(firstBundle), "images") : undefined);
   const readiness = createReadiness();
@@ -114,6 +121,13 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
     platform.store.close();
     throw error;
   }
+}
+
+/** The full-text index asked for; the compact index when none is. */
+function chooseSearchIndex(dir: string, asked: string | undefined = process.env.LINEAGE_SEARCH_INDEX): SearchIndex {
+  if (!asked || asked === "compact") return createCompactSearchIndex({ dir });
+  if (asked === "minisearch") return createMiniSearchIndex({ dir });
+  throw new Error(`unknown search index "${asked}": compact or minisearch`);
 }
 
 /** The sharp processor when asked for (and installed); undefined lets the images use jimp. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main, type Io } from "../src/index.ts";
 import { startLineage, type RunningLineage } from "../src/start-lineage.ts";
 
-// End to end over a real server: SQLite file, MiniSearch index persisted in the data directory, HTTP on loopback.
+// End to end over a real server: SQLite file, search index persisted in the data directory, HTTP on loopback.
 
 const bundle = {
   accounts: {
@@ -147,7 +147,7 @@ describe("lineage search reindex", () => {
     expect(await main(["search", "reindex", "--data", dataDir, "news"], io)).toBe(0);
     expect(io.lines).toContain('Reindexing "news" 100% 3/3');
     expect(io.lines.at(-1)).toMatch(/^Domain "news": 3 elements indexed in \d+\.\d s\.$/);
-    expect(readdirSync(join(dataDir, "search"))).toContain("news.1.json");
+    expect(readdirSync(join(dataDir, "search"))).toContain("news.1.lnsx");
     expect(await titles("avalanche")).toEqual(["Volcano eruption"]);
     expect(server.platform.fullsearch.engine.index.coverage("news")?.generation).toBe(1);
     const unknown = capture();
@@ -164,6 +164,20 @@ describe("lineage search reindex", () => {
     } finally {
       log.mockRestore();
     }
+    expect(await titles("avalanche")).toEqual(["Volcano eruption"]);
+  });
+
+  it("serves with the MiniSearch index when asked (its own snapshot files), and refuses an unknown index", async () => {
+    await server.close();
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      await expect(startLineage({ dataDir, port: 0, searchIndex: "nope" as never })).rejects.toThrow('unknown search index "nope": compact or minisearch');
+      server = await startLineage({ dataDir, port: 0, searchIndex: "minisearch" });
+      expect(log.mock.calls.flat().join("\n")).toMatch(/domain "news": no usable index, building it/);
+    } finally {
+      log.mockRestore();
+    }
+    expect(readdirSync(join(dataDir, "search")).sort()).toEqual(["news.1.json", "news.1.lnsx"]);
     expect(await titles("avalanche")).toEqual(["Volcano eruption"]);
   });
 });

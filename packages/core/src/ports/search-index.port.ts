@@ -48,7 +48,8 @@ export interface IndexStats {
  * Full-text indexes, one per search domain. Terms arrive analysed (see
  * Analyzer), so an index only matches terms. Synchronous, like the store.
  *
- * `search` answers candidates, best first (ties by id): plain terms, prefixes
+ * `search` answers candidates, best first (ties by id), possibly lazily (a
+ * caller taking 10 need not pay for ordering them all): plain terms, prefixes
  * and negations are exact; a phrase is matched as all its terms, in any order
  * (adjacency is checked by the caller on the element's text), and a negated
  * phrase excludes nothing.
@@ -71,7 +72,7 @@ export interface SearchIndex {
   /** Records the last change applied. */
   advance(domain: string, seq: number): void;
   coverage(domain: string): IndexCoverage | undefined;
-  search(domain: string, query: SearchQuery, options?: { readonly structures?: readonly string[] }): SearchHit[];
+  search(domain: string, query: SearchQuery, options?: { readonly structures?: readonly string[] }): Iterable<SearchHit>;
   stats(domain: string): IndexStats;
   /** Keeps the domain's index (with its coverage) so that `open` finds it after a restart. */
   persist(domain: string): void;

@@ -48,7 +48,7 @@ export interface SearchEngine {
   /** Applies up to `limit` pending changes to every open domain; returns how many elements were reindexed or removed. */
   sync(limit?: number): number;
   /** Candidates of a query in a domain (opened and brought up to date first). */
-  search(name: string, query: SearchQuery, structures?: readonly string[]): SearchHit[];
+  search(name: string, query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit>;
   /** Rebuilds a domain's index from the store, then persists it; returns the elements indexed. */
   rebuild(name: string, options?: RebuildOptions): Promise<number>;
   /** The text an element has in a domain. */

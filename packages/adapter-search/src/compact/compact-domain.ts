@@ -1,0 +1,179 @@
+import { SEARCH_WEIGHTS, type IndexedDocument, type QueryLiteral, type SearchHit, type SearchQuery } from "@lineage/core";
+import { bestFirst } from "./best-first.ts";
+import { documentSlots, type DocumentSlots, type SlotsImage } from "./document-slots.ts";
+import {
+  addPosting, countOnce, lowerBound, mergePostings, NO_POSTINGS, pendingPostings, WEIGHT_COUNT,
+  type FrozenPostings, type PackedFrequencies, type PendingPostings,
+} from "./postings.ts";
+import { inverseFrequency, termRelevance } from "./relevance.ts";
+
+/** A term matched by a prefix counts less than a whole word (as in MiniSearch). */
+const PREFIX_WEIGHT = 0.375;
+/** Pending postings are merged once they pass this many (or a quarter of the frozen ones), by default. */
+export const MERGE_AT = 250_000;
+
+/** What a query literal looks up: terms, each with the weight of its matches. */
+type Alternatives = readonly (readonly [term: string, weight: number])[];
+
+/** The index of one search domain, in memory: document slots and their postings. */
+export interface CompactDomain {
+  readonly slots: DocumentSlots;
+  /** Adds documents, replacing those of the same id. */
+  add(documents: readonly IndexedDocument[]): void;
+  remove(ids: readonly number[]): void;
+  search(query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit>;
+  /** Merges what is pending and drops dead slots: the state a snapshot holds. */
+  settle(): { readonly slots: SlotsImage; readonly postings: FrozenPostings };
+}
+
+/** A domain index, empty or from a settled snapshot's parts; pending postings are merged past `mergeAt`. */
+export function compactDomain(image?: { readonly slots: SlotsImage; readonly postings: FrozenPostings }, mergeAt = MERGE_AT): CompactDomain {
+  const slots = documentSlots(image?.slots);
+  let frozen = image?.postings ?? NO_POSTINGS;
+  let pending: PendingPostings = pendingPostings();
+
+  function merge(): void {
+    frozen = mergePostings(frozen, pending, slots.compact());
+    pending = pendingPostings();
+  }
+
+  function addOne(document: IndexedDocument): void {
+    const counts = new Map<string, PackedFrequencies>();
+    const lengths = new Array<number>(WEIGHT_COUNT).fill(0);
+    SEARCH_WEIGHTS.forEach((weight, w) => {
+      const terms = document.terms[weight] ?? [];
+      lengths[w] = terms.length;
+      for (const term of terms) counts.set(term, countOnce(counts.get(term) ?? 0, w));
+    });
+    const slot = slots.add(document.id, document.structure, lengths);
+    for (const [term, frequencies] of counts) addPosting(pending, term, slot, frequencies);
+  }
+
+  /** Calls `visit` for each alive slot holding `term`, with its frequencies. */
+  function eachPosting(term: string, visit: (slot: number, frequencies: PackedFrequencies) => void): void {
+    const { alive } = slots;
+    const t = frozen.lookup.get(term);
+    if (t !== undefined) {
+      for (let p = frozen.starts[t]!, end = frozen.starts[t + 1]!; p < end; p++) {
+        const slot = frozen.slots[p]!;
+        if (alive[slot]) visit(slot, frozen.frequencies[p]!);
+      }
+    }
+    const list = pending.byTerm.get(term);
+    if (list) {
+      for (let p = 0; p < list.slots.length; p++) if (alive[list.slots[p]!]) visit(list.slots[p]!, list.frequencies[p]!);
+    }
+  }
+
+  /** Documents holding a term, dead slots not yet merged away included: close enough for its rarity. */
+  function holdersOf(term: string): number {
+    const t = frozen.lookup.get(term);
+    return (t === undefined ? 0 : frozen.starts[t + 1]! - frozen.starts[t]!) + (pending.byTerm.get(term)?.slots.length ?? 0);
+  }
+
+  function termsWithPrefix(prefix: string): string[] {
+    const found: string[] = [];
+    for (let t = lowerBound(frozen.terms, prefix); t < frozen.terms.length && frozen.terms[t]!.startsWith(prefix); t++) found.push(frozen.terms[t]!);
+    for (const term of pending.byTerm.keys()) if (term.startsWith(prefix) && !frozen.lookup.has(term)) found.push(term);
+    return found;
+  }
+
+  /** The terms a literal looks up; a phrase is all its words, one literal each (adjacency is the caller's check). */
+  function alternatives(literal: QueryLiteral): Alternatives[] {
+    switch (literal.kind) {
+      case "term": return [[[literal.term, 1]]];
+      case "prefix": return [termsWithPrefix(literal.prefix).map((term) => [term, term === literal.prefix ? 1 : PREFIX_WEIGHT] as const)];
+      case "phrase": return literal.terms.filter((t): t is string => t !== null).map((term) => [[term, 1]]);
+    }
+  }
+
+  function search(query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit> {
+    const n = slots.count;
+    const allowed = structureFilter(slots, structures);
+    const averages = Array.from({ length: WEIGHT_COUNT }, (_, w) => slots.averageLength(w));
+    const documents = slots.size;
+    const total = new Float64Array(n);
+    const found = new Uint8Array(n);
+    const result: number[] = [];
+    for (const group of query.groups) {
+      const required = group.filter((l) => !l.negated).flatMap(alternatives);
+      // A negated phrase excludes nothing here: the caller checks it on the text.
+      const excluded = group.filter((l) => l.negated && l.kind !== "phrase").flatMap(alternatives);
+      const score = new Float64Array(n);
+      const matched: number[] = [];
+      if (required.length === 0) {
+        for (let s = 0; s < n; s++) if (slots.alive[s]) matched.push(s);
+      }
+      const count = new Uint8Array(n);
+      required.forEach((terms, i) => {
+        const last = i === required.length - 1;
+        for (const [term, weight] of terms) {
+          const idf = inverseFrequency(holdersOf(term), documents);
+          eachPosting(term, (slot, frequencies) => {
+            const seen = count[slot]!;
+            if (seen === i) {
+              count[slot] = i + 1;
+              if (last) matched.push(slot);
+            } else if (seen !== i + 1) {
+              return;
+            }
+            score[slot]! += weight * termRelevance(frequencies, slots.lengths, slot, averages, idf);
+          });
+        }
+      });
+      const out = new Uint8Array(excluded.length > 0 ? n : 0);
+      for (const terms of excluded) for (const [term] of terms) eachPosting(term, (slot) => void (out[slot] = 1));
+      for (const slot of matched) {
+        if (excluded.length > 0 && out[slot]) continue;
+        if (allowed && !allowed[slots.structures[slot]!]) continue;
+        total[slot]! += score[slot]!;
+        if (!found[slot]) {
+          found[slot] = 1;
+          result.push(slot);
+        }
+      }
+    }
+    const ids = new Int32Array(result.length);
+    const scores = new Float64Array(result.length);
+    result.forEach((slot, i) => {
+      ids[i] = slots.ids[slot]!;
+      scores[i] = total[slot]!;
+    });
+    return bestFirst(ids, scores);
+  }
+
+  return {
+    slots,
+    add(documents) {
+      for (const document of documents) addOne(document);
+      if (pending.size >= Math.max(mergeAt, frozen.slots.length / 4)) merge();
+    },
+    remove(ids) {
+      for (const id of ids) slots.remove(id);
+    },
+    search,
+    settle() {
+      if (pending.size > 0 || slots.size < slots.count) merge();
+      const { count } = slots;
+      return {
+        slots: {
+          ids: slots.ids.subarray(0, count),
+          structures: slots.structures.subarray(0, count),
+          lengths: slots.lengths.subarray(0, count * WEIGHT_COUNT),
+          structureNames: slots.structureNames,
+        },
+        postings: frozen,
+      };
+    },
+  };
+}
+
+/** Per structure index, whether it is asked for; undefined when all are. */
+function structureFilter(slots: DocumentSlots, structures: readonly string[] | undefined): Uint8Array | undefined {
+  if (!structures) return undefined;
+  const allowed = new Uint8Array(slots.structureNames.length);
+  slots.structureNames.forEach((name, i) => {
+    if (structures.includes(name)) allowed[i] = 1;
+  });
+  return allowed;
+}

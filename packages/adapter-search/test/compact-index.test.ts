@@ -1,0 +1,125 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { analyzerFor, parseSearchQuery, type IndexedDocument } from "@lineage/core";
+import { searchIndexContract } from "@lineage/core/testing";
+import { createCompactSearchIndex } from "../src/index.ts";
+import { countOnce, frequencyOf } from "../src/compact/postings.ts";
+
+let dir = "";
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "lineage-compact-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+searchIndexContract("compact", () => createCompactSearchIndex({ dir, log: () => {} }));
+// Merging after every few postings runs the merge and slot renumbering paths on every step.
+searchIndexContract("compact, merging often", () => createCompactSearchIndex({ dir, log: () => {}, mergeAt: 3 }));
+
+const en = analyzerFor("english");
+const doc = (id: number, a: string, c = ""): IndexedDocument => ({ id, structure: "NOTE", terms: { A: en.terms(a), C: en.terms(c) } });
+const search = (index: ReturnType<typeof createCompactSearchIndex>, text: string) => [...index.search("d", parseSearchQuery(text, en))];
+
+describe("packed frequencies", () => {
+  it("count each weight apart, saturating at 255 without spilling into the next weight", () => {
+    let packed = 0;
+    for (let i = 0; i < 300; i++) packed = countOnce(packed, 2);
+    packed = countOnce(packed, 0);
+    expect([0, 1, 2, 3].map((w) => frequencyOf(packed, w))).toEqual([1, 0, 255, 0]);
+    for (let i = 0; i < 300; i++) packed = countOnce(packed, 3);
+    expect(frequencyOf(packed, 3)).toBe(255);
+  });
+});
+
+describe("compact index relevance", () => {
+  it("ranks by weight, then by frequency, then by shortness", () => {
+    const index = createCompactSearchIndex({ dir, log: () => {} });
+    index.reset("d", { fingerprint: "f", generation: 0, seq: 0 });
+    index.upsert("d", [
+      doc(1, "other words", "volcano"),
+      doc(2, "volcano"),
+      doc(3, "other", "volcano volcano volcano"),
+      doc(4, "volcano and many other words around it"),
+    ]);
+    expect(search(index, "volcano").map((h) => h.id)).toEqual([2, 4, 3, 1]);
+  });
+
+  it("orders lazily: the first hits come without the rest being ordered, in the same order as all of them", () => {
+    const index = createCompactSearchIndex({ dir, log: () => {} });
+    index.reset("d", { fingerprint: "f", generation: 0, seq: 0 });
+    index.upsert("d", Array.from({ length: 2000 }, (_, i) => doc(i + 1, `common ${"filler ".repeat(i % 17)}`, i % 3 ? "common" : "")));
+    const all = search(index, "common");
+    expect(all).toHaveLength(2000);
+    for (let i = 1; i < all.length; i++) {
+      expect(all[i - 1]!.score > all[i]!.score || (all[i - 1]!.score === all[i]!.score && all[i - 1]!.id < all[i]!.id)).toBe(true);
+    }
+    const iterator = index.search("d", parseSearchQuery("common", en))[Symbol.iterator]();
+    expect(Array.from({ length: 10 }, () => iterator.next().value)).toEqual(all.slice(0, 10));
+  });
+});
+
+describe("compact index snapshots", () => {
+  const coverage = { fingerprint: "f", generation: 3, seq: 7 };
+  const persisted = () => {
+    const index = createCompactSearchIndex({ dir, log: () => {} });
+    index.reset("d", coverage);
+    index.upsert("d", [doc(1, "granite harbor"), doc(2, "amber dune", "granite")]);
+    index.persist("d");
+    return join(dir, "d.3.lnsx");
+  };
+  const reopen = () => {
+    const lines: string[] = [];
+    const index = createCompactSearchIndex({ dir, log: (line) => lines.push(line) });
+    return { opened: index.open("d", coverage), lines, index };
+  };
+
+  it("writes one binary file per domain and generation, removing older generations", () => {
+    const index = createCompactSearchIndex({ dir, log: () => {} });
+    index.reset("d", { ...coverage, generation: 2 });
+    index.persist("d");
+    index.reset("d", coverage);
+    index.persist("d");
+    expect(readdirSync(dir)).toEqual(["d.3.lnsx"]);
+    expect(readFileSync(join(dir, "d.3.lnsx")).subarray(0, 8).toString("latin1")).toBe("LNSEARCH");
+  });
+
+  it("loads what it wrote", () => {
+    persisted();
+    const { opened, index } = reopen();
+    expect(opened).toEqual(coverage);
+    expect(search(index, "granite").map((h) => h.id)).toEqual([1, 2]);
+    expect(index.stats("d")).toMatchObject({ documents: { NOTE: 2 } });
+  });
+
+  it.each([
+    ["cut short", (path: string) => truncateSync(path, readFileSync(path).length - 3), /is unreadable \(the file has \d+ bytes where its header announces \d+\): rebuilding/],
+    ["altered", (path: string) => {
+      const bytes = readFileSync(path);
+      bytes[bytes.length - 2] = bytes[bytes.length - 2]! ^ 0xff;
+      writeFileSync(path, bytes);
+    }, /is unreadable \(its content does not match its checksum\): rebuilding/],
+    ["not a snapshot", (path: string) => writeFileSync(path, '{"format":1}'), /is unreadable \(not a Lineage search snapshot\): rebuilding/],
+    ["of another format", (path: string) => {
+      const bytes = readFileSync(path);
+      writeFileSync(path, Buffer.from(bytes.toString("latin1").replace('"format":1', '"format":9'), "latin1"));
+    }, /has format 9, not 1: rebuilding/],
+  ])("refuses a snapshot %s, telling why", (_, spoil, why) => {
+    spoil(persisted());
+    const { opened, lines } = reopen();
+    expect(opened).toBeUndefined();
+    expect(lines).toEqual([expect.stringMatching(why)]);
+  });
+
+  it("tells why an outdated or foreign snapshot is not used", () => {
+    persisted();
+    const lines: string[] = [];
+    const index = createCompactSearchIndex({ dir, log: (line) => lines.push(line) });
+    expect(index.open("d", { fingerprint: "g", generation: 3 })).toBeUndefined();
+    expect(index.open("d", { fingerprint: "f", generation: 4 })).toBeUndefined();
+    expect(lines).toEqual([
+      expect.stringMatching(/another definition of the domain: rebuilding/),
+      expect.stringMatching(/of another generation than 4: rebuilding/),
+    ]);
+  });
+});

@@ -153,8 +153,16 @@ async function restartPhase(dataDir: string, queries: number) {
     return { q, hits, p50: percentile(times, 50), p99: percentile(times, 99), indexP50: percentile(indexTimes, 50), indexP99: percentile(indexTimes, 99) };
   };
   const results = [measure(COMMON), measure(RARE)];
+  // What the background work does every 1000 changes: 1000 documents replaced, then the snapshot written.
+  const { index } = platform.fullsearch.engine;
+  const analyzer = platform.fullsearch.engine.analyzer(platform.fullsearch.engine.domain(DOMAIN));
+  const replaced = index.ids(DOMAIN).slice(0, 1000).map((id) => ({ id, structure: "BENCH_TEXT", terms: { A: analyzer.terms(`replaced ${COMMON} ${id}`) } }));
+  const persistStart = performance.now();
+  index.upsert(DOMAIN, replaced);
+  index.persist(DOMAIN);
+  const persistMs = performance.now() - persistStart;
   platform.store.close();
-  console.log(JSON.stringify({ restartMs, rssMb, results }));
+  console.log(JSON.stringify({ restartMs, rssMb, results, persistMs }));
 }
 
 async function allPhases() {
@@ -184,7 +192,7 @@ async function allPhases() {
     });
     if (child.status !== 0) throw new Error(`restart phase failed: ${child.stderr}`);
     const figures = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as {
-      restartMs: number; rssMb: number; results: { q: string; hits: number; p50: number; p99: number; indexP50: number; indexP99: number }[];
+      restartMs: number; rssMb: number; persistMs: number; results: { q: string; hits: number; p50: number; p99: number; indexP50: number; indexP99: number }[];
     };
     const section = [
       heading,
@@ -201,6 +209,7 @@ async function allPhases() {
       `| peak resident memory of the build process | ${thousands(buildHwmMb)} MiB | |`,
       `| restart: open the store, load the persisted index | ${(figures.restartMs / 1000).toFixed(2)} s | < ${TARGETS.restartS} s: ${mark(figures.restartMs / 1000 < TARGETS.restartS)} |`,
       `| resident memory after the restart (index loaded) | ${thousands(figures.rssMb)} MiB | |`,
+      `| 1000 documents replaced, then the snapshot written (the event loop waits) | ${ms(figures.persistMs)} ms | |`,
       ...figures.results.map((r) =>
         `| query \`${r.q}\` (${r.q === COMMON ? "common" : "rare"}: ${thousands(r.hits)} hits), search use case p50 / p99 | ${ms(r.p50)} / ${ms(r.p99)} ms | p99 < ${TARGETS.queryP99Ms} ms: ${mark(r.p99 < TARGETS.queryP99Ms)} |`),
       ...figures.results.map((r) => `| query \`${r.q}\`, index alone (${adapter}, first 10 hits) p50 / p99 | ${ms(r.indexP50)} / ${ms(r.indexP99)} ms | |`),

@@ -6,6 +6,7 @@ import { analyzerFor, parseSearchQuery, type IndexedDocument } from "@lineage/co
 import { searchIndexContract } from "@lineage/core/testing";
 import { createCompactSearchIndex } from "../src/index.ts";
 import { countOnce, frequencyOf } from "../src/compact/postings.ts";
+import { decodeSnapshot, readSnapshotHeader } from "../src/compact/snapshot-codec.ts";
 
 let dir = "";
 beforeEach(() => {
@@ -90,6 +91,14 @@ describe("compact index snapshots", () => {
     expect(opened).toEqual(coverage);
     expect(search(index, "granite").map((h) => h.id)).toEqual([1, 2]);
     expect(index.stats("d")).toMatchObject({ documents: { NOTE: 2 } });
+  });
+
+  it("decodes a snapshot whatever the alignment of the bytes it is given", () => {
+    const bytes = readFileSync(persisted());
+    const shifted = Buffer.concat([Buffer.alloc(1), bytes]).subarray(1);
+    const content = decodeSnapshot(shifted, readSnapshotHeader(shifted));
+    expect(content.postings.terms).toEqual(["amber", "dune", "granit", "harbor"]);
+    expect([...content.slots.ids]).toEqual([1, 2]);
   });
 
   it.each([

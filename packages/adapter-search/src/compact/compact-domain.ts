@@ -1,10 +1,8 @@
 import { SEARCH_WEIGHTS, type IndexedDocument, type QueryLiteral, type SearchHit, type SearchQuery } from "@lineage/core";
 import { bestFirst } from "./best-first.ts";
 import { documentSlots, type DocumentSlots, type SlotsImage } from "./document-slots.ts";
-import {
-  addPosting, countOnce, lowerBound, mergePostings, NO_POSTINGS, pendingPostings, WEIGHT_COUNT,
-  type FrozenPostings, type PackedFrequencies, type PendingPostings,
-} from "./postings.ts";
+import { pendingPostings, type PendingPostings } from "./pending-postings.ts";
+import { lowerBound, mergePostings, NO_POSTINGS, WEIGHT_COUNT, type FrozenPostings, type PackedFrequencies } from "./postings.ts";
 import { inverseFrequency, termRelevance } from "./relevance.ts";
 
 /** A term matched by a prefix counts less than a whole word (as in MiniSearch). */
@@ -33,20 +31,15 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
   let pending: PendingPostings = pendingPostings();
 
   function merge(): void {
-    frozen = mergePostings(frozen, pending, slots.compact());
+    frozen = mergePostings(frozen, pending.freeze(), slots.compact());
     pending = pendingPostings();
   }
 
   function addOne(document: IndexedDocument): void {
-    const counts = new Map<string, PackedFrequencies>();
-    const lengths = new Array<number>(WEIGHT_COUNT).fill(0);
+    const slot = slots.add(document.id, document.structure, SEARCH_WEIGHTS.map((weight) => document.terms[weight]?.length ?? 0));
     SEARCH_WEIGHTS.forEach((weight, w) => {
-      const terms = document.terms[weight] ?? [];
-      lengths[w] = terms.length;
-      for (const term of terms) counts.set(term, countOnce(counts.get(term) ?? 0, w));
+      for (const term of document.terms[weight] ?? []) pending.count(term, slot, w);
     });
-    const slot = slots.add(document.id, document.structure, lengths);
-    for (const [term, frequencies] of counts) addPosting(pending, term, slot, frequencies);
   }
 
   /** Calls `visit` for each alive slot holding `term`, with its frequencies. */
@@ -59,22 +52,21 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
         if (alive[slot]) visit(slot, frozen.frequencies[p]!);
       }
     }
-    const list = pending.byTerm.get(term);
-    if (list) {
-      for (let p = 0; p < list.slots.length; p++) if (alive[list.slots[p]!]) visit(list.slots[p]!, list.frequencies[p]!);
-    }
+    pending.each(term, (slot, frequencies) => {
+      if (alive[slot]) visit(slot, frequencies);
+    });
   }
 
   /** Documents holding a term, dead slots not yet merged away included: close enough for its rarity. */
   function holdersOf(term: string): number {
     const t = frozen.lookup.get(term);
-    return (t === undefined ? 0 : frozen.starts[t + 1]! - frozen.starts[t]!) + (pending.byTerm.get(term)?.slots.length ?? 0);
+    return (t === undefined ? 0 : frozen.starts[t + 1]! - frozen.starts[t]!) + pending.holders(term);
   }
 
   function termsWithPrefix(prefix: string): string[] {
     const found: string[] = [];
     for (let t = lowerBound(frozen.terms, prefix); t < frozen.terms.length && frozen.terms[t]!.startsWith(prefix); t++) found.push(frozen.terms[t]!);
-    for (const term of pending.byTerm.keys()) if (term.startsWith(prefix) && !frozen.lookup.has(term)) found.push(term);
+    for (const term of pending.termsWithPrefix(prefix)) if (!frozen.lookup.has(term)) found.push(term);
     return found;
   }
 

@@ -38,24 +38,6 @@ export function frozenPostings(terms: readonly string[], starts: Uint32Array, sl
 
 export const NO_POSTINGS: FrozenPostings = frozenPostings([], new Uint32Array(1), new Uint32Array(0), new Uint32Array(0));
 
-/** Postings of the documents added since the last merge, in growable arrays (slots ascending per term). */
-export interface PendingPostings {
-  readonly byTerm: Map<string, { slots: number[]; frequencies: number[] }>;
-  /** Postings held, all terms together. */
-  size: number;
-}
-
-export const pendingPostings = (): PendingPostings => ({ byTerm: new Map(), size: 0 });
-
-/** Records that `slot` holds `term`; slots must come in ascending order. */
-export function addPosting(pending: PendingPostings, term: string, slot: number, frequencies: PackedFrequencies): void {
-  let list = pending.byTerm.get(term);
-  if (!list) pending.byTerm.set(term, (list = { slots: [], frequencies: [] }));
-  list.slots.push(slot);
-  list.frequencies.push(frequencies);
-  pending.size++;
-}
-
 /** The index of the first sorted term not below `prefix`. */
 export function lowerBound(terms: readonly string[], prefix: string): number {
   let lo = 0;
@@ -69,58 +51,43 @@ export function lowerBound(terms: readonly string[], prefix: string): number {
 }
 
 /**
- * Frozen and pending postings merged into new frozen postings, slots
- * renumbered by `renumber` (old slot to new, -1 for a slot that is gone,
- * never reordering slots). Terms left without postings are dropped.
+ * Two frozen postings merged into one, every slot of `older` before every
+ * slot of `newer`, slots renumbered by `renumber` (old slot to new, -1 for a
+ * slot that is gone, never reordering slots). Terms left without postings
+ * are dropped.
  */
-export function mergePostings(frozen: FrozenPostings, pending: PendingPostings, renumber: Int32Array): FrozenPostings {
-  const pendingTerms = [...pending.byTerm.keys()].sort();
-  const capacity = frozen.slots.length + pending.size;
+export function mergePostings(older: FrozenPostings, newer: FrozenPostings, renumber: Int32Array): FrozenPostings {
+  const capacity = older.slots.length + newer.slots.length;
   const slots = new Uint32Array(capacity);
   const frequencies = new Uint32Array(capacity);
   const terms: string[] = [];
-  const starts: number[] = [0];
+  const starts = new Uint32Array(older.terms.length + newer.terms.length + 1);
   let out = 0;
-  const copyFrozen = (t: number) => {
-    for (let p = frozen.starts[t]!, end = frozen.starts[t + 1]!; p < end; p++) {
-      const slot = renumber[frozen.slots[p]!]!;
+  const copy = (from: FrozenPostings, t: number) => {
+    for (let p = from.starts[t]!, end = from.starts[t + 1]!; p < end; p++) {
+      const slot = renumber[from.slots[p]!]!;
       if (slot < 0) continue;
       slots[out] = slot;
-      frequencies[out++] = frozen.frequencies[p]!;
+      frequencies[out++] = from.frequencies[p]!;
     }
   };
-  const copyPending = (term: string) => {
-    const list = pending.byTerm.get(term)!;
-    for (let p = 0; p < list.slots.length; p++) {
-      const slot = renumber[list.slots[p]!]!;
-      if (slot < 0) continue;
-      slots[out] = slot;
-      frequencies[out++] = list.frequencies[p]!;
-    }
-  };
-  let f = 0;
+  let o = 0;
   let n = 0;
-  while (f < frozen.terms.length || n < pendingTerms.length) {
-    const frozenTerm = frozen.terms[f];
-    const pendingTerm = pendingTerms[n];
+  while (o < older.terms.length || n < newer.terms.length) {
+    const olderTerm = older.terms[o];
+    const newerTerm = newer.terms[n];
     const before = out;
-    let term: string;
-    if (pendingTerm === undefined || (frozenTerm !== undefined && frozenTerm < pendingTerm)) {
-      term = frozenTerm!;
-      copyFrozen(f++);
-    } else if (frozenTerm === pendingTerm) {
-      term = frozenTerm;
-      // Frozen slots all come before pending ones: the merged list stays ascending.
-      copyFrozen(f++);
-      copyPending(pendingTerms[n++]!);
-    } else {
-      term = pendingTerm;
-      copyPending(pendingTerms[n++]!);
-    }
+    const fromOlder = newerTerm === undefined || (olderTerm !== undefined && olderTerm <= newerTerm);
+    const fromNewer = olderTerm === undefined || (newerTerm !== undefined && newerTerm <= olderTerm);
+    // Older slots first: a term in both stays ascending.
+    if (fromOlder) copy(older, o++);
+    if (fromNewer) copy(newer, n++);
     if (out > before) {
-      terms.push(term);
-      starts.push(out);
+      terms.push(fromOlder ? olderTerm! : newerTerm!);
+      starts[terms.length] = out;
     }
   }
-  return frozenPostings(terms, Uint32Array.from(starts), slots.slice(0, out), frequencies.slice(0, out));
+  // A merge that dropped few postings keeps its arrays rather than copying them once more.
+  const fit = (array: Uint32Array) => (out > 0.9 * array.length ? array.subarray(0, out) : array.slice(0, out));
+  return frozenPostings(terms, starts.slice(0, terms.length + 1), fit(slots), fit(frequencies));
 }

@@ -84,23 +84,25 @@ export function decodeSnapshot(file: Buffer, header: SnapshotHeader & { readonly
   const digest = createHash("sha256").update(file.subarray(header.bodyStart)).digest("hex");
   if (digest !== header.digest) throw new Error("its content does not match its checksum");
   let offset = header.bodyStart;
-  // Copies, so the arrays are aligned and the file's buffer can be let go.
-  const next = () => {
+  // Views on the file's bytes where they are aligned (a file read whole is): loading copies nothing.
+  const next = <T>(Type: { new (buffer: ArrayBufferLike, offset?: number, length?: number): T; readonly BYTES_PER_ELEMENT: number }): T => {
     const size = sizes.shift()!;
     const start = file.byteOffset + offset;
     offset += size + padding(size);
-    return file.buffer.slice(start, start + size);
+    return start % Type.BYTES_PER_ELEMENT === 0
+      ? new Type(file.buffer, start, size / Type.BYTES_PER_ELEMENT)
+      : new Type(file.buffer.slice(start, start + size));
   };
   const slots: SlotsImage = {
-    ids: new Int32Array(next()),
-    structures: new Uint16Array(next()),
-    lengths: new Uint32Array(next()),
+    ids: next(Int32Array),
+    structures: next(Uint16Array),
+    lengths: next(Uint32Array),
     structureNames: header.structureNames,
   };
-  const starts = new Uint32Array(next());
-  const postingSlots = new Uint32Array(next());
-  const frequencies = new Uint32Array(next());
-  const termText = Buffer.from(next()).toString("utf8");
+  const starts = next(Uint32Array);
+  const postingSlots = next(Uint32Array);
+  const frequencies = next(Uint32Array);
+  const termText = Buffer.from(next(Uint8Array)).toString("utf8");
   const terms = termCount === 0 ? [] : termText.split("\n");
   if (terms.length !== termCount) throw new Error(`it lists ${terms.length} terms where its header announces ${termCount}`);
   return { coverage: header.coverage, files: header.files, slots, postings: frozenPostings(terms, starts, postingSlots, frequencies) };

@@ -29,6 +29,8 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
   const slots = documentSlots(image?.slots);
   let frozen = image?.postings ?? NO_POSTINGS;
   let pending: PendingPostings = pendingPostings();
+  // Reused by every search: arrays of a slot count, allocated per query, cost more than the scoring.
+  const scratch = searchScratch();
 
   function merge(): void {
     frozen = mergePostings(frozen, pending.freeze(), slots.compact());
@@ -39,21 +41,6 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     const slot = slots.add(document.id, document.structure, SEARCH_WEIGHTS.map((weight) => document.terms[weight]?.length ?? 0));
     SEARCH_WEIGHTS.forEach((weight, w) => {
       for (const term of document.terms[weight] ?? []) pending.count(term, slot, w);
-    });
-  }
-
-  /** Calls `visit` for each alive slot holding `term`, with its frequencies. */
-  function eachPosting(term: string, visit: (slot: number, frequencies: PackedFrequencies) => void): void {
-    const { alive } = slots;
-    const t = frozen.lookup.get(term);
-    if (t !== undefined) {
-      for (let p = frozen.starts[t]!, end = frozen.starts[t + 1]!; p < end; p++) {
-        const slot = frozen.slots[p]!;
-        if (alive[slot]) visit(slot, frozen.frequencies[p]!);
-      }
-    }
-    pending.each(term, (slot, frequencies) => {
-      if (alive[slot]) visit(slot, frequencies);
     });
   }
 
@@ -81,56 +68,77 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
 
   function search(query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit> {
     const n = slots.count;
+    const { alive } = slots;
     const allowed = structureFilter(slots, structures);
     const averages = Array.from({ length: WEIGHT_COUNT }, (_, w) => slots.averageLength(w));
-    const documents = slots.size;
-    const total = new Float64Array(n);
-    const found = new Uint8Array(n);
-    const result: number[] = [];
+    const { total, found, score, count, excludedSlots, matched, result } = scratch.cleared(n);
+    let results = 0;
     for (const group of query.groups) {
       const required = group.filter((l) => !l.negated).flatMap(alternatives);
       // A negated phrase excludes nothing here: the caller checks it on the text.
       const excluded = group.filter((l) => l.negated && l.kind !== "phrase").flatMap(alternatives);
-      const score = new Float64Array(n);
-      const matched: number[] = [];
+      score.fill(0, 0, n);
+      count.fill(0, 0, n);
+      let matches = 0;
       if (required.length === 0) {
-        for (let s = 0; s < n; s++) if (slots.alive[s]) matched.push(s);
+        for (let s = 0; s < n; s++) if (alive[s]) matched[matches++] = s;
       }
-      const count = new Uint8Array(n);
       required.forEach((terms, i) => {
         const last = i === required.length - 1;
         for (const [term, weight] of terms) {
-          const idf = inverseFrequency(holdersOf(term), documents);
-          eachPosting(term, (slot, frequencies) => {
+          const relevance = termRelevance(slots.lengths, averages, weight * inverseFrequency(holdersOf(term), slots.size));
+          // A slot counts once per literal, and only if it matched every literal before.
+          const visit = (slot: number, frequencies: PackedFrequencies) => {
             const seen = count[slot]!;
             if (seen === i) {
               count[slot] = i + 1;
-              if (last) matched.push(slot);
+              if (last) matched[matches++] = slot;
             } else if (seen !== i + 1) {
               return;
             }
-            score[slot]! += weight * termRelevance(frequencies, slots.lengths, slot, averages, idf);
+            score[slot]! += relevance(frequencies, slot);
+          };
+          const t = frozen.lookup.get(term);
+          if (t !== undefined) {
+            for (let p = frozen.starts[t]!, end = frozen.starts[t + 1]!; p < end; p++) {
+              const slot = frozen.slots[p]!;
+              if (alive[slot]) visit(slot, frozen.frequencies[p]!);
+            }
+          }
+          pending.each(term, (slot, frequencies) => {
+            if (alive[slot]) visit(slot, frequencies);
           });
         }
       });
-      const out = new Uint8Array(excluded.length > 0 ? n : 0);
-      for (const terms of excluded) for (const [term] of terms) eachPosting(term, (slot) => void (out[slot] = 1));
-      for (const slot of matched) {
-        if (excluded.length > 0 && out[slot]) continue;
-        if (allowed && !allowed[slots.structures[slot]!]) continue;
-        total[slot]! += score[slot]!;
-        if (!found[slot]) {
-          found[slot] = 1;
-          result.push(slot);
+      if (excluded.length > 0) {
+        excludedSlots.fill(0, 0, n);
+        const exclude = (slot: number) => void (excludedSlots[slot] = 1);
+        for (const terms of excluded) {
+          for (const [term] of terms) {
+            const t = frozen.lookup.get(term);
+            if (t !== undefined) frozen.slots.subarray(frozen.starts[t]!, frozen.starts[t + 1]!).forEach(exclude);
+            pending.each(term, exclude);
+          }
         }
       }
+      for (let m = 0; m < matches; m++) {
+        const slot = matched[m]!;
+        if (excluded.length > 0 && excludedSlots[slot]) continue;
+        if (allowed && !allowed[slots.structures[slot]!]) continue;
+        // A slot matching several groups sums their scores, and is listed once.
+        if (!found[slot]) {
+          found[slot] = 1;
+          result[results++] = slot;
+        }
+        total[slot]! += score[slot]!;
+      }
     }
-    const ids = new Int32Array(result.length);
-    const scores = new Float64Array(result.length);
-    result.forEach((slot, i) => {
-      ids[i] = slots.ids[slot]!;
-      scores[i] = total[slot]!;
-    });
+    const ids = new Int32Array(results);
+    const scores = new Float64Array(results);
+    for (let r = 0; r < results; r++) {
+      ids[r] = slots.ids[result[r]!]!;
+      scores[r] = total[result[r]!]!;
+    }
     return bestFirst(ids, scores);
   }
 
@@ -168,4 +176,30 @@ function structureFilter(slots: DocumentSlots, structures: readonly string[] | u
     if (structures.includes(name)) allowed[i] = 1;
   });
   return allowed;
+}
+
+/** Work arrays of a search, one entry per slot, grown as slots are added. */
+function searchScratch() {
+  let size = 0;
+  let arrays = allocate(0);
+  function allocate(length: number) {
+    return {
+      total: new Float64Array(length),
+      found: new Uint8Array(length),
+      score: new Float64Array(length),
+      count: new Uint8Array(length),
+      excludedSlots: new Uint8Array(length),
+      matched: new Uint32Array(length),
+      result: new Uint32Array(length),
+    };
+  }
+  return {
+    /** The arrays, `total` and `found` zeroed over the first `n` slots. */
+    cleared(n: number) {
+      if (n > size) arrays = allocate((size = Math.max(n, size * 2)));
+      arrays.total.fill(0, 0, n);
+      arrays.found.fill(0, 0, n);
+      return arrays;
+    },
+  };
 }

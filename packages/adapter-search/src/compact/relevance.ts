@@ -12,18 +12,22 @@ export const inverseFrequency = (holders: number, documents: number): number =>
   Math.log(1 + (documents - holders + 0.5) / (holders + 0.5));
 
 /**
- * The relevance of one document for one term: per weight, BM25+ of the
- * term's frequency against the document's length in that weight, boosted.
+ * How relevant each document holding a term is: per weight, BM25+ of the
+ * term's frequency against the document's length in that weight, boosted,
+ * times `factor` (the term's rarity, and how much its kind of match counts).
  */
-export function termRelevance(
-  frequencies: PackedFrequencies, lengths: Uint32Array, slot: number, averages: readonly number[], idf: number,
-): number {
-  let score = 0;
-  for (let w = 0; w < WEIGHT_COUNT; w++) {
-    const tf = frequencyOf(frequencies, w);
-    if (tf === 0) continue;
-    const norm = 1 - B + (B * lengths[slot * WEIGHT_COUNT + w]!) / averages[w]!;
-    score += BOOSTS[w]! * idf * (DELTA + (tf * (K1 + 1)) / (tf + K1 * norm));
-  }
-  return score;
+export function termRelevance(lengths: Uint32Array, averages: readonly number[], factor: number) {
+  // Per weight, BM25's length normalisation as a + b * length.
+  const a = averages.map(() => K1 * (1 - B));
+  const b = averages.map((average) => (K1 * B) / average);
+  const boosts = BOOSTS.map((boost) => boost * factor);
+  return (frequencies: PackedFrequencies, slot: number): number => {
+    let score = 0;
+    for (let w = 0; w < WEIGHT_COUNT; w++) {
+      const tf = frequencyOf(frequencies, w);
+      if (tf === 0) continue;
+      score += boosts[w]! * (DELTA + (tf * (K1 + 1)) / (tf + a[w]! + b[w]! * lengths[slot * WEIGHT_COUNT + w]!));
+    }
+    return score;
+  };
 }

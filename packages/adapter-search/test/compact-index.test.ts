@@ -46,6 +46,14 @@ describe("compact index relevance", () => {
     expect(search(index, "volcano").map((h) => h.id)).toEqual([2, 4, 3, 1]);
   });
 
+  it("matches a phrase of hundreds of words", () => {
+    const index = createCompactSearchIndex({ dir, log: () => {} });
+    index.reset("d", { fingerprint: "f", generation: 0, seq: 0 });
+    index.upsert("d", [doc(1, "x marks"), doc(2, "dog")]);
+    // 400 literals: more than a byte counts.
+    expect(search(index, `"${"x ".repeat(400)}"`).map((h) => h.id)).toEqual([1]);
+  });
+
   it("orders lazily: the first hits come without the rest being ordered, in the same order as all of them", () => {
     const index = createCompactSearchIndex({ dir, log: () => {} });
     index.reset("d", { fingerprint: "f", generation: 0, seq: 0 });

@@ -187,7 +187,8 @@ function searchScratch() {
       total: new Float64Array(length),
       found: new Uint8Array(length),
       score: new Float64Array(length),
-      count: new Uint8Array(length),
+      // 16 bits: a long quoted phrase is hundreds of literals.
+      count: new Uint16Array(length),
       excludedSlots: new Uint8Array(length),
       matched: new Uint32Array(length),
       result: new Uint32Array(length),

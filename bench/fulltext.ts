@@ -124,7 +124,7 @@ async function restartPhase(dataDir: string, queries: number) {
   const platform = openPlatform(dataDir);
   await platform.fullsearch.engine.start();
   const restartMs = performance.now() - started;
-  platform.fullsearch.engine.stop();
+  await platform.fullsearch.engine.stop();
   globalThis.gc?.();
   const rssMb = statusMb(process.pid, "VmRSS");
   const principal = systemPrincipal();
@@ -159,10 +159,11 @@ async function restartPhase(dataDir: string, queries: number) {
   const replaced = index.ids(DOMAIN).slice(0, 1000).map((id) => ({ id, structure: "BENCH_TEXT", terms: { A: analyzer.terms(`replaced ${COMMON} ${id}`) } }));
   const persistStart = performance.now();
   index.upsert(DOMAIN, replaced);
-  index.persist(DOMAIN);
+  const written = index.persist(DOMAIN);
   const persistMs = performance.now() - persistStart;
+  const writtenMs = (await written, performance.now() - persistStart);
   platform.store.close();
-  console.log(JSON.stringify({ restartMs, rssMb, results, persistMs }));
+  console.log(JSON.stringify({ restartMs, rssMb, results, persistMs, writtenMs }));
 }
 
 async function allPhases() {
@@ -192,7 +193,7 @@ async function allPhases() {
     });
     if (child.status !== 0) throw new Error(`restart phase failed: ${child.stderr}`);
     const figures = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as {
-      restartMs: number; rssMb: number; persistMs: number; results: { q: string; hits: number; p50: number; p99: number; indexP50: number; indexP99: number }[];
+      restartMs: number; rssMb: number; persistMs: number; writtenMs: number; results: { q: string; hits: number; p50: number; p99: number; indexP50: number; indexP99: number }[];
     };
     const section = [
       heading,
@@ -209,7 +210,7 @@ async function allPhases() {
       `| peak resident memory of the build process | ${thousands(buildHwmMb)} MiB | |`,
       `| restart: open the store, load the persisted index | ${(figures.restartMs / 1000).toFixed(2)} s | < ${TARGETS.restartS} s: ${mark(figures.restartMs / 1000 < TARGETS.restartS)} |`,
       `| resident memory after the restart (index loaded) | ${thousands(figures.rssMb)} MiB | |`,
-      `| 1000 documents replaced, then the snapshot written (the event loop waits) | ${ms(figures.persistMs)} ms | |`,
+      `| 1000 documents replaced and the snapshot taken (the event loop waits) / written (in the background) | ${ms(figures.persistMs)} / ${ms(figures.writtenMs)} ms | |`,
       ...figures.results.map((r) =>
         `| query \`${r.q}\` (${r.q === COMMON ? "common" : "rare"}: ${thousands(r.hits)} hits), search use case p50 / p99 | ${ms(r.p50)} / ${ms(r.p99)} ms | p99 < ${TARGETS.queryP99Ms} ms: ${mark(r.p99 < TARGETS.queryP99Ms)} |`),
       ...figures.results.map((r) => `| query \`${r.q}\`, index alone (${adapter}, first 10 hits) p50 / p99 | ${ms(r.indexP50)} / ${ms(r.indexP99)} ms | |`),

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import MiniSearch, { type Options } from "minisearch";
 import {
   SEARCH_WEIGHTS, WEIGHT_BOOSTS, type SearchWeight,
@@ -165,7 +165,7 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
       for (const list of index.files.values()) for (const file of list) files[file.status]++;
       return { documents, files, bytes: index.bytes };
     },
-    persist(domain) {
+    async persist(domain) {
       const index = get(domain);
       const snapshot: Snapshot = {
         format: FORMAT,
@@ -174,9 +174,9 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
         files: [...index.files],
         index: index.mini.toJSON(),
       };
-      const path = files.write(domain, index.coverage.generation, [JSON.stringify(snapshot)]);
-      index.bytes = statSync(path).size;
-      files.removeBefore(domain, index.coverage.generation);
+      const { generation } = index.coverage;
+      index.bytes = await files.write(domain, generation, [JSON.stringify(snapshot)]);
+      files.removeBefore(domain, generation);
     },
     drop(domain) {
       domains.delete(domain);

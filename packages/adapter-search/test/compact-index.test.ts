@@ -70,11 +70,11 @@ describe("compact index relevance", () => {
 
 describe("compact index snapshots", () => {
   const coverage = { fingerprint: "f", generation: 3, seq: 7 };
-  const persisted = () => {
+  const persisted = async () => {
     const index = createCompactSearchIndex({ dir, log: () => {} });
     index.reset("d", coverage);
     index.upsert("d", [doc(1, "granite harbor"), doc(2, "amber dune", "granite")]);
-    index.persist("d");
+    await index.persist("d");
     return join(dir, "d.3.lnsx");
   };
   const reopen = () => {
@@ -83,26 +83,26 @@ describe("compact index snapshots", () => {
     return { opened: index.open("d", coverage), lines, index };
   };
 
-  it("writes one binary file per domain and generation, removing older generations", () => {
+  it("writes one binary file per domain and generation, removing older generations", async () => {
     const index = createCompactSearchIndex({ dir, log: () => {} });
     index.reset("d", { ...coverage, generation: 2 });
-    index.persist("d");
+    await index.persist("d");
     index.reset("d", coverage);
-    index.persist("d");
+    await index.persist("d");
     expect(readdirSync(dir)).toEqual(["d.3.lnsx"]);
     expect(readFileSync(join(dir, "d.3.lnsx")).subarray(0, 8).toString("latin1")).toBe("LNSEARCH");
   });
 
-  it("loads what it wrote", () => {
-    persisted();
+  it("loads what it wrote", async () => {
+    await persisted();
     const { opened, index } = reopen();
     expect(opened).toEqual(coverage);
     expect(search(index, "granite").map((h) => h.id)).toEqual([1, 2]);
     expect(index.stats("d")).toMatchObject({ documents: { NOTE: 2 } });
   });
 
-  it("decodes a snapshot whatever the alignment of the bytes it is given", () => {
-    const bytes = readFileSync(persisted());
+  it("decodes a snapshot whatever the alignment of the bytes it is given", async () => {
+    const bytes = readFileSync(await persisted());
     const shifted = Buffer.concat([Buffer.alloc(1), bytes]).subarray(1);
     const content = decodeSnapshot(shifted, readSnapshotHeader(shifted));
     expect(content.postings.terms).toEqual(["amber", "dune", "granit", "harbor"]);
@@ -121,15 +121,15 @@ describe("compact index snapshots", () => {
       const bytes = readFileSync(path);
       writeFileSync(path, Buffer.from(bytes.toString("latin1").replace('"format":1', '"format":9'), "latin1"));
     }, /has format 9, not 1: rebuilding/],
-  ])("refuses a snapshot %s, telling why", (_, spoil, why) => {
-    spoil(persisted());
+  ])("refuses a snapshot %s, telling why", async (_, spoil, why) => {
+    spoil(await persisted());
     const { opened, lines } = reopen();
     expect(opened).toBeUndefined();
     expect(lines).toEqual([expect.stringMatching(why)]);
   });
 
-  it("tells why an outdated or foreign snapshot is not used", () => {
-    persisted();
+  it("tells why an outdated or foreign snapshot is not used", async () => {
+    await persisted();
     const lines: string[] = [];
     const index = createCompactSearchIndex({ dir, log: (line) => lines.push(line) });
     expect(index.open("d", { fingerprint: "g", generation: 3 })).toBeUndefined();

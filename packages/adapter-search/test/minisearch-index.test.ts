@@ -16,20 +16,20 @@ searchIndexContract("MiniSearch", () => createMiniSearchIndex({ dir, log: () => 
 describe("MiniSearch snapshots", () => {
   const coverage = { fingerprint: "f", generation: 3, seq: 7 };
 
-  it("writes one file per domain and generation, removing older generations", () => {
+  it("writes one file per domain and generation, removing older generations", async () => {
     const index = createMiniSearchIndex({ dir, log: () => {} });
     index.reset("d", { ...coverage, generation: 2 });
-    index.persist("d");
+    await index.persist("d");
     index.reset("d", coverage);
-    index.persist("d");
+    await index.persist("d");
     expect(readdirSync(dir)).toEqual(["d.3.json"]);
   });
 
-  it("tells why a corrupt, outdated or foreign snapshot is not used", () => {
+  it("tells why a corrupt, outdated or foreign snapshot is not used", async () => {
     const lines: string[] = [];
     const index = createMiniSearchIndex({ dir, log: (line) => lines.push(line) });
     index.reset("d", coverage);
-    index.persist("d");
+    await index.persist("d");
     expect(index.open("d", { fingerprint: "g", generation: 3 })).toBeUndefined();
     expect(index.open("d", { fingerprint: "f", generation: 4 })).toBeUndefined();
     writeFileSync(join(dir, "d.3.json"), '{"format":1,"coverage":');

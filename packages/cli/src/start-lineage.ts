@@ -104,20 +104,20 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
       close: async () => {
         await server.close();
         await images.close();
-        platform.fullsearch.engine.stop();
+        await platform.fullsearch.engine.stop();
         platform.store.close();
       },
       shutdown: async (graceMs, unreadyMs) => {
         const outcome = await server.shutdown(graceMs, unreadyMs);
         await images.close();
-        platform.fullsearch.engine.stop();
+        await platform.fullsearch.engine.stop();
         platform.store.close();
         return outcome;
       },
     };
   } catch (error) {
     await images.close();
-    platform.fullsearch.engine.stop();
+    await platform.fullsearch.engine.stop();
     platform.store.close();
     throw error;
   }

@@ -9,6 +9,8 @@ import { inverseFrequency, termRelevance } from "./relevance.ts";
 const PREFIX_WEIGHT = 0.375;
 /** Pending postings are merged once they pass this many (or a quarter of the frozen ones), by default. */
 export const MERGE_AT = 250_000;
+/** Past this share of dead slots, a merge drops them (renumbering every posting); below, it copies. */
+const DEAD_SHARE = 0.2;
 
 /** What a query literal looks up: terms, each with the weight of its matches. */
 type Alternatives = readonly (readonly [term: string, weight: number])[];
@@ -20,7 +22,7 @@ export interface CompactDomain {
   add(documents: readonly IndexedDocument[]): void;
   remove(ids: readonly number[]): void;
   search(query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit>;
-  /** Merges what is pending and drops dead slots: the state a snapshot holds. */
+  /** Merges what is pending: the state a snapshot holds, copied where it may still change. */
   settle(): { readonly slots: SlotsImage; readonly postings: FrozenPostings };
 }
 
@@ -33,7 +35,8 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
   const scratch = searchScratch();
 
   function merge(): void {
-    frozen = mergePostings(frozen, pending.freeze(), slots.compact());
+    const dropDead = slots.count - slots.size > DEAD_SHARE * slots.count;
+    frozen = mergePostings(frozen, pending.freeze(), dropDead ? slots.compact() : undefined);
     pending = pendingPostings();
   }
 
@@ -153,17 +156,9 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     },
     search,
     settle() {
-      if (pending.size > 0 || slots.size < slots.count) merge();
-      const { count } = slots;
-      return {
-        slots: {
-          ids: slots.ids.subarray(0, count),
-          structures: slots.structures.subarray(0, count),
-          lengths: slots.lengths.subarray(0, count * WEIGHT_COUNT),
-          structureNames: slots.structureNames,
-        },
-        postings: frozen,
-      };
+      if (pending.size > 0) merge();
+      // Frozen postings are never changed, only replaced: they need no copy.
+      return { slots: slots.image(), postings: frozen };
     },
   };
 }

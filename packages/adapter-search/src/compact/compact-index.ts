@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { IndexCoverage, IndexedFile, IndexedFileStatus, SearchIndex } from "@lineage/core";
 import { snapshotFiles } from "../snapshot-files.ts";
 import { compactDomain, MERGE_AT, type CompactDomain } from "./compact-domain.ts";
@@ -124,12 +124,13 @@ export function createCompactSearchIndex(options: CompactSearchIndexOptions): Se
       for (const list of state.files.values()) for (const file of list) byStatus[file.status]++;
       return { documents, files: byStatus, bytes: state.bytes };
     },
-    persist(domain) {
+    async persist(domain) {
       const state = get(domain);
-      const settled = state.index.settle();
-      const path = files.write(domain, state.coverage.generation, encodeSnapshot({ coverage: state.coverage, files: [...state.files], ...settled }));
-      state.bytes = statSync(path).size;
-      files.removeBefore(domain, state.coverage.generation);
+      const { generation } = state.coverage;
+      // Captured now; only the writing waits.
+      const parts = encodeSnapshot({ coverage: state.coverage, files: [...state.files], ...state.index.settle() });
+      state.bytes = await files.write(domain, generation, parts);
+      files.removeBefore(domain, generation);
     },
     drop(domain) {
       domains.delete(domain);

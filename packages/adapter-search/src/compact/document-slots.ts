@@ -25,13 +25,16 @@ export interface DocumentSlots {
   remove(id: number): boolean;
   /** Drops dead slots; answers old slot to new, -1 for a dropped one. */
   compact(): Int32Array;
+  /** A copy of the slots in use, as a snapshot keeps them. */
+  image(): SlotsImage;
 }
 
-/** Slots as a snapshot holds them, all alive. */
+/** Slots as a snapshot holds them. */
 export interface SlotsImage {
   readonly ids: Int32Array;
   readonly structures: Uint16Array;
   readonly lengths: Uint32Array;
+  readonly alive: Uint8Array;
   readonly structureNames: readonly string[];
 }
 
@@ -42,12 +45,13 @@ export function documentSlots(image?: SlotsImage): DocumentSlots {
   let ids = grow(new Int32Array(capacity), image?.ids, count);
   let structures = grow(new Uint16Array(capacity), image?.structures, count);
   let lengths = grow(new Uint32Array(capacity * WEIGHT_COUNT), image?.lengths, count * WEIGHT_COUNT);
-  let alive = new Uint8Array(capacity).fill(1, 0, count);
+  let alive = grow(new Uint8Array(capacity), image?.alive, count);
   const structureNames = [...(image?.structureNames ?? [])];
   const structureIndex = new Map(structureNames.map((name, i) => [name, i]));
   const slotById = new Map<number, number>();
   const totals = new Array<number>(WEIGHT_COUNT).fill(0);
   for (let s = 0; s < count; s++) {
+    if (!alive[s]) continue;
     slotById.set(ids[s]!, s);
     for (let w = 0; w < WEIGHT_COUNT; w++) totals[w]! += lengths[s * WEIGHT_COUNT + w]!;
   }
@@ -121,6 +125,13 @@ export function documentSlots(image?: SlotsImage): DocumentSlots {
       count = next;
       return renumber;
     },
+    image: () => ({
+      ids: ids.slice(0, count),
+      structures: structures.slice(0, count),
+      lengths: lengths.slice(0, count * WEIGHT_COUNT),
+      alive: alive.slice(0, count),
+      structureNames: [...structureNames],
+    }),
   };
 }
 

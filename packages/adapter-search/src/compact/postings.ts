@@ -52,11 +52,12 @@ export function lowerBound(terms: readonly string[], prefix: string): number {
 
 /**
  * Two frozen postings merged into one, every slot of `older` before every
- * slot of `newer`, slots renumbered by `renumber` (old slot to new, -1 for a
- * slot that is gone, never reordering slots). Terms left without postings
- * are dropped.
+ * slot of `newer`. With `renumber` (old slot to new, -1 for a slot that is
+ * gone, never reordering slots) slots are renumbered and terms left without
+ * postings dropped; without it postings are copied as they are, a memory
+ * copy per term.
  */
-export function mergePostings(older: FrozenPostings, newer: FrozenPostings, renumber: Int32Array): FrozenPostings {
+export function mergePostings(older: FrozenPostings, newer: FrozenPostings, renumber?: Int32Array): FrozenPostings {
   const capacity = older.slots.length + newer.slots.length;
   const slots = new Uint32Array(capacity);
   const frequencies = new Uint32Array(capacity);
@@ -64,6 +65,14 @@ export function mergePostings(older: FrozenPostings, newer: FrozenPostings, renu
   const starts = new Uint32Array(older.terms.length + newer.terms.length + 1);
   let out = 0;
   const copy = (from: FrozenPostings, t: number) => {
+    if (!renumber) {
+      const start = from.starts[t]!;
+      const end = from.starts[t + 1]!;
+      slots.set(from.slots.subarray(start, end), out);
+      frequencies.set(from.frequencies.subarray(start, end), out);
+      out += end - start;
+      return;
+    }
     for (let p = from.starts[t]!, end = from.starts[t + 1]!; p < end; p++) {
       const slot = renumber[from.slots[p]!]!;
       if (slot < 0) continue;

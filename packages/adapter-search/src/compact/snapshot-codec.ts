@@ -7,7 +7,7 @@ import { frozenPostings, WEIGHT_COUNT, type FrozenPostings } from "./postings.ts
  * The binary snapshot of a compact domain index:
  *   "LNSEARCH", u32 (little endian) header length, header JSON, then the
  *   body, each part starting on a multiple of 8: slot ids (i32), slot
- *   structures (u16), lengths (u32 x 4 per slot), term starts (u32),
+ *   structures (u16), lengths (u32 x 4 per slot), alive flags (u8), term starts (u32),
  *   posting slots (u32), posting frequencies (u32), terms (UTF-8, one per line).
  * The header holds the counts and a SHA-256 of the body, so a truncated or
  * altered file is refused rather than loaded.
@@ -41,7 +41,7 @@ const padding = (length: number) => (8 - (length % 8)) % 8;
 export function encodeSnapshot(content: SnapshotContent): Buffer[] {
   const { slots, postings } = content;
   const terms = Buffer.from(postings.terms.join("\n"), "utf8");
-  const body = [slots.ids, slots.structures, slots.lengths, postings.starts, postings.slots, postings.frequencies, terms]
+  const body = [slots.ids, slots.structures, slots.lengths, slots.alive, postings.starts, postings.slots, postings.frequencies, terms]
     .flatMap((part) => {
       const bytes = Buffer.from(part.buffer, part.byteOffset, part.byteLength);
       return [bytes, Buffer.alloc(padding(bytes.length))];
@@ -78,7 +78,7 @@ export function readSnapshotHeader(file: Buffer): SnapshotHeader & { readonly bo
 /** The content of a snapshot whose header was read; throws when the body does not match it. */
 export function decodeSnapshot(file: Buffer, header: SnapshotHeader & { readonly bodyStart: number }): SnapshotContent {
   const { slotCount, termCount, postingCount, termBytes } = header;
-  const sizes = [slotCount * 4, slotCount * 2, slotCount * 4 * WEIGHT_COUNT, (termCount + 1) * 4, postingCount * 4, postingCount * 4, termBytes];
+  const sizes = [slotCount * 4, slotCount * 2, slotCount * 4 * WEIGHT_COUNT, slotCount, (termCount + 1) * 4, postingCount * 4, postingCount * 4, termBytes];
   const expected = header.bodyStart + sizes.reduce((sum, size) => sum + size + padding(size), 0);
   if (file.length !== expected) throw new Error(`the file has ${file.length} bytes where its header announces ${expected}`);
   const digest = createHash("sha256").update(file.subarray(header.bodyStart)).digest("hex");
@@ -97,6 +97,7 @@ export function decodeSnapshot(file: Buffer, header: SnapshotHeader & { readonly
     ids: next(Int32Array),
     structures: next(Uint16Array),
     lengths: next(Uint32Array),
+    alive: next(Uint8Array),
     structureNames: header.structureNames,
   };
   const starts = next(Uint32Array);

@@ -74,8 +74,12 @@ export interface SearchIndex {
   coverage(domain: string): IndexCoverage | undefined;
   search(domain: string, query: SearchQuery, options?: { readonly structures?: readonly string[] }): Iterable<SearchHit>;
   stats(domain: string): IndexStats;
-  /** Keeps the domain's index (with its coverage) so that `open` finds it after a restart. */
-  persist(domain: string): void;
+  /**
+   * Keeps the domain's index (with its coverage) so that `open` finds it
+   * after a restart. The index is captured at once; an adapter may write it
+   * in the background, the promise settling once it is in place.
+   */
+  persist(domain: string): void | Promise<void>;
   /** Forgets a domain (no longer declared). */
   drop(domain: string): void;
 }

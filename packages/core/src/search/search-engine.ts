@@ -37,8 +37,8 @@ export interface RebuildOptions {
 export interface SearchEngine {
   /** Opens every domain (loading snapshots, building what has none) and starts applying changes in the background. */
   start(): Promise<void>;
-  /** Stops the background work and persists what changed. */
-  stop(): void;
+  /** Stops the background work and persists what changed; settles once every snapshot is written. */
+  stop(): Promise<void>;
   /** A recorded domain, or FSEA0002 (400). */
   domain(name: string): SearchDomain;
   domains(): SearchDomain[];
@@ -84,6 +84,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const open = new Map<string, OpenDomain>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let nextRun = Date.now();
+  // Snapshots being written in the background: stop() waits for them.
+  const writing = new Set<Promise<void>>();
   const warned = new Set<string>();
   const warn = (message: string) => {
     if (warned.has(message)) return;
@@ -128,10 +130,20 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return done;
   }
 
-  function persist(state: OpenDomain): void {
-    index.persist(state.domain.name);
+  /** Persists a domain; the answer rejects if the snapshot could not be written (which is also logged). */
+  function persist(state: OpenDomain): Promise<void> {
+    const name = state.domain.name;
     state.changedSincePersist = 0;
     state.lastPersist = Date.now();
+    const written = Promise.resolve(index.persist(name));
+    const settled = written.catch((error: unknown) => {
+      log(`domain "${name}": writing its snapshot failed: ${(error as Error).message}`);
+      // What the snapshot missed is written next time.
+      state.changedSincePersist = Math.max(state.changedSincePersist, 1);
+    });
+    writing.add(settled);
+    void settled.finally(() => writing.delete(settled));
+    return written;
   }
 
   function openSync(domain: SearchDomain): OpenDomain {
@@ -141,7 +153,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       log(`domain "${domain.name}": no usable index, building it`);
       const steps = buildSteps(state, generation);
       while (!steps.next().done);
-      persist(state);
+      void persist(state);
     }
     open.set(domain.name, state);
     return state;
@@ -216,7 +228,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         if (step.done) {
           state.building = false;
           applyChanges(state, Number.MAX_SAFE_INTEGER);
-          persist(state);
+          await persist(state);
           if (rebuildOptions.announce) store.transaction(() => store.search.setGeneration(name, generation));
           return step.value;
         }
@@ -235,7 +247,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       sync();
       for (const state of open.values()) {
         const due = state.changedSincePersist >= PERSIST_AFTER_CHANGES || (state.changedSincePersist > 0 && Date.now() - state.lastPersist > PERSIST_AFTER_MS);
-        if (due && !state.building) persist(state);
+        if (due && !state.building) void persist(state);
       }
     } catch (error) {
       log(`applying changes failed: ${(error as Error).message}`);
@@ -261,10 +273,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       timer ??= setInterval(tick, intervalMs);
       timer.unref?.();
     },
-    stop() {
+    async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      for (const state of open.values()) if (state.changedSincePersist > 0 && !state.building) persist(state);
+      for (const state of open.values()) if (state.changedSincePersist > 0 && !state.building) void persist(state);
+      await Promise.all(writing);
     },
     domain: domainNamed,
     domains: () => store.search.domains(),

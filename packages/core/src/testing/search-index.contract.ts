@@ -88,10 +88,10 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
       expect(ids(index, "zebra")).toEqual([]);
     });
 
-    it("persists with its coverage, and opens only for the same fingerprint and generation", () => {
+    it("persists with its coverage, and opens only for the same fingerprint and generation", async () => {
       const index = filled();
       index.advance("d", 42);
-      index.persist("d");
+      await index.persist("d");
       expect(index.stats("d").bytes).toBeGreaterThan(0);
       const restarted = open();
       expect(restarted.open("d", { fingerprint: "other", generation: 0 })).toBeUndefined();
@@ -103,7 +103,7 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
       expect([...restarted.search("d", q("restart"))].map((h) => h.id)).toEqual([7]);
     });
 
-    it("stays exact through many replacements and removals, and across a restart", () => {
+    it("stays exact through many replacements and removals, and across a restart", async () => {
       const index = open();
       index.reset("d", COVERAGE);
       const words = ["amber", "basalt", "cobalt", "dune", "ember", "fjord", "granite", "harbor"];
@@ -130,17 +130,26 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
         expect(target.ids("d")).toEqual([...model.keys()].sort((a, b) => a - b));
       };
       checks(index);
-      index.persist("d");
+      await index.persist("d");
       const restarted = open();
       expect(restarted.open("d", { fingerprint: "f1", generation: 0 })).toBeDefined();
       checks(restarted);
     });
 
-    it("forgets a dropped domain", () => {
+    it("forgets a dropped domain", async () => {
       const index = filled();
-      index.persist("d");
+      await index.persist("d");
       index.drop("d");
       expect(index.coverage("d")).toBeUndefined();
+      expect(open().open("d", { fingerprint: "f1", generation: 0 })).toBeUndefined();
+    });
+
+    it("forgets a domain dropped while its snapshot is being written", async () => {
+      const index = filled();
+      const written = index.persist("d");
+      index.drop("d");
+      await written;
+      await new Promise((resolve) => setTimeout(resolve, 20));
       expect(open().open("d", { fingerprint: "f1", generation: 0 })).toBeUndefined();
     });
   });

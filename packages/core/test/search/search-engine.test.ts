@@ -148,7 +148,7 @@ describe("search index lifecycle", () => {
     const disk = new Map<string, string>();
     const first = await searchWorld({ searchIndex: createMemorySearchIndex({ disk }) });
     await first.platform.fullsearch.engine.start();
-    first.platform.fullsearch.engine.stop();
+    await first.platform.fullsearch.engine.stop();
     expect(first.log).toEqual(['domain "news": no usable index, building it', 'domain "notes": no usable index, building it']);
     // Same store, new process: an element changes while nothing runs.
     const store = first.platform.store;
@@ -159,7 +159,7 @@ describe("search index lifecycle", () => {
       store, searchIndex: createMemorySearchIndex({ disk }), searchLog: (line) => log.push(line), searchCallables: { state: () => "" },
     });
     await second.fullsearch.engine.start();
-    second.fullsearch.engine.stop();
+    await second.fullsearch.engine.stop();
     expect(log).toEqual([]);
     const admin = second.principal("admin")!;
     expect(second.fullsearch.search(admin, "news", { q: "iceberg" }).documents.map((d) => d.properties?.title)).toEqual(["Photo of an iceberg"]);
@@ -187,5 +187,27 @@ describe("search index lifecycle", () => {
     world.platform.fullsearch.search(admin, "news", { q: "x" });
     expect(world.log).toEqual(['domain "news" was rebuilt by another process: loading its index']);
     expect(world.platform.fullsearch.engine.index.coverage("news")?.generation).toBe(1);
+  });
+
+  it("tells when a snapshot cannot be written, writes it again later, and fails a rebuild that cannot keep it", async () => {
+    const memory = createMemorySearchIndex();
+    let failing = false;
+    const searchIndex = { ...memory, persist: (domain: string) => (failing ? Promise.reject(new Error("disk full")) : memory.persist(domain)) };
+    const world = await searchWorld({ searchIndex });
+    const { engine } = world.platform.fullsearch;
+    await engine.start();
+    const expected = { fingerprint: engine.index.coverage("news")!.fingerprint, generation: 0 };
+    world.platform.updateElement(world.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    engine.sync();
+    failing = true;
+    await engine.stop();
+    expect(world.log).toContain('domain "news": writing its snapshot failed: disk full');
+    failing = false;
+    await engine.stop();
+    const applied = engine.index.coverage("news")!.seq;
+    expect(memory.open("news", expected)?.seq).toBe(applied);
+    failing = true;
+    await expect(engine.rebuild("news", { announce: true })).rejects.toThrow("disk full");
+    expect(world.platform.store.search.generation("news")).toBe(0);
   });
 });

@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import MiniSearch, { type Options } from "minisearch";
 import {
   SEARCH_WEIGHTS, WEIGHT_BOOSTS, type SearchWeight,
   type IndexCoverage, type IndexedDocument, type IndexedFile, type IndexedFileStatus, type SearchHit, type SearchIndex,
 } from "@lineage/core";
 import { toMiniSearchQuery } from "./minisearch-query.ts";
-import { snapshotFiles } from "./snapshot-files.ts";
+import { snapshotFiles, type SnapshotHead } from "./snapshot-files.ts";
 
 export interface MiniSearchIndexOptions {
   /** Where snapshots are kept (one file per domain and generation); created when missing. */
@@ -66,7 +65,7 @@ const toRow = (document: IndexedDocument): Row => {
  */
 export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIndex {
   const log = options.log ?? ((message: string) => console.log(`[search] ${message}`));
-  const files = snapshotFiles(options.dir, "json");
+  const files = snapshotFiles(options.dir, "json", log);
   const domains = new Map<string, DomainIndex>();
 
   const get = (domain: string): DomainIndex => {
@@ -84,42 +83,22 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
     }
   }
 
-  function read(domain: string, expected: Omit<IndexCoverage, "seq">): DomainIndex | undefined {
-    const path = files.path(domain, expected.generation);
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch {
-      const others = files.of(domain);
-      if (others.length > 0) log(`domain "${domain}": snapshot ${others.join(", ")} is of another generation than ${expected.generation}: rebuilding`);
-      return undefined;
-    }
-    try {
-      const snapshot = JSON.parse(text) as Snapshot;
-      if (snapshot.format !== FORMAT) {
-        log(`domain "${domain}": snapshot ${path} has format ${snapshot.format}, not ${FORMAT}: rebuilding`);
-        return undefined;
-      }
-      if (snapshot.coverage.fingerprint !== expected.fingerprint) {
-        log(`domain "${domain}": snapshot ${path} was built for another definition of the domain: rebuilding`);
-        return undefined;
-      }
-      return {
-        coverage: snapshot.coverage,
-        mini: MiniSearch.loadJS<Row>(snapshot.index, MINISEARCH_OPTIONS),
-        structures: new Map(snapshot.structures),
-        files: new Map(snapshot.files),
-        bytes: Buffer.byteLength(text),
-      };
-    } catch (error) {
-      log(`domain "${domain}": snapshot ${path} is unreadable (${(error as Error).message}): rebuilding`);
-      return undefined;
-    }
-  }
-
   return {
     open(domain, expected) {
-      const index = read(domain, expected);
+      const index = files.read(domain, expected, FORMAT, (bytes): SnapshotHead<DomainIndex> => {
+        const snapshot = JSON.parse(bytes.toString("utf8")) as Snapshot;
+        return {
+          format: snapshot.format,
+          fingerprint: snapshot.coverage?.fingerprint,
+          load: () => ({
+            coverage: snapshot.coverage,
+            mini: MiniSearch.loadJS<Row>(snapshot.index, MINISEARCH_OPTIONS),
+            structures: new Map(snapshot.structures),
+            files: new Map(snapshot.files),
+            bytes: bytes.length,
+          }),
+        };
+      });
       if (!index) return undefined;
       domains.set(domain, index);
       return index.coverage;

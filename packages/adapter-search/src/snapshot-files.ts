@@ -1,6 +1,14 @@
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { join } from "node:path";
+
+/** What a snapshot file says of itself, and how to load the rest. */
+export interface SnapshotHead<T> {
+  readonly format: number;
+  /** The fingerprint of the domain definition it was built for. */
+  readonly fingerprint: string;
+  load(): T;
+}
 
 /** Where a search index keeps its snapshots: one file per domain and generation, `<domain>.<generation>.<extension>`. */
 export interface SnapshotFiles {
@@ -15,10 +23,16 @@ export interface SnapshotFiles {
   write(domain: string, generation: number, parts: readonly (string | NodeJS.ArrayBufferView)[]): Promise<number>;
   /** Removes a domain's snapshots of generations before `generation` (all of them without it), now and once the writes in flight land. */
   removeBefore(domain: string, generation?: number): void;
+  /**
+   * Loads the snapshot of a domain built for `expected`, or tells `log` why
+   * there is none to use (another generation, format or definition, or an
+   * unreadable file, `parse` or `load` having thrown) and answers undefined.
+   */
+  read<T>(domain: string, expected: { readonly fingerprint: string; readonly generation: number }, format: number, parse: (bytes: Buffer) => SnapshotHead<T>): T | undefined;
 }
 
-/** The snapshot files of an index in `dir` (created when missing). */
-export function snapshotFiles(dir: string, extension: string): SnapshotFiles {
+/** The snapshot files of an index in `dir` (created when missing); `log` is told why a snapshot is not used. */
+export function snapshotFiles(dir: string, extension: string, log: (message: string) => void): SnapshotFiles {
   mkdirSync(dir, { recursive: true });
   const pattern = new RegExp(`^(.*)\\.(\\d+)\\.${extension}$`);
   const path = (domain: string, generation: number) => join(dir, `${encodeURIComponent(domain)}.${generation}.${extension}`);
@@ -63,6 +77,26 @@ export function snapshotFiles(dir: string, extension: string): SnapshotFiles {
       remove();
       // A cleanup that fails (the directory gone) leaves nothing worse than stale files.
       void queues.get(domain)?.then(remove, remove).catch(() => {});
+    },
+    read(domain, expected, format, parse) {
+      const file = path(domain, expected.generation);
+      const why = (reason: string) => void log(`domain "${domain}": snapshot ${file} ${reason}: rebuilding`);
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(file);
+      } catch {
+        const others = of(domain);
+        if (others.length > 0) log(`domain "${domain}": snapshot ${others.join(", ")} is of another generation than ${expected.generation}: rebuilding`);
+        return undefined;
+      }
+      try {
+        const head = parse(bytes);
+        if (head.format !== format) return why(`has format ${head.format}, not ${format}`);
+        if (head.fingerprint !== expected.fingerprint) return why("was built for another definition of the domain");
+        return head.load();
+      } catch (error) {
+        return why(`is unreadable (${(error as Error).message})`);
+      }
     },
   };
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import type { IndexCoverage, IndexedFile, IndexedFileStatus, SearchIndex } from "@lineage/core";
-import { snapshotFiles } from "../snapshot-files.ts";
+import { snapshotFiles, type SnapshotHead } from "../snapshot-files.ts";
 import { compactDomain, MERGE_AT, type CompactDomain } from "./compact-domain.ts";
 import { decodeSnapshot, encodeSnapshot, readSnapshotHeader, SNAPSHOT_FORMAT } from "./snapshot-codec.ts";
 
@@ -35,7 +34,7 @@ interface DomainState {
  */
 export function createCompactSearchIndex(options: CompactSearchIndexOptions): SearchIndex {
   const log = options.log ?? ((message: string) => console.log(`[search] ${message}`));
-  const files = snapshotFiles(options.dir, "lnsx");
+  const files = snapshotFiles(options.dir, "lnsx", log);
   const domains = new Map<string, DomainState>();
   const mergeAt = options.mergeAt ?? MERGE_AT;
 
@@ -45,37 +44,19 @@ export function createCompactSearchIndex(options: CompactSearchIndexOptions): Se
     return found;
   };
 
-  function read(domain: string, expected: Omit<IndexCoverage, "seq">): DomainState | undefined {
-    const path = files.path(domain, expected.generation);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch {
-      const others = files.of(domain);
-      if (others.length > 0) log(`domain "${domain}": snapshot ${others.join(", ")} is of another generation than ${expected.generation}: rebuilding`);
-      return undefined;
-    }
-    try {
-      const header = readSnapshotHeader(bytes);
-      if (header.format !== SNAPSHOT_FORMAT) {
-        log(`domain "${domain}": snapshot ${path} has format ${header.format}, not ${SNAPSHOT_FORMAT}: rebuilding`);
-        return undefined;
-      }
-      if (header.coverage.fingerprint !== expected.fingerprint) {
-        log(`domain "${domain}": snapshot ${path} was built for another definition of the domain: rebuilding`);
-        return undefined;
-      }
-      const content = decodeSnapshot(bytes, header);
-      return { coverage: content.coverage, index: compactDomain(content, mergeAt), files: new Map(content.files), bytes: bytes.length };
-    } catch (error) {
-      log(`domain "${domain}": snapshot ${path} is unreadable (${(error as Error).message}): rebuilding`);
-      return undefined;
-    }
-  }
-
   return {
     open(domain, expected) {
-      const state = read(domain, expected);
+      const state = files.read(domain, expected, SNAPSHOT_FORMAT, (bytes): SnapshotHead<DomainState> => {
+        const header = readSnapshotHeader(bytes);
+        return {
+          format: header.format,
+          fingerprint: header.coverage.fingerprint,
+          load() {
+            const content = decodeSnapshot(bytes, header);
+            return { coverage: content.coverage, index: compactDomain(content, mergeAt), files: new Map(content.files), bytes: bytes.length };
+          },
+        };
+      });
       if (!state) return undefined;
       domains.set(domain, state);
       return state.coverage;

@@ -161,5 +161,9 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
       domains.delete(domain);
       files.removeBefore(domain);
     },
+    replace(domain, from) {
+      domains.set(domain, get(from));
+      domains.delete(from);
+    },
   };
 }

@@ -117,5 +117,9 @@ export function createCompactSearchIndex(options: CompactSearchIndexOptions): Se
       domains.delete(domain);
       files.removeBefore(domain);
     },
+    replace(domain, from) {
+      domains.set(domain, get(from));
+      domains.delete(from);
+    },
   };
 }

@@ -82,4 +82,6 @@ export interface SearchIndex {
   persist(domain: string): void | Promise<void>;
   /** Forgets a domain (no longer declared). */
   drop(domain: string): void;
+  /** Makes the index built under the name `from` the domain's index (its coverage too), forgetting `from`. */
+  replace(domain: string, from: string): void;
 }

@@ -160,6 +160,10 @@ export function createMemorySearchIndex(options: MemorySearchIndexOptions = {}):
       domains.delete(domain);
       disk.delete(domain);
     },
+    replace(domain, from) {
+      domains.set(domain, get(from));
+      domains.delete(from);
+    },
   };
 }
 

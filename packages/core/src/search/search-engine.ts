@@ -65,10 +65,15 @@ export interface SearchEngine {
 interface OpenDomain {
   readonly domain: SearchDomain;
   readonly fingerprint: string;
-  building: boolean;
   changedSincePersist: number;
   lastPersist: number;
 }
+
+const openDomain = (domain: SearchDomain): OpenDomain =>
+  ({ domain, fingerprint: domainFingerprint(domain), changedSincePersist: 0, lastPersist: Date.now() });
+
+/** The name a domain's next index is built under, so that searches use the current one until it is complete. */
+const shadowOf = (name: string) => `${name}\u0000next`;
 
 const BATCH = 500;
 const PERSIST_AFTER_CHANGES = 1000;
@@ -86,6 +91,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   let nextRun = Date.now();
   // Snapshots being written in the background: stop() waits for them.
   const writing = new Set<Promise<void>>();
+  const rebuilding = new Map<string, Promise<number>>();
+  // Raised by stop(): a rebuild started before gives up at its next step.
+  let epoch = 0;
   const warned = new Set<string>();
   const warn = (message: string) => {
     if (warned.has(message)) return;
@@ -110,24 +118,37 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return elements.map((element) => indexedDocument(element, elementText(element, domain, context), analyzer));
   };
 
-  /** A rebuild in steps, so it can run at once or yield to the event loop between batches. */
+  /**
+   * A build in steps, so it can run at once or yield to the event loop
+   * between batches. It fills the domain's shadow index, catches up with the
+   * changes made meanwhile, then makes it the domain's index.
+   */
   function* buildSteps(state: OpenDomain, generation: number): Generator<[number, number], number> {
     const { domain } = state;
+    const shadow = shadowOf(domain.name);
     const structures = domainStructures(domain);
     // Changes after this point are applied once the build is over: none is missed.
     const seq = store.search.lastSeq();
     const all = store.search.aliveInitids(structures);
     const total = all.length;
-    index.reset(domain.name, { fingerprint: state.fingerprint, generation, seq });
-    let done = 0;
-    yield [0, total];
-    for (let start = 0; start < all.length; start += BATCH) {
-      const elements = all.slice(start, start + BATCH).map((id) => store.elements.latest(id)).filter((e): e is ElementRevision => e?.status === "alive");
-      index.upsert(domain.name, documentsOf(domain, elements));
-      done += elements.length;
-      yield [done, total];
+    index.reset(shadow, { fingerprint: state.fingerprint, generation, seq });
+    try {
+      let done = 0;
+      yield [0, total];
+      for (let start = 0; start < all.length; start += BATCH) {
+        const elements = all.slice(start, start + BATCH).map((id) => store.elements.latest(id)).filter((e): e is ElementRevision => e?.status === "alive");
+        index.upsert(shadow, documentsOf(domain, elements));
+        done += elements.length;
+        yield [done, total];
+      }
+      applyChanges(state, Number.MAX_SAFE_INTEGER, shadow);
+      index.replace(domain.name, shadow);
+      state.changedSincePersist = 0;
+      return done;
+    } finally {
+      // Given up (an error, or stop()): the shadow is forgotten; after the swap this does nothing.
+      if (index.coverage(shadow)) index.drop(shadow);
     }
-    return done;
   }
 
   /** Persists a domain; the answer rejects if the snapshot could not be written (which is also logged). */
@@ -147,7 +168,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   }
 
   function openSync(domain: SearchDomain): OpenDomain {
-    const state: OpenDomain = { domain, fingerprint: domainFingerprint(domain), building: false, changedSincePersist: 0, lastPersist: Date.now() };
+    const state = openDomain(domain);
     const generation = store.search.generation(domain.name);
     if (!index.open(domain.name, { fingerprint: state.fingerprint, generation })) {
       log(`domain "${domain.name}": no usable index, building it`);
@@ -159,16 +180,20 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return state;
   }
 
-  /** The open state of a domain, current with its recorded definition and generation. */
+  /**
+   * The open state of a domain, current with its recorded definition and
+   * generation. A domain whose definition changed keeps answering from its
+   * index while the new one is built in the background.
+   */
   function prepared(name: string): OpenDomain {
     const domain = domainNamed(name);
     const state = open.get(name);
     if (!state) return openSync(domain);
-    if (state.building) return state;
+    if (rebuilding.has(name)) return state;
     if (state.fingerprint !== domainFingerprint(domain)) {
-      log(`domain "${name}" changed: rebuilding its index`);
-      open.delete(name);
-      return openSync(domain);
+      log(`domain "${name}" changed: rebuilding its index in the background`);
+      rebuild(name).catch((error: unknown) => log(`domain "${name}": rebuilding failed: ${(error as Error).message}`));
+      return state;
     }
     const generation = store.search.generation(name);
     if (index.coverage(name)?.generation !== generation) {
@@ -179,8 +204,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return state;
   }
 
-  function applyChanges(state: OpenDomain, limit: number): number {
-    const name = state.domain.name;
+  /** Applies pending changes to the domain's index, or to the index named `name` (its shadow). */
+  function applyChanges(state: OpenDomain, limit: number, name = state.domain.name): number {
     const structures = new Set(domainStructures(state.domain));
     let applied = 0;
     while (applied < limit) {
@@ -203,8 +228,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   function sync(limit = 10_000): number {
     let applied = 0;
     for (const domain of store.search.domains()) {
-      const state = prepared(domain.name);
-      if (!state.building) applied += applyChanges(state, limit);
+      applied += applyChanges(prepared(domain.name), limit);
     }
     for (const name of open.keys()) {
       if (!store.search.domain(name)) {
@@ -215,29 +239,35 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return applied;
   }
 
-  async function rebuild(name: string, rebuildOptions: RebuildOptions = {}): Promise<number> {
-    const domain = domainNamed(name);
+  /** One rebuild of a domain at a time: asked again meanwhile, the rebuild running answers. */
+  function rebuild(name: string, rebuildOptions: RebuildOptions = {}): Promise<number> {
+    const running = rebuilding.get(name);
+    if (running) return running;
+    const task = rebuildNow(name, rebuildOptions).finally(() => rebuilding.delete(name));
+    rebuilding.set(name, task);
+    return task;
+  }
+
+  async function rebuildNow(name: string, rebuildOptions: RebuildOptions): Promise<number> {
+    const state = openDomain(domainNamed(name));
     const current = store.search.generation(name);
     const generation = rebuildOptions.announce ? current + 1 : current;
-    const state: OpenDomain = { domain, fingerprint: domainFingerprint(domain), building: true, changedSincePersist: 0, lastPersist: Date.now() };
-    open.set(name, state);
-    try {
-      const steps = buildSteps(state, generation);
-      for (;;) {
-        const step = steps.next();
-        if (step.done) {
-          state.building = false;
-          applyChanges(state, Number.MAX_SAFE_INTEGER);
-          await persist(state);
-          if (rebuildOptions.announce) store.transaction(() => store.search.setGeneration(name, generation));
-          return step.value;
-        }
-        rebuildOptions.onProgress?.(...step.value);
-        await new Promise((resolve) => setTimeout(resolve, 0));
+    const startedIn = epoch;
+    const steps = buildSteps(state, generation);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        open.set(name, state);
+        await persist(state);
+        if (rebuildOptions.announce) store.transaction(() => store.search.setGeneration(name, generation));
+        return step.value;
       }
-    } catch (error) {
-      open.delete(name);
-      throw error;
+      rebuildOptions.onProgress?.(...step.value);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (epoch !== startedIn) {
+        steps.return(0);
+        throw new Error(`the rebuild of domain "${name}" was stopped`);
+      }
     }
   }
 
@@ -247,7 +277,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       sync();
       for (const state of open.values()) {
         const due = state.changedSincePersist >= PERSIST_AFTER_CHANGES || (state.changedSincePersist > 0 && Date.now() - state.lastPersist > PERSIST_AFTER_MS);
-        if (due && !state.building) void persist(state);
+        if (due) void persist(state);
       }
     } catch (error) {
       log(`applying changes failed: ${(error as Error).message}`);
@@ -263,7 +293,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         const generation = store.search.generation(domain.name);
         const fingerprint = domainFingerprint(domain);
         if (index.open(domain.name, { fingerprint, generation })) {
-          open.set(domain.name, { domain, fingerprint, building: false, changedSincePersist: 0, lastPersist: Date.now() });
+          open.set(domain.name, openDomain(domain));
         } else {
           log(`domain "${domain.name}": no usable index, building it`);
           await rebuild(domain.name);
@@ -276,8 +306,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      for (const state of open.values()) if (state.changedSincePersist > 0 && !state.building) void persist(state);
-      await Promise.all(writing);
+      epoch++;
+      for (const state of open.values()) if (state.changedSincePersist > 0) void persist(state);
+      await Promise.all([...writing, ...[...rebuilding.values()].map((task) => task.catch(() => {}))]);
     },
     domain: domainNamed,
     domains: () => store.search.domains(),
@@ -287,7 +318,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     search(name, query, structures) {
       const state = prepared(name);
       // Read-your-writes: what was committed before the search is in its answer.
-      if (!state.building) applyChanges(state, 2000);
+      applyChanges(state, 2000);
       return index.search(name, query, structures ? { structures } : {});
     },
     rebuild,
@@ -296,7 +327,6 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const report: Record<string, ElementRevision[]> = {};
       for (const domain of store.search.domains()) {
         const state = prepared(domain.name);
-        if (state.building) continue;
         const name = domain.name;
         const structures = domainStructures(domain);
         const pending = new Set(store.search.changesAfter(index.coverage(name)?.seq ?? 0, Number.MAX_SAFE_INTEGER)

@@ -136,6 +136,17 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
       checks(restarted);
     });
 
+    it("replaces a domain's index by one built under another name", () => {
+      const index = filled();
+      index.reset("d next", { ...COVERAGE, generation: 1 });
+      index.upsert("d next", [doc(8, "NOTE", "fresh cats")]);
+      expect(ids(index, "cats")).toEqual([1, 3, 2]);
+      index.replace("d", "d next");
+      expect(ids(index, "cats")).toEqual([8]);
+      expect(index.coverage("d")).toEqual({ ...COVERAGE, generation: 1 });
+      expect(index.coverage("d next")).toBeUndefined();
+    });
+
     it("forgets a dropped domain", async () => {
       const index = filled();
       await index.persist("d");

@@ -174,9 +174,16 @@ describe("search index lifecycle", () => {
     const bundle = searchBundle();
     bundle.searchDomains[0].configs[0].fields.push({ field: "nw_body", weight: "A" });
     const { importBundle } = await import("../../src/bundle/import-bundle.ts");
+    const before = world.platform.fullsearch.engine.index.coverage("news")!.fingerprint;
     await importBundle(world.platform, bundle, { readFile: folder(SEARCH_FILES) });
+    // The index in place answers while the new one is built in the background.
+    expect(world.platform.fullsearch.search(admin, "news", { q: "volcano" }).documents).not.toEqual([]);
+    expect(world.log).toEqual(['domain "news" changed: rebuilding its index in the background']);
+    expect(world.platform.fullsearch.engine.index.coverage("news")!.fingerprint).toBe(before);
+    await world.platform.fullsearch.engine.rebuild("news");
+    expect(world.platform.fullsearch.engine.index.coverage("news")!.fingerprint).not.toBe(before);
     world.platform.fullsearch.search(admin, "news", { q: "x" });
-    expect(world.log).toEqual(['domain "news" changed: rebuilding its index', 'domain "news": no usable index, building it']);
+    expect(world.log).toHaveLength(1);
     // Another process (lineage search reindex) rebuilds with the next generation.
     const { createPlatform } = await import("../../src/platform.ts");
     const other = createPlatform({
@@ -187,6 +194,32 @@ describe("search index lifecycle", () => {
     world.platform.fullsearch.search(admin, "news", { q: "x" });
     expect(world.log).toEqual(['domain "news" was rebuilt by another process: loading its index']);
     expect(world.platform.fullsearch.engine.index.coverage("news")?.generation).toBe(1);
+  });
+
+  it("catches a background rebuild up with the writes made meanwhile, and gives it up on stop", async () => {
+    const world = await searchWorld();
+    const { engine } = world.platform.fullsearch;
+    const admin = world.as("admin");
+    const titles = (q: string) => world.platform.fullsearch.search(admin, "news", { q }).documents.map((d) => d.properties?.title);
+    titles("x");
+    const redefine = async (weight: "A" | "B") => {
+      const bundle = searchBundle();
+      bundle.searchDomains[0].configs[0].fields.push({ field: "nw_body", weight });
+      const { importBundle } = await import("../../src/bundle/import-bundle.ts");
+      await importBundle(world.platform, bundle, { readFile: folder(SEARCH_FILES) });
+    };
+    await redefine("A");
+    titles("x");
+    world.platform.updateElement(admin, "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    await engine.rebuild("news");
+    expect(titles("iceberg")).toEqual(["Photo of an iceberg"]);
+    const before = engine.index.coverage("news")!.fingerprint;
+    await redefine("B");
+    titles("x");
+    await engine.stop();
+    expect(engine.index.coverage("news")!.fingerprint).toBe(before);
+    expect(engine.index.coverage("news\u0000next")).toBeUndefined();
+    expect(world.log.at(-1)).toMatch(/rebuilding failed: the rebuild of domain "news" was stopped/);
   });
 
   it("tells when a snapshot cannot be written, writes it again later, and fails a rebuild that cannot keep it", async () => {

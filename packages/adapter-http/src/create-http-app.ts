@@ -1,5 +1,5 @@
-import { LineageError, type DashboardServer, type Platform } from "@lineage/core";
-import { Hono, type MiddlewareHandler } from "hono";
+import { LineageError, requestVersion, type DashboardServer, type Platform } from "@lineage/core";
+import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { apiAuthentication } from "./authentication/api-authentication.ts";
 import { createHttpAuth, type HttpAuthOptions } from "./authentication/http-auth.ts";
@@ -14,6 +14,8 @@ import { requestId } from "./request-id.ts";
 import { requestTimeout } from "./request-timeout.ts";
 import { answerNotAvailable } from "./not-available.ts";
 import { acceptsJson } from "./resource-name.ts";
+import { headerOf } from "./request-header.ts";
+import { pathnameOf } from "./request-path.ts";
 import { elementRoutes } from "./routes/elements.ts";
 import { enumerateRoutes } from "./routes/enumerates.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
@@ -63,8 +65,10 @@ const refusedOverrides = new WeakMap<Request, LineageError>();
  * any other value is refused. The request is rewritten before routing.
  */
 function overrideMethod(request: Request): Request | LineageError {
+  // The method first: reading a header makes the Request build all of them.
+  if (request.method !== "POST") return request;
   const override = request.headers.get("x-http-method-override")?.trim().toUpperCase();
-  if (!override || request.method !== "POST") return request;
+  if (!override) return request;
   if (!OVERRIDABLE.has(override)) return new LineageError("API0008", [override, request.method]);
   return new Request(request, { method: override });
 }
@@ -89,12 +93,13 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const api = new Hono<HttpEnv>({ strict: false });
   const httpAuth = createHttpAuth(platform, options.auth);
 
-  api.onError((error, c) => {
+  const answerError = (error: Error, c: Context<HttpEnv>) => {
     const isDomain = error instanceof LineageError || error.name === "LineageError";
     if (!isDomain) report(error, { requestId: c.get("requestId"), method: c.req.method, path: redactedPath(c.req.url) });
     const { status, body } = errorEnvelope(isDomain ? error : undefined);
     return c.json(body, status as 400);
-  });
+  };
+  api.onError(answerError);
   api.notFound((c) => {
     const { status, body } = errorEnvelope(new LineageError("API0004", [new URL(c.req.url).pathname]));
     return c.json(body, status as 404);
@@ -103,34 +108,49 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.use("*", requestId());
   if (logger) api.use("*", requestLog(logger));
   api.route("/", healthRoutes(options.readiness ?? createReadiness()));
-  api.use("/api/*", (c, next) => {
+  const limit = limits.maxBodyBytes;
+  const limitBody = bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } });
+  const timeout = requestTimeout(limits.requestTimeoutMs);
+  const authentication = options.authentication ?? apiAuthentication(httpAuth);
+  // As Hono's compose takes a middleware's answer: only one that came before any other.
+  const authenticated = async (c: Context<HttpEnv>, next: Next) => {
+    const answer = await authentication(c, next);
+    if (answer && !c.finalized) c.res = answer;
+  };
+  const checked = (c: Context<HttpEnv>, next: Next) => {
+    const path = pathnameOf(c.req.url);
+    const accept = headerOf(c, "accept");
+    if (!hasSuffix(path) && !path.startsWith("/api/v2/images/") && !acceptsJson(accept)) throw new LineageError("API0006", [accept ?? ""]);
+    // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
+    if (c.req.method === "GET" || c.req.method === "HEAD") return authenticated(c, next);
+    return limitBody(c, () => authenticated(c, next)).then((answer) => {
+      if (answer && !c.finalized) c.res = answer;
+    });
+  };
+  // The /api/ chain as one middleware that calls the others itself: each layer Hono composes
+  // costs every request an async dispatch of its own, about as much as a cached GET's own work.
+  // Errors of the chain are answered here, as Hono would, so that alt=html wraps them too.
+  api.use("/api/*", async (c, next) => {
     const refused = refusedOverrides.get(c.req.raw);
     if (refused) throw refused;
     c.set("limits", limits);
-    return next();
-  });
-  api.use("/api/*", requestTimeout(limits.requestTimeoutMs));
-  api.use("/api/*", async (c, next) => {
     c.set("platform", platform);
+    c.set("storeVersion", requestVersion(platform.store));
     // Set before the handler runs, so a route may set its own (images: long-lived for vault content).
     c.header("Cache-Control", "private, no-cache, must-revalidate");
-    await next();
+    try {
+      await timeout(c, () => checked(c, next));
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      c.error = error;
+      c.res = await answerError(error, c);
+    }
     if (c.req.query("alt") === "html" && c.res.headers.get("content-type")?.startsWith("application/json")) {
       const json = await c.res.text();
       c.res = new Response(wrapJsonInHtml(json), { status: c.res.status, headers: c.res.headers });
       c.res.headers.set("Content-Type", "text/html; charset=utf-8");
     }
   });
-  api.use("/api/*", async (c, next) => {
-    const path = new URL(c.req.url).pathname;
-    if (!hasSuffix(path) && !path.startsWith("/api/v2/images/") && !acceptsJson(c.req.header("accept"))) throw new LineageError("API0006", [c.req.header("accept") ?? ""]);
-    await next();
-  });
-  const limit = limits.maxBodyBytes;
-  const limitBody = bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } });
-  // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
-  api.use("/api/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
-  api.use("/api/*", options.authentication ?? apiAuthentication(httpAuth));
 
   api.route("/", authenticationPageRoutes(httpAuth));
   api.route("/api/v2", tokenAdminRoutes());

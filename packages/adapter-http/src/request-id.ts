@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { HttpEnv } from "./http-env.ts";
+import { headerOf } from "./request-header.ts";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -27,7 +28,7 @@ export function withHeader(response: Response, name: string, value: string): Res
 /** Gives every request an id (context `requestId`) and echoes it in `X-Request-Id`. */
 export function requestId(): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
-    const id = requestIdOf(c.req.header(REQUEST_ID_HEADER));
+    const id = requestIdOf(headerOf(c, REQUEST_ID_HEADER));
     c.set("requestId", id);
     await next();
     // Setting c.res again would make Hono copy the answer, turning a plain string body into a stream.

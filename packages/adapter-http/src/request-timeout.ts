@@ -3,36 +3,93 @@ import type { Context, MiddlewareHandler } from "hono";
 import { errorEnvelope } from "./envelope.ts";
 import type { HttpEnv } from "./http-env.ts";
 
+/** Whether a request has run out of time (context `deadline`): body readers check it. */
+export interface Deadline {
+  readonly expired: boolean;
+}
+
+interface Running extends Deadline {
+  expired: boolean;
+  readonly at: number;
+  readonly expire: () => void;
+}
+
+/**
+ * Requests in flight under one timeout, oldest first. All share the same
+ * duration, so the oldest is always the next to expire: one timer, armed for
+ * it, serves them all (a timer and an AbortController per request cost more
+ * than many GETs take). Set order is insertion order, and removal is O(1).
+ */
+function createDeadlines(ms: number) {
+  const running = new Set<Running>();
+  let timer: NodeJS.Timeout | undefined;
+
+  function arm(): void {
+    timer = undefined;
+    for (const oldest of running) {
+      timer = setTimeout(expireDue, Math.max(0, oldest.at - performance.now()));
+      // The requests' sockets keep the process alive, not this timer.
+      timer.unref();
+      return;
+    }
+  }
+
+  function expireDue(): void {
+    const now = performance.now();
+    for (const request of running) {
+      if (request.at > now) break;
+      running.delete(request);
+      request.expired = true;
+      request.expire();
+    }
+    arm();
+  }
+
+  return {
+    start(expire: () => void): Running {
+      const request: Running = { expired: false, at: performance.now() + ms, expire };
+      running.add(request);
+      // A timer armed for a request that has finished since fires early and arms again for the next one.
+      if (!timer) arm();
+      return request;
+    },
+    finish(request: Running): void {
+      running.delete(request);
+    },
+  };
+}
+
 /**
  * Answers 503 API0101 (with Retry-After) when a request runs longer than `ms`.
  * 503 rather than 504: this server is the origin, not a gateway waiting on one,
  * and the client may retry later. The work cannot be interrupted, but the
- * request's `deadline` signal aborts, and body readers check it: a PUT whose
+ * request's `deadline` expires, and body readers check it: a PUT whose
  * body took too long to arrive is answered 503 and never written.
  */
 export function requestTimeout(ms: number): MiddlewareHandler<HttpEnv> {
-  return async (c, next) => {
-    const deadline = new AbortController();
-    c.set("deadline", deadline.signal);
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<"expired">((resolve) => {
-      timer = setTimeout(() => {
-        deadline.abort();
-        resolve("expired");
-      }, ms);
+  const deadlines = createDeadlines(ms);
+  return (c, next) => new Promise<void>((answered, failed) => {
+    const deadline = deadlines.start(() => {
+      const { status, body } = errorEnvelope(new LineageError("API0101", [ms]));
+      c.res = Response.json(body, { status, headers: { "Retry-After": "5", Connection: "close" } });
+      answered();
     });
-    try {
-      if ((await Promise.race([next().then(() => "done" as const), expired])) === "done") return;
-    } finally {
-      clearTimeout(timer);
-    }
-    const { status, body } = errorEnvelope(new LineageError("API0101", [ms]));
-    c.res = Response.json(body, { status, headers: { "Retry-After": "5", Connection: "close" } });
-  };
+    c.set("deadline", deadline);
+    next().then(
+      () => {
+        deadlines.finish(deadline);
+        answered();
+      },
+      (error: unknown) => {
+        deadlines.finish(deadline);
+        failed(error);
+      },
+    );
+  });
 }
 
 /** Refuses to go on with a request whose time is up: its client has already been answered 503. */
 export function throwIfExpired(c: Context): void {
   const deadline = (c as Context<HttpEnv>).get("deadline");
-  if (deadline?.aborted) throw new LineageError("API0101", [(c as Context<HttpEnv>).get("limits")?.requestTimeoutMs]);
+  if (deadline?.expired) throw new LineageError("API0101", [(c as Context<HttpEnv>).get("limits")?.requestTimeoutMs]);
 }

@@ -1,20 +1,22 @@
 import { etagMatches } from "@lineage/core";
 import type { Context } from "hono";
 import { successEnvelope } from "./envelope.ts";
+import { headerOf } from "./request-header.ts";
 
-// Answers the core serves again unchanged (its reading cache) are serialized once.
-const serialized = new WeakMap<object, string>();
+// Answers the core serves again unchanged (its reading cache) are serialized and encoded once.
+const serialized = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+const utf8 = new TextEncoder();
 
 /** A JSON envelope answer, or 304 with an empty body when the client already has this ETag. */
 export function respondWithEtag(c: Context, etag: string, data: object): Response {
   c.header("ETag", etag);
-  if (etagMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304);
-  let text = serialized.get(data);
-  if (text === undefined) {
-    text = JSON.stringify(successEnvelope(data));
-    serialized.set(data, text);
+  if (etagMatches(headerOf(c, "if-none-match"), etag)) return c.body(null, 304);
+  let body = serialized.get(data);
+  if (body === undefined) {
+    body = utf8.encode(JSON.stringify(successEnvelope(data)));
+    serialized.set(data, body);
   }
-  return c.body(text, 200, { "Content-Type": "application/json" });
+  return c.body(body, 200, { "Content-Type": "application/json" });
 }
 
 

@@ -1,26 +1,31 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { Database } from "better-sqlite3";
+import { and, asc, desc, eq, inArray, Placeholder, sql, type SQL } from "drizzle-orm";
+import type { Database, Statement } from "better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type {
-  ElementQuery, ElementRepository, ElementRevision, NewRevision, OrderTerm, SORTABLE_PROPERTIES,
+  ElementQuery, ElementRepository, ElementRevision, ElementValues, LineageStatus, NewRevision, OrderTerm, SORTABLE_PROPERTIES,
 } from "@lineage/core";
 import { elements, history, structures } from "./schema.ts";
 import type { Atomic } from "./atomic.ts";
 
-/** Element revisions and their history in SQLite, reads through cached prepared statements. */
+/** The columns of a revision, as every read selects them (toRevision maps them). */
+const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
+
+/**
+ * Element revisions and their history in SQLite, reads through cached prepared statements.
+ * Reads are prepared on the client with their LIMIT written out: SQLite re-prepares a statement
+ * whenever a bound LIMIT is bound again (it plans with the limit's value), and drizzle binds every
+ * limit, `.limit(1)` included, so each call would be parsed and planned anew.
+ */
 export function createElementRepository(db: BetterSQLite3Database, client: Database, atomic: Atomic): ElementRepository {
-  const byId = db.select().from(elements).where(eq(elements.id, sql.placeholder("id"))).prepare();
-  const lineage = eq(elements.initid, sql.placeholder("initid"));
+  const read = (where: string) => client.prepare(`select ${COLUMNS} from elements where ${where}`) as Statement<unknown[], ElementRow>;
+  const byId = read("id = ?");
   // Mirrors the fake: the live revision when there is one, else the highest revision.
-  const latest = db.select().from(elements).where(lineage)
-    .orderBy(asc(elements.fixed), desc(elements.revision), desc(elements.id)).limit(1).prepare();
-  const latestByName = db.select().from(elements)
-    .where(and(eq(elements.name, sql.placeholder("name")), eq(elements.fixed, false)))
-    .orderBy(sql`${elements.status} = 'alive' desc`, desc(elements.revision), desc(elements.id)).limit(1).prepare();
-  const revisions = db.select().from(elements).where(lineage).orderBy(desc(elements.revision), desc(elements.id)).prepare();
-  const byImportKey = db.select().from(elements).where(eq(elements.importKey, sql.placeholder("key")))
-    .orderBy(asc(elements.fixed), desc(elements.revision), desc(elements.id)).limit(1).prepare();
+  const latest = read("initid = ? order by fixed asc, revision desc, id desc limit 1");
+  const latestByName = read("name = ? and fixed = 0 order by status = 'alive' desc, revision desc, id desc limit 1");
+  const revisions = read("initid = ? order by revision desc, id desc");
+  const byImportKey = read("import_key = ? order by fixed asc, revision desc, id desc limit 1");
+  const one = (row: ElementRow | undefined) => (row === undefined ? undefined : toRevision(row));
   const historyOf = db.select().from(history).where(eq(history.initid, sql.placeholder("initid")))
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
   const lists = new Map<string, ListStatement>();
@@ -53,31 +58,30 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
         .where(eq(elements.id, revision.id)).run();
       if (changes === 0) throw new Error(`No revision ${revision.id} to save`);
     },
-    byId: (id) => byId.get({ id }),
-    latestByName: (name) => latestByName.get({ name }),
-    latest: (initid) => latest.get({ initid }),
-    revisions: (initid) => revisions.all({ initid }),
-    byImportKey: (key) => byImportKey.get({ key }),
+    byId: (id) => one(byId.get(id)),
+    latestByName: (name) => one(latestByName.get(name)),
+    latest: (initid) => one(latest.get(initid)),
+    revisions: (initid) => revisions.all(initid).map(toRevision),
+    byImportKey: (key) => one(byImportKey.get(key)),
     setLineageStatus(initid, status, modifiedAt) {
       atomic(() => {
         db.update(elements).set({ status }).where(eq(elements.initid, initid)).run();
         // Fixed revisions are snapshots: only the live one records when the lineage moved.
-        const live = latest.get({ initid });
+        const live = latest.get(initid);
         if (live) db.update(elements).set({ modifiedAt }).where(eq(elements.id, live.id)).run();
       });
     },
     list(query) {
       if (query.structures?.length === 0) return [];
-      const key = JSON.stringify([query.orderBy, query.structures?.length]);
+      const key = JSON.stringify([query.orderBy, query.structures?.length, query.limit]);
       let statement = lists.get(key);
       if (!statement) {
-        // Orders come from requests: bound the cache rather than keep every combination ever asked.
+        // Orders and slices come from requests: bound the cache rather than keep every combination ever asked.
         if (lists.size >= 200) lists.clear();
-        statement = listQuery(db, query).prepare();
+        statement = prepareList(client, listStatementSql(db, query));
         lists.set(key, statement);
       }
-      const structureParams = Object.fromEntries((query.structures ?? []).map((name, i) => [`s${i}`, name]));
-      return statement.all({ status: query.status, limit: query.limit ?? -1, offset: query.offset, ...structureParams });
+      return statement.all(query).map(toRevision);
     },
     appendHistory(entry) {
       insertHistory.run(entry);
@@ -86,20 +90,70 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
   };
 }
 
-type ListStatement = ReturnType<ReturnType<typeof listQuery>["prepare"]>;
+/** The columns of `elements` as SQLite gives them. */
+interface ElementRow {
+  id: number;
+  initid: number;
+  revision: number;
+  structure: string;
+  name: string | null;
+  title: string;
+  owner: number;
+  status: LineageStatus;
+  fixed: number;
+  state: string | null;
+  values: string;
+  created_at: string;
+  modified_at: string;
+  import_key: string | null;
+}
+
+/** A stored row as a revision. */
+function toRevision(row: ElementRow): ElementRevision {
+  return {
+    id: row.id, initid: row.initid, revision: row.revision, structure: row.structure, name: row.name, title: row.title,
+    owner: row.owner, status: row.status, fixed: row.fixed !== 0, state: row.state, values: JSON.parse(row.values) as ElementValues,
+    createdAt: row.created_at, modifiedAt: row.modified_at, importKey: row.import_key,
+  };
+}
+
+interface ListStatement {
+  all(query: ElementQuery): ElementRow[];
+}
+
+/** The list query's SQL and parameters (placeholders `status`, `offset`, `s0..sN`, and constants), its limit written out. */
+function prepareList(client: Database, { sql: text, params }: { sql: string; params: unknown[] }): ListStatement {
+  const statement = client.prepare(text) as Statement<unknown[], ElementRow>;
+  const binders = params.map((param): ((query: ElementQuery) => unknown) => {
+    if (!(param instanceof Placeholder)) return () => param;
+    const { name } = param;
+    if (name === "status") return (q) => q.status;
+    if (name === "offset") return (q) => q.offset;
+    const index = Number(name.slice(1));
+    return (q) => q.structures?.[index];
+  });
+  return { all: (query) => statement.all(...binders.map((bind) => bind(query))) };
+}
 
 /**
- * The list query with placeholders `status`, `limit`, `offset` and `s0..sN`
- * (one per structure); exported so tests can check its query plan.
+ * The SQL of a list query, with placeholders `status`, `offset` and `s0..sN` (one per
+ * structure), and its limit written out (see createElementRepository); exported so tests
+ * can check its query plan.
  */
-export function listQuery(db: BetterSQLite3Database, query: Pick<ElementQuery, "orderBy" | "structures">) {
+export function listStatementSql(db: BetterSQLite3Database, query: Pick<ElementQuery, "orderBy" | "structures" | "limit">): { sql: string; params: unknown[] } {
+  const limit = query.limit ?? -1;
+  if (!Number.isSafeInteger(limit)) throw new RangeError(`A list limit must be a whole number, not ${limit}`);
+  const { sql: text, params } = listQuery(db, query).toSQL();
+  return { sql: `${text} limit ${limit} offset ?`, params: [...params, sql.placeholder("offset")] };
+}
+
+/** The list query without its limit and offset: what drizzle builds of the order and the filters. */
+function listQuery(db: BetterSQLite3Database, query: Pick<ElementQuery, "orderBy" | "structures">) {
   const where = [eq(elements.status, sql.placeholder("status")), eq(elements.fixed, false)];
   if (query.structures) {
     where.push(inArray(elements.structure, query.structures.map((_, i) => sql.placeholder(`s${i}`))));
   }
-  return db.select().from(elements).where(and(...where))
-    .orderBy(...closeWithId(query.orderBy).map(orderExpression))
-    .limit(sql.placeholder("limit")).offset(sql.placeholder("offset"));
+  return db.select().from(elements).where(and(...where)).orderBy(...closeWithId(query.orderBy).map(orderExpression));
 }
 
 type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];

@@ -50,8 +50,10 @@ export function openSqliteStore({ dataDir, clock = systemClock, synchronous = "f
     migrateSchema(db);
     const definitions = createDefinitionCache(client);
     const atomic = createAtomic(client, definitions.transactionEnded);
-    // total_changes counts this connection's writes, data_version the commits of others.
-    const versionQuery = client.prepare("SELECT total_changes() || '.' || data_version FROM pragma_data_version").pluck();
+    // total_changes counts this connection's writes, data_version the commits of others. Two plain
+    // statements: the pragma_data_version table function prepares its pragma anew at every call.
+    const totalChanges = client.prepare("SELECT total_changes()").pluck();
+    const dataVersion = client.prepare("PRAGMA data_version").pluck();
     return {
       elements: createElementRepository(db, client, atomic),
       catalog: createCatalogRepository(db, atomic, definitions),
@@ -61,7 +63,7 @@ export function openSqliteStore({ dataDir, clock = systemClock, synchronous = "f
       sessions: createSessionRepository(db),
       tokens: createTokenRepository(db),
       transaction: atomic,
-      version: () => (client.inTransaction ? undefined : (versionQuery.get() as string)),
+      version: () => (client.inTransaction ? undefined : `${totalChanges.get() as number}.${dataVersion.get() as number}`),
       close() {
         if (!client.open) return;
         try {

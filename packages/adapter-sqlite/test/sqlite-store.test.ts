@@ -7,7 +7,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ElementQuery, NewRevision, Store } from "@lineage/core";
 import { storeContract } from "@lineage/core/testing";
-import { listQuery } from "../src/element-repository.ts";
+import { listStatementSql } from "../src/element-repository.ts";
 import { openSqliteStore } from "../src/index.ts";
 
 const dirs: string[] = [];
@@ -122,8 +122,8 @@ describe("list query plan", () => {
   afterAll(() => client.close());
 
   function plan(query: Pick<ElementQuery, "orderBy" | "structures">): string[] {
-    const { sql, params } = listQuery(drizzle({ client }), query).toSQL();
-    const values = { status: "alive", limit: 10, offset: 0, ...Object.fromEntries((query.structures ?? []).map((s, i) => [`s${i}`, s])) };
+    const { sql, params } = listStatementSql(drizzle({ client }), { ...query, limit: 10 });
+    const values = { status: "alive", offset: 0, ...Object.fromEntries((query.structures ?? []).map((s, i) => [`s${i}`, s])) };
     const rows = client.prepare(`explain query plan ${sql}`).all(...fillPlaceholders(params, values)) as { detail: string }[];
     return rows.map((row) => row.detail);
   }
@@ -154,6 +154,12 @@ describe("list query plan", () => {
 
   it("reads a page of several structures from an index", () => {
     expectIndexed(plan({ orderBy: titleThenId, structures: ["s3", "s4", "s5"] }));
+  });
+
+  it("writes the limit out, since SQLite prepares a statement again each time its LIMIT is bound", () => {
+    const { sql } = listStatementSql(drizzle({ client }), { orderBy: titleThenId, limit: 10 });
+    expect(sql).toMatch(/ limit 10 offset \?$/);
+    expect(() => listStatementSql(drizzle({ client }), { orderBy: titleThenId, limit: 1.5 })).toThrow(RangeError);
   });
 
   it("gives the same page as a full sort would", () => {

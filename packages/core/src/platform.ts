@@ -7,6 +7,7 @@ import type { ElementRevision } from "./element/smart-element.ts";
 import { createReadScope, type ReadScope } from "./elements/read-scope.ts";
 import * as read from "./elements/read-elements.ts";
 import { createVersionedCache, principalKey } from "./elements/reading-cache.ts";
+import type { RequestVersion } from "./elements/request-version.ts";
 import * as write from "./elements/write-elements.ts";
 import { readEnumerate } from "./enumerates/read-enumerate.ts";
 import { systemClock, type Clock } from "./ports/clock.port.ts";
@@ -61,10 +62,12 @@ export interface Platform {
   readonly store: Store;
   readonly clock: Clock;
   readonly hasher: PasswordHasher;
-  /** The principal for a login and password, or undefined. */
-  authenticate(login: string, password: string): Promise<Principal | undefined>;
-  /** The principal of an account, by login; undefined when there is none. */
-  principal(login: string): Principal | undefined;
+  /** The principal for a login and password, or undefined; `version`, the request's (RequestVersion). */
+  authenticate(login: string, password: string, version?: RequestVersion): Promise<Principal | undefined>;
+  /** The principal when this password was verified for this login's current password moments ago, else undefined. */
+  rememberedPassword(login: string, password: string, version?: RequestVersion): Principal | undefined;
+  /** The principal of an account, by login; undefined when there is none. `version`, the request's (RequestVersion). */
+  principal(login: string, version?: RequestVersion): Principal | undefined;
   principalOfAccount(account: Account): Principal;
   addUser(input: AddUserInput): Promise<Account>;
   /** A read scope: memoised lookups and permissions for one request. */
@@ -109,13 +112,14 @@ export function createPlatform(options: PlatformOptions): Platform {
     clock,
     hasher,
     authenticate: passwords.verify,
+    rememberedPassword: passwords.remembered,
     principal: passwords.principalOfLogin,
     principalOfAccount: passwords.principal,
     addUser: (input) => addUser(store, hasher, input),
     scope,
     readElement: (p, ref, consult = {}) => {
       const key = [principalKey(p), ref, consult.fields, consult.family, consult.trash].join("\u0001");
-      return readings.get(key, store.version(), () => read.readElement(scope(p), ref, consult));
+      return readings.get(key, consult.version ? consult.version() : store.version(), () => read.readElement(scope(p), ref, consult));
     },
     listElements: (p, query) => read.listAliveElements(scope(p), { maxSlice: options.maxSlice, ...query }),
     listTrash: (p, query) => read.listTrash(scope(p), { maxSlice: options.maxSlice, ...query }),

@@ -77,6 +77,47 @@ describe("password verification through the service", () => {
   });
 });
 
+describe("a password the internal provider remembers", () => {
+  it("is known without waiting only once verified, and never past a change of password", async () => {
+    const { platform, store } = await seededPlatform();
+    const internal = createInternalProvider(platform);
+    expect(internal.rememberedCredential?.("alice", "alice-pw")).toBeUndefined();
+    expect(await internal.validateCredential("alice", "alice-pw")).toEqual({ login: "alice" });
+    expect(internal.rememberedCredential?.("alice", "alice-pw")).toEqual({ login: "alice" });
+    expect(internal.rememberedCredential?.("alice", "other-pw")).toBeUndefined();
+
+    const alice = store.accounts.byLogin("alice")!;
+    const bob = store.accounts.byLogin("bob")!;
+    store.transaction(() => store.accounts.saveAccount({ ...alice, passwordHash: bob.passwordHash }));
+    expect(internal.rememberedCredential?.("alice", "alice-pw")).toBeUndefined();
+    expect(await internal.validateCredential("alice", "alice-pw")).toBeUndefined();
+  });
+
+  it("answers for the chain only when its provider comes first", async () => {
+    const { platform } = await seededPlatform();
+    const asked: string[] = [];
+    const internal = createInternalProvider(platform);
+    await internal.validateCredential("alice", "alice-pw");
+    const directory = pairProvider("directory", "alice", "alice-pw", asked);
+    const first = createAuthenticationService({ platform, providers: [internal, directory], wait: async () => {} });
+    expect((await first.verifyPassword("alice", "alice-pw", "a"))?.account.login).toBe("alice");
+    expect(asked).toEqual([]);
+    const second = createAuthenticationService({ platform, providers: [directory, internal], wait: async () => {} });
+    expect((await second.verifyPassword("alice", "alice-pw", "a"))?.account.login).toBe("alice");
+    expect(asked).toEqual(["directory"]);
+  });
+
+  it("still waits out what failures earned", async () => {
+    const { platform } = await seededPlatform();
+    const waited: number[] = [];
+    const auth = createAuthenticationService({ platform, throttle: { freeFailures: 0, baseDelayMs: 100 }, wait: async (ms) => void waited.push(ms) });
+    expect(await auth.verifyPassword("alice", "alice-pw", "10.0.0.1")).toBeDefined();
+    expect(await auth.verifyPassword("alice", "wrong", "10.0.0.1")).toBeUndefined();
+    expect(await auth.verifyPassword("alice", "alice-pw", "10.0.0.1")).toBeDefined();
+    expect(waited).toEqual([100]);
+  });
+});
+
 describe("the access guard", () => {
   it("lets a named role (or admin) through and refuses others with ROUTES0131", async () => {
     const { principal } = await seededPlatform();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createVersionedCache } from "../src/elements/reading-cache.ts";
+import { requestVersion } from "../src/elements/request-version.ts";
 import { seededPlatform } from "./fixture.ts";
 
 describe("a versioned cache", () => {
@@ -20,6 +21,22 @@ describe("a versioned cache", () => {
     expect(await cache.get("k", undefined, async () => ++loads)).toBe(2);
     await expect(cache.get("bad", "v", async () => { throw new Error("no"); })).rejects.toThrow("no");
     expect(await cache.get("bad", "v", async () => 7)).toBe(7);
+  });
+
+  it("loads once for requests asking at the same time, and forgets a failure for the next ones", async () => {
+    const cache = createVersionedCache<number>(10);
+    let loads = 0;
+    let release!: (value: number) => void;
+    const slow = () => { loads++; return new Promise<number>((resolve) => { release = resolve; }); };
+    const first = cache.get("k", "v", slow);
+    const second = cache.get("k", "v", slow);
+    release(42);
+    expect([await first, await second, loads]).toEqual([42, 42, 1]);
+
+    const failing = cache.get("f", "v", async () => { throw new Error("once"); });
+    await expect(cache.get("f", "v", async () => 1)).rejects.toThrow("once");
+    await expect(failing).rejects.toThrow("once");
+    expect(await cache.get("f", "v", async () => 2)).toBe(2);
   });
 
   it("forgets the least recently used answer beyond its capacity", async () => {
@@ -58,5 +75,54 @@ describe("GET one element through the platform's cache", () => {
     await platform.readElement(principal("bob"), "ART_HELLO");
     store.transaction(() => store.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
     await expect(platform.readElement(principal("bob"), "ART_HELLO")).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe("the store's version as one request sees it", () => {
+  it("is read once, at first use, whatever the number of checks", () => {
+    let reads = 0;
+    const version = requestVersion({ version: () => String(++reads) });
+    expect(reads).toBe(0);
+    expect(version()).toBe("1");
+    expect(version()).toBe("1");
+    expect(reads).toBe(1);
+  });
+
+  it("shares one read between the principal and the reading cache, and a later request sees what changed in between", async () => {
+    const { platform, store, principal } = await seededPlatform();
+    let reads = 0;
+    const counted = { version: () => (reads++, store.version()) };
+    const first = requestVersion(counted);
+    const bob = await platform.authenticate("bob", "bob-pw", first);
+    expect(bob).toBeDefined();
+    const before = await platform.readElement(bob!, "ART_HELLO", { version: first });
+    expect(platform.principal("bob", first)).toBe(bob);
+    expect(reads).toBe(1);
+
+    platform.updateElement(principal("admin"), "ART_HELLO", { values: { ar_title: "Hello again" } });
+    // The request checks the version it read: a write after that belongs to the next request.
+    expect(await platform.readElement(bob!, "ART_HELLO", { version: first })).toBe(before);
+    const second = requestVersion(store);
+    const after = await platform.readElement(platform.principal("bob", second)!, "ART_HELLO", { version: second });
+    expect(after.data.document.properties?.title).toBe("Hello again");
+    expect(after.etag).not.toBe(before.etag);
+  });
+
+  it("sees rights and roles changed since the last request", async () => {
+    const { platform, store } = await seededPlatform();
+    const first = requestVersion(store);
+    const bob = await platform.authenticate("bob", "bob-pw", first);
+    await platform.readElement(bob!, "ART_HELLO", { version: first });
+
+    store.transaction(() => store.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
+    const second = requestVersion(store);
+    await expect(platform.readElement(platform.principal("bob", second)!, "ART_HELLO", { version: second })).rejects.toMatchObject({ status: 403 });
+
+    const account = store.accounts.byLogin("bob")!;
+    store.transaction(() => store.accounts.saveAccount({ ...account, roles: ["editor"] }));
+    const third = requestVersion(store);
+    const promoted = await platform.authenticate("bob", "bob-pw", third);
+    expect([...promoted!.roles]).toEqual(["editor"]);
+    expect((await platform.readElement(promoted!, "ART_HELLO", { version: third })).data.document.properties?.title).toBe("Hello");
   });
 });

@@ -1,5 +1,5 @@
 import { HTTP_RIGHTS, LineageError, type HttpRight } from "@lineage/core";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { HttpEnv } from "../http-env.ts";
 import { toAuthRequest } from "./auth-request.ts";
 import { basicChallenge } from "./basic-authenticator.ts";
@@ -22,25 +22,26 @@ export function rightForMethod(method: string): HttpRight {
  * right for the method (403 CRUD0105).
  */
 export function apiAuthentication(auth: HttpAuth): MiddlewareHandler<HttpEnv> {
+  const basic = basicChallenge(auth.realm);
+  const challenge = (c: Context) => c.header("WWW-Authenticate", basic);
   return async (c, next) => {
     const request = toAuthRequest(c);
-    const challenge = () => c.header("WWW-Authenticate", basicChallenge(auth.realm));
     let outcome;
     try {
       outcome = await identifyRequest(auth, request);
     } catch (error) {
-      if (error instanceof LineageError && error.code === "AUTH0402") challenge();
+      if (error instanceof LineageError && error.code === "AUTH0402") challenge(c);
       throw error;
     }
     switch (outcome.kind) {
       case "ask": {
         const asked = outcome.challenge.kind === "challenge" ? outcome.challenge.wwwAuthenticate : undefined;
         if (asked) c.header("WWW-Authenticate", asked);
-        else challenge();
+        else challenge(c);
         throw new LineageError("AUTH0401", [], { userMessage: "Access not granted" });
       }
       case "refused":
-        challenge();
+        challenge(c);
         throw new LineageError("AUTH0401", [], { userMessage: outcome.reason });
       case "forbidden":
         throw new LineageError("AUTH0403", [request.method, request.path]);

@@ -1,6 +1,7 @@
 import type { AuthRequest } from "@lineage/core";
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
+import { headerOf } from "../request-header.ts";
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
@@ -13,14 +14,21 @@ export function clientAddressOf(c: Context): string {
 /** The Hono request seen through the core's AuthRequest; form fields are read once, through Hono's body cache. */
 export function toAuthRequest(c: Context): AuthRequest {
   const url = new URL(c.req.url);
+  // Methods rather than arrow functions: tsx names every arrow function kept in a property, at each
+  // request. And no getter: an object literal with one is built slowly, and keeps the GC busy.
   return {
     method: c.req.method.toUpperCase(),
     path: url.pathname,
     url,
     clientAddress: clientAddressOf(c),
     isApi: url.pathname === "/api" || url.pathname.startsWith("/api/"),
-    header: (name) => c.req.header(name),
-    cookie: (name) => getCookie(c, name),
+    header(name) {
+      return headerOf(c, name);
+    },
+    cookie(name) {
+      return getCookie(c, name);
+    },
+    storeVersion: c.get("storeVersion"),
     async variable(name) {
       const query = url.searchParams.get(name);
       if (query !== null) return query;

@@ -18,20 +18,29 @@ export type Identification =
  * request carries are honoured whatever the mode (bundle.md).
  */
 export async function selectAuthenticator(auth: HttpAuth, request: AuthRequest): Promise<Authenticator> {
-  const pick = (id: string) => auth.authenticators.get(id.toLowerCase());
+  return namedAuthenticator(auth, request) ?? configuredAuthenticator(auth, request);
+}
+
+const pick = (auth: HttpAuth, id: string) => auth.authenticators.get(id.toLowerCase());
+
+/** The authenticator `authtype` or the Authorization header names, if any: known without waiting on anything. */
+function namedAuthenticator(auth: HttpAuth, request: AuthRequest): Authenticator | undefined {
   const authtype = request.url.searchParams.get("authtype");
-  if (authtype) return pick(authtype) ?? refuseScheme(authtype);
+  if (authtype) return pick(auth, authtype) ?? refuseScheme(authtype);
   const header = request.header("authorization");
-  if (header) {
-    const scheme = /^([A-Za-z0-9]+)(?:\s|$)/.exec(header)?.[1] ?? header;
-    const lower = scheme.toLowerCase();
-    if (lower === "token") return pick("open")!;
-    if (lower === "basic") return pick("basic")!;
-    return refuseScheme(scheme);
-  }
-  if (await request.variable("ank-authorization")) return pick("open")!;
+  if (!header) return undefined;
+  const scheme = /^([A-Za-z0-9]+)(?:\s|$)/.exec(header)?.[1] ?? header;
+  const lower = scheme.toLowerCase();
+  if (lower === "token") return pick(auth, "open")!;
+  if (lower === "basic") return pick(auth, "basic")!;
+  return refuseScheme(scheme);
+}
+
+/** Otherwise: open for an `ank-authorization` variable (query or form), else the configured mode's. */
+async function configuredAuthenticator(auth: HttpAuth, request: AuthRequest): Promise<Authenticator> {
+  if (await request.variable("ank-authorization")) return pick(auth, "open")!;
   const mode = await auth.mode(request);
-  const authenticator = pick(mode);
+  const authenticator = pick(auth, mode);
   if (!authenticator) throw new Error(`authentMode chose "${mode}", which is no configured authenticator`);
   return authenticator;
 }
@@ -42,10 +51,12 @@ function refuseScheme(scheme: string): never {
 
 /** Runs check, ask, and the authenticator's own authorization for a request. */
 export async function identifyRequest(auth: HttpAuth, request: AuthRequest): Promise<Identification> {
-  const authenticator = await selectAuthenticator(auth, request);
+  // Awaited only when it has to be: each await costs every request a turn of the microtask queue.
+  const authenticator = namedAuthenticator(auth, request) ?? (await configuredAuthenticator(auth, request));
   const result = await authenticator.checkAuthentication(request);
   if (result.kind === "anonymous") return { kind: "ask", challenge: authenticator.askAuthentication(request), authenticator };
   if (result.kind === "refused") return { kind: "refused", reason: result.reason, authenticator };
-  const allowed = await authenticator.checkAuthorization(request, result.principal);
+  const checked = authenticator.checkAuthorization(request, result.principal);
+  const allowed = typeof checked === "boolean" ? checked : await checked;
   return { kind: allowed ? "authenticated" : "forbidden", principal: result.principal, authenticator };
 }

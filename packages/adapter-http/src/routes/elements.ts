@@ -71,7 +71,7 @@ export function elementRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
 
   const list = (c: Context<HttpEnv>, family?: string) => {
-    const data = c.var.platform.listElements(c.var.principal, { ...listQueryOf(c), family });
+    const data = c.get("platform").listElements(c.get("principal"), { ...listQueryOf(c), family });
     return c.json(successEnvelope(data));
   };
   app.get("/smart-elements", (c) => list(c));
@@ -81,10 +81,13 @@ export function elementRoutes(): Hono<HttpEnv> {
     app.get(prefix, async (c) => {
       const { name, format } = splitFormat(c.req.param("docid") ?? "", ["json", "xml"]);
       const family = c.req.param("family");
-      const reading = await c.var.platform.readElement(c.var.principal, name, { fields: c.req.query("fields"), family });
+      // c.get, not c.var: Hono builds a new object of every variable at each c.var.
+      const platform = c.get("platform");
+      const principal = c.get("principal");
+      const reading = await platform.readElement(principal, name, { fields: c.req.query("fields"), family, version: c.get("storeVersion") });
       if (format === "xml") {
         c.header("ETag", reading.etag);
-        return c.body(renderElementXml(reading.revision, c.var.platform.scope(c.var.principal)), 200, { "Content-Type": "application/xml; charset=utf-8" });
+        return c.body(renderElementXml(reading.revision, platform.scope(principal)), 200, { "Content-Type": "application/xml; charset=utf-8" });
       }
       return respondWithEtag(c, reading.etag, reading.data);
     });

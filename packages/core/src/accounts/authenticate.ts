@@ -1,17 +1,23 @@
-import { createHash } from "node:crypto";
+import { hash as digest } from "node:crypto";
 import type { Clock } from "../ports/clock.port.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Store } from "../ports/store.port.ts";
+import type { RequestVersion } from "../elements/request-version.ts";
 import type { Account } from "./account.ts";
 import { principalOf, type Principal } from "./principal.ts";
 
 export interface PasswordAuthenticator {
   /** The principal for a login and password, or undefined; the same answer time whether the login exists or not. */
-  verify(login: string, password: string): Promise<Principal | undefined>;
+  verify(login: string, password: string, version?: RequestVersion): Promise<Principal | undefined>;
+  /**
+   * The principal when this password was verified for this login's current password less than
+   * `cacheMs` ago; undefined when that is not known (verify decides then, paying the KDF).
+   */
+  remembered(login: string, password: string, version?: RequestVersion): Principal | undefined;
   /** The principal of an account, with its current roles and groups. */
   principal(account: Account): Principal;
-  /** The principal of a login, read again from the store only when its version changed. */
-  principalOfLogin(login: string): Principal | undefined;
+  /** The principal of a login, read again from the store only when its version (the request's, if given) changed. */
+  principalOfLogin(login: string, version?: RequestVersion): Principal | undefined;
 }
 
 // A verification made against a stored hash that nobody has: keeps unknown logins as slow as known ones.
@@ -33,8 +39,8 @@ export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher
   const principals = new Map<string, { readonly version: string; readonly principal: Principal | undefined }>();
   const principal = (account: Account) => principalOf(account, store.accounts.groups());
 
-  function principalOfLogin(login: string): Principal | undefined {
-    const version = store.version();
+  function principalOfLogin(login: string, requestVersion?: RequestVersion): Principal | undefined {
+    const version = requestVersion ? requestVersion() : store.version();
     const known = principals.get(login);
     if (known && known.version === version) return known.principal;
     const account = store.accounts.byLogin(login);
@@ -46,20 +52,29 @@ export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher
     return found;
   }
 
+  const keyOf = (login: string, password: string) => digest("sha256", `${login}\0${password}`, "base64");
+
+  function remembered(login: string, password: string, version?: RequestVersion, key = keyOf(login, password)): Principal | undefined {
+    const found = principalOfLogin(login, version);
+    const hash = found?.account.passwordHash;
+    const known = verified.get(key);
+    return hash && known && known.hash === hash && known.until > clock.now().getTime() ? found : undefined;
+  }
+
   return {
     principal,
     principalOfLogin,
-    async verify(login, password) {
-      const key = createHash("sha256").update(`${login}\0${password}`).digest("base64");
-      const found = principalOfLogin(login);
+    remembered,
+    async verify(login, password, version) {
+      const key = keyOf(login, password);
+      const known = remembered(login, password, version, key);
+      if (known) return known;
+      const found = principalOfLogin(login, version);
       const hash = found?.account.passwordHash ?? null;
-      const now = clock.now().getTime();
-      const known = verified.get(key);
-      if (found && hash && known && known.hash === hash && known.until > now) return found;
       const ok = await hasher.verify(password, hash ?? DECOY_HASH);
       if (!found || !hash || !ok) return undefined;
       if (verified.size >= MAX_ENTRIES) verified.clear();
-      verified.set(key, { hash, until: now + cacheMs });
+      verified.set(key, { hash, until: clock.now().getTime() + cacheMs });
       return found;
     },
   };

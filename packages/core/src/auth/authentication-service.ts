@@ -1,8 +1,9 @@
 import type { Principal } from "../accounts/principal.ts";
+import type { RequestVersion } from "../elements/request-version.ts";
 import { isLineageError } from "../errors/lineage-error.ts";
 import type { Platform } from "../platform.ts";
 import type { CredentialProvider } from "../ports/credential-provider.port.ts";
-import { validateThroughProviders } from "./credential-chain.ts";
+import { rememberedThroughProviders, validateThroughProviders } from "./credential-chain.ts";
 import { createInternalProvider } from "./internal-provider.ts";
 import { createLoginThrottle, throttleKeys, type LoginThrottle, type ThrottleOptions } from "./login-throttle.ts";
 import { closeSession, openSession, resumeSession } from "./manage-sessions.ts";
@@ -38,8 +39,11 @@ export interface AuthenticationService {
   readonly platform: Platform;
   readonly providers: readonly CredentialProvider[];
   readonly sessionPolicy: SessionPolicy;
-  /** The principal for a login and password, or undefined; the answer does not tell whether the login exists. */
-  verifyPassword(login: string, password: string, clientAddress: string): Promise<Principal | undefined>;
+  /**
+   * The principal for a login and password, or undefined; the answer does not tell whether the login exists.
+   * `version`: the store's version as the request sees it, so that its checks share one read.
+   */
+  verifyPassword(login: string, password: string, clientAddress: string, version?: RequestVersion): Promise<Principal | undefined>;
   verifyToken(secret: string, method: string, path: string, clientAddress: string): Promise<TokenCheck>;
   openSession(principal: Principal): { secret: string; session: Session };
   /** The session and its principal for a cookie value, renewed when due. */
@@ -72,9 +76,13 @@ export function createAuthenticationService(options: AuthenticationServiceOption
     return result;
   }
 
-  async function provision(login: string, account: Parameters<Platform["addUser"]>[0] | undefined): Promise<Principal | undefined> {
-    const existing = platform.principal(login);
-    if (existing || !account) return existing;
+  /** The principal of a confirmed login: its account, created first when a provider described one. */
+  function provision(login: string, account: Parameters<Platform["addUser"]>[0] | undefined, version?: RequestVersion): Principal | undefined | Promise<Principal | undefined> {
+    const existing = platform.principal(login, version);
+    return existing || !account ? existing : createAccount(login, account);
+  }
+
+  async function createAccount(login: string, account: Parameters<Platform["addUser"]>[0]): Promise<Principal | undefined> {
     try {
       return platform.principalOfAccount(await platform.addUser(account));
     } catch (error) {
@@ -88,20 +96,26 @@ export function createAuthenticationService(options: AuthenticationServiceOption
     platform,
     providers,
     sessionPolicy,
-    verifyPassword(login, password, clientAddress) {
-      return throttled(
-        throttleKeys(login, clientAddress),
-        async () => {
-          if (login === "" || password === "") return undefined;
-          const confirmed = await validateThroughProviders(providers, login, password, options.onProviderError);
-          if (!confirmed) return undefined;
+    // What `throttled` does, written out: Basic auth runs this at every request, and each
+    // async step it saves is a turn of the microtask queue saved.
+    async verifyPassword(login, password, clientAddress, version) {
+      const keys = throttleKeys(login, clientAddress);
+      const delay = throttle.delayMs(keys, clock.now().getTime());
+      if (delay > 0) await wait(delay);
+      let principal: Principal | undefined;
+      if (login !== "" && password !== "") {
+        const confirmed = rememberedThroughProviders(providers, login, password, version)
+          ?? (await validateThroughProviders(providers, login, password, options.onProviderError, version));
+        if (confirmed) {
           const { credential } = confirmed;
-          return provision(credential.login, credential.account && { ...credential.account, login: credential.login });
-        },
-        (principal) => principal !== undefined,
-        // Only the account's count is forgiven: one good password must not wash an address's failures away.
-        () => throttleKeys(login, clientAddress).slice(0, 1),
-      );
+          const provisioned = provision(credential.login, credential.account && { ...credential.account, login: credential.login }, version);
+          principal = provisioned instanceof Promise ? await provisioned : provisioned;
+        }
+      }
+      // Only the account's count is forgiven: one good password must not wash an address's failures away.
+      if (principal) throttle.reset(keys.slice(0, 1));
+      else throttle.failed(keys, clock.now().getTime());
+      return principal;
     },
     async verifyToken(secret, method, path, clientAddress) {
       const use = await throttled(

@@ -1,4 +1,25 @@
+import type { RequestVersion } from "../elements/request-version.ts";
 import type { ConfirmedCredential, CredentialProvider } from "../ports/credential-provider.port.ts";
+
+/**
+ * What the first provider knows without waiting (CredentialProvider.rememberedCredential); undefined
+ * when it does not know, and then the chain must be asked in order, that provider first.
+ */
+export function rememberedThroughProviders(
+  providers: readonly CredentialProvider[],
+  login: string,
+  password: string,
+  version?: RequestVersion,
+): { credential: ConfirmedCredential; provider: CredentialProvider } | undefined {
+  const first = providers[0];
+  try {
+    const credential = first?.rememberedCredential?.(login, password, version);
+    return first && credential ? { credential, provider: first } : undefined;
+  } catch {
+    // Not known, then: validateCredential asks again, and its failure is reported.
+    return undefined;
+  }
+}
 
 /**
  * Tries the providers in their declared order; the first that confirms wins
@@ -10,10 +31,11 @@ export async function validateThroughProviders(
   login: string,
   password: string,
   onError: (error: unknown, provider: CredentialProvider) => void = () => {},
+  version?: RequestVersion,
 ): Promise<{ credential: ConfirmedCredential; provider: CredentialProvider } | undefined> {
   for (const provider of providers) {
     try {
-      const credential = await provider.validateCredential(login, password);
+      const credential = await provider.validateCredential(login, password, version);
       if (credential) return { credential, provider };
     } catch (error) {
       onError(error, provider);

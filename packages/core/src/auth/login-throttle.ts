@@ -60,6 +60,7 @@ export function createLoginThrottle(options: ThrottleOptions = {}): LoginThrottl
 
   return {
     delayMs(keys, now) {
+      if (entries.size === 0) return 0;
       const failures = Math.max(0, ...keys.map((key) => failuresOf(key, now)));
       const paid = failures - Math.max(free, 1);
       return paid < 0 ? 0 : Math.min(max, base * 2 ** Math.min(paid, 30));

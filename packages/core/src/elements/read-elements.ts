@@ -10,6 +10,7 @@ import { describeStructure, type FieldDescription } from "../structure/structure
 import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLimit, type ListQuery } from "./list-parameters.ts";
 import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
+import type { RequestVersion } from "./request-version.ts";
 
 /** One element (latest revision) as GET serves it. */
 export interface ElementReading {
@@ -23,6 +24,8 @@ export interface ConsultOptions {
   readonly family?: string | undefined;
   /** Read from the trash: the element must be deleted. */
   readonly trash?: boolean;
+  /** The store's version as the request sees it: the platform's reading cache is checked against it. */
+  readonly version?: RequestVersion | undefined;
 }
 
 function familyPart(scope: ReadScope, revision: ElementRevision) {

@@ -11,11 +11,15 @@ export interface VersionedCache<V> {
   get(key: string, version: string | undefined, load: () => Promise<V>): Promise<V>;
 }
 
-/** A cache of at most `capacity` answers; 0 keeps nothing. */
+/**
+ * A cache of at most `capacity` answers; 0 keeps nothing. It keeps the promises
+ * themselves: a hit hands back the settled promise, with no async step of its own,
+ * and requests asking at once for the same missing answer share one load.
+ */
 export function createVersionedCache<V>(capacity: number): VersionedCache<V> {
-  const entries = new Map<string, { readonly version: string; readonly value: V }>();
+  const entries = new Map<string, { readonly version: string; readonly value: Promise<V> }>();
   return {
-    async get(key, version, load) {
+    get(key, version, load) {
       if (version === undefined || capacity <= 0) return load();
       const entry = entries.get(key);
       if (entry) {
@@ -25,10 +29,13 @@ export function createVersionedCache<V>(capacity: number): VersionedCache<V> {
           return entry.value;
         }
       }
-      const value = await load();
-      entries.set(key, { version, value });
+      const kept = { version, value: load() };
+      entries.set(key, kept);
       if (entries.size > capacity) entries.delete(entries.keys().next().value as string);
-      return value;
+      kept.value.catch(() => {
+        if (entries.get(key) === kept) entries.delete(key);
+      });
+      return kept.value;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { AddUserInput } from "../accounts/manage-accounts.ts";
+import type { RequestVersion } from "../elements/request-version.ts";
 
 /**
  * What a provider confirms: the login of a platform account. `account`
@@ -18,6 +19,15 @@ export interface ConfirmedCredential {
  */
 export interface CredentialProvider {
   readonly id: string;
-  /** The confirmed credential, or undefined when this provider does not know the pair. Must not reveal why. */
-  validateCredential(login: string, password: string): Promise<ConfirmedCredential | undefined>;
+  /**
+   * The confirmed credential, or undefined when this provider does not know the pair. Must not reveal why.
+   * `version` is the store's version as the request sees it: the internal provider checks its caches against it.
+   */
+  validateCredential(login: string, password: string, version?: RequestVersion): Promise<ConfirmedCredential | undefined>;
+  /**
+   * The confirmed credential when the provider knows it without waiting (a verification it
+   * remembers), else undefined: validateCredential decides then. Basic auth sends the password
+   * with every request; this spares it the awaits. Optional.
+   */
+  rememberedCredential?(login: string, password: string, version?: RequestVersion): ConfirmedCredential | undefined;
 }

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "@lineage/core";
+import { openSqliteStore } from "@lineage/adapter-sqlite";
+import { seededPlatform } from "../../core/test/fixture.ts";
+import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
+import { apiClient } from "./api-client.ts";
+
+/*
+ * GET one element is served from caches checked against the store's version, read once per
+ * request: a write by another process (here, another connection on the same data directory)
+ * must show in the very next answer, and so must a change of rights or roles.
+ */
+
+const dataDir = mkdtempSync(join(tmpdir(), "lineage-cached-reads-"));
+let served: Store;
+let other: Store;
+let server: RunningServer;
+let api: ReturnType<typeof apiClient>;
+
+beforeAll(async () => {
+  const seed = await seededPlatform(openSqliteStore({ dataDir }));
+  served = seed.store;
+  server = await startServer(createHttpApp({ platform: seed.platform, onUnexpectedError: () => {} }));
+  api = apiClient(server.url);
+  other = openSqliteStore({ dataDir });
+});
+
+afterAll(async () => {
+  await server.close();
+  other.close();
+  served.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const asBob = { as: ["bob", "bob-pw"] as [string, string] };
+
+describe("GET one element after a change made elsewhere", () => {
+  it("answers the new content and a new ETag after another connection's write", async () => {
+    const first = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob);
+    const again = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob);
+    expect(again.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect(again.text).toBe(first.text);
+
+    const hello = other.elements.latestByName("ART_HELLO")!;
+    other.transaction(() => other.elements.save({
+      ...hello, title: "Written elsewhere", values: { ...hello.values, ar_title: "Written elsewhere" }, modifiedAt: "2026-07-01T00:00:00.000Z",
+    }));
+    const after = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob);
+    expect(after.json.data.document.properties.title).toBe("Written elsewhere");
+    expect(after.headers.get("etag")).not.toBe(first.headers.get("etag"));
+    const stale = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", { ...asBob, headers: { "if-none-match": first.headers.get("etag")! } });
+    expect(stale.status).toBe(200);
+  });
+
+  it("refuses at once when the profile stops granting the reader's role", async () => {
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(200);
+    other.transaction(() => other.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
+    const refused = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob);
+    expect(refused.status).toBe(403);
+    other.transaction(() => other.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor", "role:reader"], edit: ["role:editor"], delete: ["role:editor"] } }));
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(200);
+  });
+
+  it("applies an account's new roles, rights and password at the next request", async () => {
+    const bob = other.accounts.byLogin("bob")!;
+    other.transaction(() => other.accounts.saveAccount({ ...bob, roles: [] }));
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(403);
+
+    other.transaction(() => other.accounts.saveAccount({ ...bob, rights: [] }));
+    const noRight = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob);
+    expect([noRight.status, noRight.json.messages[0].code]).toEqual([403, "CRUD0105"]);
+
+    const carol = other.accounts.byLogin("carol")!;
+    other.transaction(() => other.accounts.saveAccount({ ...bob, passwordHash: carol.passwordHash }));
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(401);
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", { as: ["bob", "carol-pw"] })).status).toBe(200);
+  });
+});

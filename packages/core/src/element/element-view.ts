@@ -95,10 +95,22 @@ function propertyValue(name: string, revision: ElementRevision, context: ViewCon
   }
 }
 
+const orders = new WeakMap<readonly string[], readonly string[]>();
+
+/** The original's order of properties: id and title first, then by name (kept per selection: a list renders many rows). */
+function propertyOrder(names: readonly string[]): readonly string[] {
+  let ordered = orders.get(names);
+  if (!ordered) {
+    const rest = [...new Set(names)].filter((name) => name !== "id" && name !== "title").sort();
+    ordered = [...(names.includes("id") ? ["id"] : []), ...(names.includes("title") ? ["title"] : []), ...rest];
+    orders.set(names, ordered);
+  }
+  return ordered;
+}
+
 /** Properties in the original's order: id and title first, then by name; `state` only when there is one. */
 export function renderProperties(revision: ElementRevision, names: readonly string[], context: ViewContext): Record<string, unknown> {
-  const rest = [...new Set(names)].filter((name) => name !== "id" && name !== "title").sort();
-  const ordered = [...(names.includes("id") ? ["id"] : []), ...(names.includes("title") ? ["title"] : []), ...rest];
+  const ordered = propertyOrder(names);
   const result: Record<string, unknown> = {};
   for (const name of ordered) {
     const value = propertyValue(name, revision, context);

@@ -34,13 +34,8 @@ export function createReadScope(store: Store, principal: Principal): ReadScope {
     const profileName = structure(structureName)?.profile;
     return permissionsUnder(profileName ? profile(profileName) : undefined, principal);
   });
-  const element = (ref: string | number) => {
-    if (typeof ref === "number") {
-      const found = store.elements.byId(ref);
-      return found && (found.fixed ? store.elements.latest(found.initid) : found);
-    }
-    return store.elements.latestByName(ref);
-  };
+  // Methods rather than arrow functions: tsx names every arrow function kept in a property, and a
+  // scope is made for every request.
   const scope: ReadScope = {
     principal,
     store,
@@ -50,12 +45,25 @@ export function createReadScope(store: Store, principal: Principal): ReadScope {
     enumerate: memo((name: string) => store.catalog.enumerate(name)),
     account: memo((id: number) => store.accounts.byId(id)),
     vaultFile: memo((id: number) => store.vault.file(id)),
-    element: memo(element),
-    permissions: (revision) => permissionsOf(revision.structure),
-    canView: (revision) => permissionsOf(revision.structure).has("view"),
-    rightsVector: (revision) => rightsVector(permissionsOf(revision.structure)),
-    viewableStructures: () =>
-      principal.isAdmin ? undefined : store.catalog.structures().filter((s) => permissionsOf(s.name).has("view")).map((s) => s.name),
+    element: memo((ref: string | number) => {
+      if (typeof ref === "number") {
+        const found = store.elements.byId(ref);
+        return found && (found.fixed ? store.elements.latest(found.initid) : found);
+      }
+      return store.elements.latestByName(ref);
+    }),
+    permissions(revision) {
+      return permissionsOf(revision.structure);
+    },
+    canView(revision) {
+      return permissionsOf(revision.structure).has("view");
+    },
+    rightsVector(revision) {
+      return rightsVector(permissionsOf(revision.structure));
+    },
+    viewableStructures() {
+      return principal.isAdmin ? undefined : store.catalog.structures().filter((s) => permissionsOf(s.name).has("view")).map((s) => s.name);
+    },
   };
   return scope;
 }

@@ -1,21 +1,16 @@
-import { LineageError, requestVersion, type DashboardServer, type Platform } from "@lineage/core";
-import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { LineageError, type DashboardServer, type Platform } from "@lineage/core";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { apiChain } from "./api-chain.ts";
 import { apiAuthentication } from "./authentication/api-authentication.ts";
 import { createHttpAuth, type HttpAuthOptions } from "./authentication/http-auth.ts";
 import { authenticationPageRoutes, tokenAdminRoutes } from "./routes/authentication.ts";
 import { errorEnvelope } from "./envelope.ts";
-import { wrapJsonInHtml } from "./html-wrap.ts";
 import type { HttpEnv } from "./http-env.ts";
 import { createReadiness, healthRoutes, type Readiness } from "./health.ts";
 import { httpLimits, type HttpLimits } from "./http-limits.ts";
 import { redactedPath, requestLog, type Logger } from "./request-log.ts";
 import { requestId } from "./request-id.ts";
-import { requestTimeout } from "./request-timeout.ts";
 import { answerNotAvailable } from "./not-available.ts";
-import { acceptsJson } from "./resource-name.ts";
-import { headerOf } from "./request-header.ts";
-import { pathnameOf } from "./request-path.ts";
 import { elementRoutes } from "./routes/elements.ts";
 import { enumerateRoutes } from "./routes/enumerates.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
@@ -73,9 +68,6 @@ function overrideMethod(request: Request): Request | LineageError {
   return new Request(request, { method: override });
 }
 
-/** The last path segment carries a format suffix (`12.json`): then Accept does not matter. */
-const hasSuffix = (path: string) => /\.[A-Za-z0-9]+$/.test(path.split("/").pop() ?? "");
-
 /**
  * The HTTP API as a Hono app: the envelope on every JSON answer, the spec's
  * errors, 501 for unavailable methods, 404 for unknown paths.
@@ -105,52 +97,20 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     return c.json(body, status as 404);
   });
 
-  api.use("*", requestId());
-  if (logger) api.use("*", requestLog(logger));
-  api.route("/", healthRoutes(options.readiness ?? createReadiness()));
-  const limit = limits.maxBodyBytes;
-  const limitBody = bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } });
-  const timeout = requestTimeout(limits.requestTimeoutMs);
-  const authentication = options.authentication ?? apiAuthentication(httpAuth);
-  // As Hono's compose takes a middleware's answer: only one that came before any other.
-  const authenticated = async (c: Context<HttpEnv>, next: Next) => {
-    const answer = await authentication(c, next);
-    if (answer && !c.finalized) c.res = answer;
-  };
-  const checked = (c: Context<HttpEnv>, next: Next) => {
-    const path = pathnameOf(c.req.url);
-    const accept = headerOf(c, "accept");
-    if (!hasSuffix(path) && !path.startsWith("/api/v2/images/") && !acceptsJson(accept)) throw new LineageError("API0006", [accept ?? ""]);
-    // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
-    if (c.req.method === "GET" || c.req.method === "HEAD") return authenticated(c, next);
-    return limitBody(c, () => authenticated(c, next)).then((answer) => {
-      if (answer && !c.finalized) c.res = answer;
-    });
-  };
-  // The /api/ chain as one middleware that calls the others itself: each layer Hono composes
-  // costs every request an async dispatch of its own, about as much as a cached GET's own work.
-  // Errors of the chain are answered here, as Hono would, so that alt=html wraps them too.
-  api.use("/api/*", async (c, next) => {
-    const refused = refusedOverrides.get(c.req.raw);
-    if (refused) throw refused;
-    c.set("limits", limits);
-    c.set("platform", platform);
-    c.set("storeVersion", requestVersion(platform.store));
-    // Set before the handler runs, so a route may set its own (images: long-lived for vault content).
-    c.header("Cache-Control", "private, no-cache, must-revalidate");
-    try {
-      await timeout(c, () => checked(c, next));
-    } catch (error) {
-      if (!(error instanceof Error)) throw error;
-      c.error = error;
-      c.res = await answerError(error, c);
-    }
-    if (c.req.query("alt") === "html" && c.res.headers.get("content-type")?.startsWith("application/json")) {
-      const json = await c.res.text();
-      c.res = new Response(wrapJsonInHtml(json), { status: c.res.status, headers: c.res.headers });
-      c.res.headers.set("Content-Type", "text/html; charset=utf-8");
-    }
+  const chain = apiChain({
+    platform, limits, answerError,
+    authentication: options.authentication ?? apiAuthentication(httpAuth),
+    refusedOverride: (request) => refusedOverrides.get(request),
   });
+  const withRequestId = requestId();
+  const withLog = logger ? requestLog(logger) : undefined;
+  // One layer for every request: its id, its log line, then the /api/ chain (the paths Hono's "/api/*" matches).
+  api.use("*", (c, next) => {
+    const path = c.req.path;
+    const inner = path === "/api" || path.startsWith("/api/") ? () => chain(c, next) : next;
+    return withRequestId(c, withLog ? () => withLog(c, inner) as Promise<void> : inner) as Promise<void>;
+  });
+  api.route("/", healthRoutes(options.readiness ?? createReadiness()));
 
   api.route("/", authenticationPageRoutes(httpAuth));
   api.route("/api/v2", tokenAdminRoutes());

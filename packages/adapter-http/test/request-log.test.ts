@@ -69,6 +69,18 @@ describe("request logs", () => {
     expect(lines.join("")).not.toContain(SECRETS[2]);
   });
 
+  it("log the refusals made before any route, with their status and request id", async () => {
+    lines.length = 0;
+    const override = await live.api.call("POST", "/api/v2/smart-elements/ART_HELLO", { headers: { "x-http-method-override": "PATCH" } });
+    const accept = await live.api.call("GET", "/api/v2/smart-elements/ART_HELLO", { headers: { accept: "text/csv" } });
+    const statuses = [override, accept].map((answer) => [answer.status, answer.json.messages[0].code, answer.headers.get("x-request-id")]);
+    expect(statuses).toEqual([[400, "API0008", expect.any(String)], [400, "API0006", expect.any(String)]]);
+    expect(parsed().filter((line) => line.msg === "request")).toMatchObject([
+      { reqId: statuses[0]?.[2], method: "POST", status: 400 },
+      { reqId: statuses[1]?.[2], method: "GET", status: 400 },
+    ]);
+  });
+
   it("health needs no credentials and is logged like any request", async () => {
     lines.length = 0;
     const health = await live.api.call("GET", "/health", { as: null });

@@ -64,7 +64,7 @@ export interface Platform {
   readonly hasher: PasswordHasher;
   /** The principal for a login and password, or undefined; `version`, the request's (RequestVersion). */
   authenticate(login: string, password: string, version?: RequestVersion): Promise<Principal | undefined>;
-  /** The principal when this password was verified for this login's current password moments ago, else undefined. */
+  /** The principal when this password was verified against this login's current password within `credentialCacheMs`, else undefined. */
   rememberedPassword(login: string, password: string, version?: RequestVersion): Principal | undefined;
   /** The principal of an account, by login; undefined when there is none. `version`, the request's (RequestVersion). */
   principal(login: string, version?: RequestVersion): Principal | undefined;

@@ -53,23 +53,24 @@ export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher
   }
 
   const keyOf = (login: string, password: string) => digest("sha256", `${login}\0${password}`, "base64");
-
-  function remembered(login: string, password: string, version?: RequestVersion, key = keyOf(login, password)): Principal | undefined {
-    const found = principalOfLogin(login, version);
+  /** Whether the password of `key` was verified against the principal's current hash, and not too long ago. */
+  const isRemembered = (found: Principal | undefined, key: string) => {
     const hash = found?.account.passwordHash;
     const known = verified.get(key);
-    return hash && known && known.hash === hash && known.until > clock.now().getTime() ? found : undefined;
-  }
+    return Boolean(hash) && known !== undefined && known.hash === hash && known.until > clock.now().getTime();
+  };
 
   return {
     principal,
     principalOfLogin,
-    remembered,
+    remembered(login, password, version) {
+      const found = principalOfLogin(login, version);
+      return isRemembered(found, keyOf(login, password)) ? found : undefined;
+    },
     async verify(login, password, version) {
       const key = keyOf(login, password);
-      const known = remembered(login, password, version, key);
-      if (known) return known;
       const found = principalOfLogin(login, version);
+      if (isRemembered(found, key)) return found;
       const hash = found?.account.passwordHash ?? null;
       const ok = await hasher.verify(password, hash ?? DECOY_HASH);
       if (!found || !hash || !ok) return undefined;

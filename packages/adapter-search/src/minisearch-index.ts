@@ -1,7 +1,7 @@
 import MiniSearch, { type Options } from "minisearch";
 import {
   SEARCH_WEIGHTS, WEIGHT_BOOSTS, type SearchWeight,
-  type IndexCoverage, type IndexedDocument, type IndexedFile, type IndexedFileStatus, type SearchHit, type SearchIndex,
+  fileStatusCounts, type IndexCoverage, type IndexedDocument, type IndexedFile, type SearchHit, type SearchIndex,
 } from "@lineage/core";
 import { toMiniSearchQuery } from "./minisearch-query.ts";
 import { snapshotFiles, type SnapshotHead } from "./snapshot-files.ts";
@@ -140,9 +140,7 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
       const index = get(domain);
       const documents: Record<string, number> = {};
       for (const structure of index.structures.values()) documents[structure] = (documents[structure] ?? 0) + 1;
-      const files: Record<IndexedFileStatus, number> = { D: 0, K: 0, W: 0 };
-      for (const list of index.files.values()) for (const file of list) files[file.status]++;
-      return { documents, files, bytes: index.bytes };
+      return { documents, files: fileStatusCounts(index.files.values()), bytes: index.bytes };
     },
     async persist(domain) {
       const index = get(domain);

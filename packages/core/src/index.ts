@@ -94,5 +94,6 @@ export * from "./search/search-elements.ts";
 export * from "./search/search-administration.ts";
 export * from "./search/fullsearch-use-cases.ts";
 export * from "./search/memory-search-index.ts";
+export * from "./search/file-status-counts.ts";
 export * from "./search/size-text.ts";
 export * from "./search/bundle-search-domain.ts";

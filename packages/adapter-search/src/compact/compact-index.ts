@@ -1,4 +1,4 @@
-import type { IndexCoverage, IndexedFile, IndexedFileStatus, SearchIndex } from "@lineage/core";
+import { fileStatusCounts, type IndexCoverage, type IndexedFile, type SearchIndex } from "@lineage/core";
 import { snapshotFiles, type SnapshotHead } from "../snapshot-files.ts";
 import { compactDomain, MERGE_AT, type CompactDomain } from "./compact-domain.ts";
 import { decodeSnapshot, encodeSnapshot, readSnapshotHeader, SNAPSHOT_FORMAT } from "./snapshot-codec.ts";
@@ -101,9 +101,7 @@ export function createCompactSearchIndex(options: CompactSearchIndexOptions): Se
       slots.structureNames.forEach((name, i) => {
         if (counts[i]! > 0) documents[name] = counts[i]!;
       });
-      const byStatus: Record<IndexedFileStatus, number> = { D: 0, K: 0, W: 0 };
-      for (const list of state.files.values()) for (const file of list) byStatus[file.status]++;
-      return { documents, files: byStatus, bytes: state.bytes };
+      return { documents, files: fileStatusCounts(state.files.values()), bytes: state.bytes };
     },
     async persist(domain) {
       const state = get(domain);

@@ -1,4 +1,5 @@
-import type { IndexCoverage, IndexedDocument, IndexedFileStatus, IndexStats, SearchHit, SearchIndex } from "../ports/search-index.port.ts";
+import type { IndexCoverage, IndexedDocument, IndexStats, SearchHit, SearchIndex } from "../ports/search-index.port.ts";
+import { fileStatusCounts } from "./file-status-counts.ts";
 import { SEARCH_WEIGHTS, WEIGHT_BOOSTS } from "./search-domain.ts";
 import type { QueryLiteral, SearchQuery } from "./search-query.ts";
 
@@ -145,11 +146,8 @@ export function createMemorySearchIndex(options: MemorySearchIndexOptions = {}):
     stats(domain) {
       const index = get(domain);
       const documents: Record<string, number> = {};
-      const files: Record<IndexedFileStatus, number> = { D: 0, K: 0, W: 0 };
-      for (const document of index.documents.values()) {
-        documents[document.structure] = (documents[document.structure] ?? 0) + 1;
-        for (const file of document.files ?? []) files[file.status]++;
-      }
+      for (const document of index.documents.values()) documents[document.structure] = (documents[document.structure] ?? 0) + 1;
+      const files = fileStatusCounts([...index.documents.values()].map((document) => document.files));
       return { documents, files, bytes: disk.get(domain)?.length ?? 0 } satisfies IndexStats;
     },
     persist(domain) {

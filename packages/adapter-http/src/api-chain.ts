@@ -1,4 +1,4 @@
-import { LineageError, requestVersion, type Platform } from "@lineage/core";
+import { LineageError, turnVersion, type Platform } from "@lineage/core";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { wrapJsonInHtml } from "./html-wrap.ts";
@@ -25,9 +25,10 @@ const hasSuffix = (path: string) => /\.[A-Za-z0-9]+$/.test(path.slice(path.lastI
 
 /**
  * What every /api/ request goes through before its route, in this order: a refused method
- * override; the context (limits, platform, the store's version as the request sees it) and
- * the default Cache-Control; the request timeout around the rest; the Accept check; the body
- * limit (writes only); authentication. Then, on the way out, `alt=html` wraps the JSON.
+ * override; the context (limits, platform) and the default Cache-Control; the request timeout
+ * around the rest; the Accept check; the store's version as the request sees it (one read for
+ * the requests of a turn of the event loop: turnVersion); the body limit (writes only);
+ * authentication. Then, on the way out, `alt=html` wraps the JSON.
  *
  * The chain calls these middlewares itself rather than through Hono: each layer Hono composes
  * costs every request an async dispatch of its own, measured at about 5 % of a cached GET each.
@@ -39,6 +40,7 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
   const limit = limits.maxBodyBytes;
   const limitBody = bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } });
   const timeout = requestTimeout(limits.requestTimeoutMs);
+  const versionOfTurn = turnVersion(platform.store);
 
   /** As Hono's compose takes a middleware's answer: only one given before any other. */
   function take(c: Context<HttpEnv>, answer: Response | void): void {
@@ -47,10 +49,11 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
   async function authenticated(c: Context<HttpEnv>, next: Next): Promise<void> {
     take(c, await authentication(c, next));
   }
-  function checked(c: Context<HttpEnv>, next: Next): Promise<void> {
+  async function checked(c: Context<HttpEnv>, next: Next): Promise<void> {
     const path = pathnameOf(c.req.url);
     const accept = headerOf(c, "accept");
     if (!hasSuffix(path) && !path.startsWith("/api/v2/images/") && !acceptsJson(accept)) throw new LineageError("API0006", [accept ?? ""]);
+    c.set("storeVersion", await versionOfTurn());
     // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
     if (c.req.method === "GET" || c.req.method === "HEAD") return authenticated(c, next);
     return limitBody(c, () => authenticated(c, next)).then((answer) => take(c, answer));
@@ -65,7 +68,6 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
     }
     c.set("limits", limits);
     c.set("platform", platform);
-    c.set("storeVersion", requestVersion(platform.store));
     // Set before the handler runs, so a route may set its own (images: long-lived for vault content).
     c.header("Cache-Control", "private, no-cache, must-revalidate");
     try {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Store } from "@lineage/core";
 import { openSqliteStore } from "@lineage/adapter-sqlite";
 import { seededPlatform } from "../../core/test/fixture.ts";
@@ -9,8 +10,8 @@ import { createHttpApp, startServer, type RunningServer } from "../src/index.ts"
 import { apiClient } from "./api-client.ts";
 
 /*
- * GET one element is served from caches checked against the store's version, read once per
- * request: a write by another process (here, another connection on the same data directory)
+ * GET one element is served from caches checked against the store's version, read once for the
+ * requests received in the same turn of the event loop, after they were received: a write by another process (here, another connection on the same data directory)
  * must show in the very next answer, and so must a change of rights or roles.
  */
 
@@ -77,5 +78,41 @@ describe("GET one element after a change made elsewhere", () => {
     other.transaction(() => other.accounts.saveAccount({ ...bob, passwordHash: carol.passwordHash }));
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(401);
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", { as: ["bob", "carol-pw"] })).status).toBe(200);
+  });
+});
+
+describe("the store's version shared by the requests of one turn", () => {
+  /** Sends `count` GETs pipelined in one write on one connection; resolves to the raw answers. */
+  function pipelined(count: number): Promise<string> {
+    const { hostname, port } = new URL(server.url);
+    const authorization = `Basic ${Buffer.from("admin:admin-pw").toString("base64")}`;
+    const request = `GET /api/v2/smart-elements/ART_HELLO HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${authorization}\r\nAccept: application/json\r\n\r\n`;
+    return new Promise((resolve, reject) => {
+      let answers = "";
+      const socket = connect(Number(port), hostname, () => socket.write(request.repeat(count)));
+      socket.setEncoding("latin1");
+      socket.on("data", (chunk: string) => {
+        answers += chunk;
+        if (answers.split("HTTP/1.1 200 OK").length - 1 === count) socket.end();
+      });
+      socket.on("end", () => resolve(answers));
+      socket.on("error", reject);
+    });
+  }
+
+  it("reads it once for requests received together, and again for the next ones", async () => {
+    const reads = vi.spyOn(served, "version");
+    try {
+      const answers = await pipelined(6);
+      expect(answers.split("HTTP/1.1 200 OK").length - 1, answers.slice(0, 300)).toBe(6);
+      expect(reads).toHaveBeenCalledTimes(1);
+
+      const hello = other.elements.latestByName("ART_HELLO")!;
+      other.transaction(() => other.elements.save({ ...hello, title: "Written between two turns", modifiedAt: "2026-07-02T00:00:00.000Z" }));
+      expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", { as: ["admin", "admin-pw"] })).json.data.document.properties.title).toBe("Written between two turns");
+      expect(reads).toHaveBeenCalledTimes(2);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });

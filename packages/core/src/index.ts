@@ -30,6 +30,7 @@ export * from "./elements/restore-body.schema.ts";
 export * from "./elements/locate-element.ts";
 export * from "./elements/element-values.ts";
 export * from "./elements/request-version.ts";
+export * from "./elements/turn-version.ts";
 export * from "./enumerates/enumerate-index.ts";
 export * from "./enumerates/read-enumerate.ts";
 export { EnumerateQuerySchema } from "./enumerates/enumerate-query.schema.ts";

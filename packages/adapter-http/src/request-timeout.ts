@@ -75,7 +75,14 @@ export function requestTimeout(ms: number): MiddlewareHandler<HttpEnv> {
       answered();
     });
     c.set("deadline", deadline);
-    next().then(
+    let running: Promise<void>;
+    try {
+      running = next();
+    } catch (error) {
+      // Thrown before its first await: still the request's end, or its deadline would stay armed.
+      running = Promise.reject(error);
+    }
+    running.then(
       () => {
         deadlines.finish(deadline);
         answered();

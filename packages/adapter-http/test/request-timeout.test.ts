@@ -72,3 +72,23 @@ it("still keeps time after it has been idle", async () => {
   await vi.advanceTimersByTimeAsync(20);
   expect(late.status).toBe(503);
 });
+
+it("lets a request go whose rest throws before its first await: its deadline does not expire later", async () => {
+  const timeout = requestTimeout(1000);
+  const app = new Hono<HttpEnv>();
+  let deadline: { expired: boolean } | undefined;
+  let caught: unknown;
+  app.get("/refused", async (c) => {
+    try {
+      await timeout(c, () => { throw new Error("refused at once"); });
+    } catch (error) {
+      caught = error;
+    }
+    deadline = c.get("deadline");
+    return c.text("answered");
+  });
+  expect((await app.request("/refused")).status).toBe(200);
+  expect(caught).toMatchObject({ message: "refused at once" });
+  await vi.advanceTimersByTimeAsync(2000);
+  expect(deadline?.expired).toBe(false);
+});

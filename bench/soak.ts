@@ -165,7 +165,7 @@ async function main(): Promise<void> {
     `Run on ${new Date().toISOString().slice(0, 10)}: \`pnpm bench:soak${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(" ")}` : ""}\` ` +
       `(${clients} clients for ${duration} s against the real \`lineage serve\` on the demo bundle, request logs on, WAL with synchronous=FULL).`,
     "",
-    `${machineLine()} The clients run in the benchmark's process on the same cores; the machine was shared with other work during the run.`,
+    `${machineLine()} The clients run in the benchmark's process on the same cores as the server.`,
     "",
     "| Target | Measured | Goal | Status |",
     "|---|---|---|---|",

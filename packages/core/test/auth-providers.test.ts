@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   createAuthenticationService, createInternalProvider, requireAccess, validateThroughProviders, type CredentialProvider,
 } from "../src/index.ts";
-import { seededPlatform } from "./fixture.ts";
+import { createPasswordAuthenticator } from "../src/accounts/authenticate.ts";
+import { createScryptPasswordHasher } from "../src/accounts/scrypt-password-hasher.ts";
+import { manualClock, seededPlatform } from "./fixture.ts";
 
 /** A provider that confirms one pair and records that it was asked. */
 function pairProvider(id: string, login: string, password: string, asked: string[], extra: Partial<CredentialProvider> = {}): CredentialProvider {
@@ -115,6 +117,44 @@ describe("a password the internal provider remembers", () => {
     expect(await auth.verifyPassword("alice", "wrong", "10.0.0.1")).toBeUndefined();
     expect(await auth.verifyPassword("alice", "alice-pw", "10.0.0.1")).toBeDefined();
     expect(waited).toEqual([100]);
+  });
+});
+
+describe("passwords verified at the same time", () => {
+  /** The fixture's scrypt, counting its verifications. */
+  function countingScrypt() {
+    const scrypt = createScryptPasswordHasher({ N: 1024 });
+    const counted = { runs: 0, hash: scrypt.hash, verify: (password: string, hash: string) => (counted.runs++, scrypt.verify(password, hash)) };
+    return counted;
+  }
+
+  it("run the KDF once for the same login and password, and apart for others", async () => {
+    const { store } = await seededPlatform();
+    const hasher = countingScrypt();
+    const passwords = createPasswordAuthenticator(store, hasher, manualClock());
+    const burst = await Promise.all([
+      ...Array.from({ length: 8 }, () => passwords.verify("alice", "alice-pw")),
+      passwords.verify("alice", "wrong"),
+      passwords.verify("alice", "wrong"),
+      passwords.verify("nobody", "alice-pw"),
+    ]);
+    expect(burst.map((principal) => principal?.account.login)).toEqual([...Array(8).fill("alice"), undefined, undefined, undefined]);
+    expect(hasher.runs).toBe(3);
+    expect(passwords.remembered("alice", "alice-pw")?.account.login).toBe("alice");
+    expect(passwords.remembered("alice", "wrong")).toBeUndefined();
+  });
+
+  it("verify anew a password changed while the first verification ran", async () => {
+    const { store } = await seededPlatform();
+    const hasher = countingScrypt();
+    const passwords = createPasswordAuthenticator(store, hasher, manualClock());
+    const before = passwords.verify("alice", "alice-pw");
+    const alice = store.accounts.byLogin("alice")!;
+    store.transaction(() => store.accounts.saveAccount({ ...alice, passwordHash: store.accounts.byLogin("bob")!.passwordHash }));
+    const after = passwords.verify("alice", "alice-pw");
+    expect((await before)?.account.login).toBe("alice");
+    expect(await after).toBeUndefined();
+    expect(hasher.runs).toBe(2);
   });
 });
 

@@ -30,12 +30,17 @@ const MAX_ENTRIES = 10_000;
  * The internal credential provider. A successful verification is remembered
  * for `cacheMs`, keyed by a digest of login and password, with the stored
  * hash it matched: Basic auth on every request does not pay the KDF each
- * time, and a changed password is never served from the cache. Principals
- * are kept per login while the store's version stays the same, so a request
- * that changes nothing reads no account.
+ * time, and a changed password is never served from the cache. Requests
+ * bringing the same login and password while it is verified wait for that
+ * verification rather than each running the KDF (32 MiB and a fraction of a
+ * second of a worker thread for scrypt): a burst of clients, or the cache
+ * expiring under load, costs one. Principals are kept per login while the
+ * store's version stays the same, so a request that changes nothing reads no account.
  */
 export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher, clock: Clock, cacheMs = 60_000): PasswordAuthenticator {
   const verified = new Map<string, { readonly hash: string; readonly until: number }>();
+  // Keyed by the credentials' digest and the stored hash checked: a password changed meanwhile is verified anew.
+  const verifying = new Map<string, Promise<boolean>>();
   const principals = new Map<string, { readonly version: string; readonly principal: Principal | undefined }>();
   const principal = (account: Account) => principalOf(account, store.accounts.groups());
 
@@ -60,6 +65,22 @@ export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher
     return Boolean(hash) && known !== undefined && known.hash === hash && known.until > clock.now().getTime();
   };
 
+  /** Runs the KDF for these credentials against this hash, or joins the run already under way; remembers a success. */
+  function verifyOnce(key: string, password: string, hash: string | null): Promise<boolean> {
+    const flight = `${key} ${hash ?? ""}`;
+    const running = verifying.get(flight);
+    if (running) return running;
+    const run = hasher.verify(password, hash ?? DECOY_HASH).then((ok) => {
+      if (ok && hash) {
+        if (verified.size >= MAX_ENTRIES) verified.clear();
+        verified.set(key, { hash, until: clock.now().getTime() + cacheMs });
+      }
+      return ok;
+    }).finally(() => verifying.delete(flight));
+    verifying.set(flight, run);
+    return run;
+  }
+
   return {
     principal,
     principalOfLogin,
@@ -72,11 +93,8 @@ export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher
       const found = principalOfLogin(login, version);
       if (isRemembered(found, key)) return found;
       const hash = found?.account.passwordHash ?? null;
-      const ok = await hasher.verify(password, hash ?? DECOY_HASH);
-      if (!found || !hash || !ok) return undefined;
-      if (verified.size >= MAX_ENTRIES) verified.clear();
-      verified.set(key, { hash, until: clock.now().getTime() + cacheMs });
-      return found;
+      const ok = await verifyOnce(key, password, hash);
+      return found && hash && ok ? found : undefined;
     },
   };
 }

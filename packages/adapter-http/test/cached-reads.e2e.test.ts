@@ -11,8 +11,9 @@ import { apiClient } from "./api-client.ts";
 
 /*
  * GET one element is served from caches checked against the store's version, read once for the
- * requests received in the same turn of the event loop, after they were received: a write by another process (here, another connection on the same data directory)
- * must show in the very next answer, and so must a change of rights or roles.
+ * requests received in the same turn of the event loop, after they were received: a write by
+ * another process (here, another connection on the same data directory) must show in the very
+ * next answer, and so must a change of rights or roles.
  */
 
 const dataDir = mkdtempSync(join(tmpdir(), "lineage-cached-reads-"));

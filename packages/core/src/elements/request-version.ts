@@ -7,8 +7,8 @@ import type { Store } from "../ports/store.port.ts";
  * paying one each: on SQLite a read takes and drops a lock on the WAL index,
  * system calls that weigh on a cached GET. Read after the request began, it is
  * as fresh as a read of their own: whatever was committed before the request is
- * seen. Not for use after the request has written. The HTTP adapter gets its
- * requests' from turnVersion, one read for the requests of a turn of the event loop.
+ * seen. Not for use after the request has written. The HTTP adapter takes its
+ * requests' versions from turnVersion: one read for the requests of a turn of the event loop.
  */
 export type RequestVersion = () => string | undefined;
 

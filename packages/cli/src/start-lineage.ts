@@ -94,6 +94,12 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
     imagesDir, cacheDir: join(options.dataDir ?? "./data", "image-cache"), processor,
   });
   const app = createHttpApp({ platform, images, limits: httpLimits, readiness, ...(options.logger ? { logger: options.logger } : {}), ...(dashboards ? { dashboards } : {}), ...(options.auth ? { auth: options.auth } : {}) });
+  /** What the platform holds once the server no longer answers, released in this order. */
+  const release = async () => {
+    await images.close();
+    await platform.fullsearch.engine.stop();
+    platform.store.close();
+  };
   try {
     const server = await startServer(app, { port: options.port ?? 8080, host: options.host ?? "127.0.0.1", readiness, limits: httpLimits });
     return {
@@ -103,22 +109,16 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
       imports,
       close: async () => {
         await server.close();
-        await images.close();
-        await platform.fullsearch.engine.stop();
-        platform.store.close();
+        await release();
       },
       shutdown: async (graceMs, unreadyMs) => {
         const outcome = await server.shutdown(graceMs, unreadyMs);
-        await images.close();
-        await platform.fullsearch.engine.stop();
-        platform.store.close();
+        await release();
         return outcome;
       },
     };
   } catch (error) {
-    await images.close();
-    await platform.fullsearch.engine.stop();
-    platform.store.close();
+    await release();
     throw error;
   }
 }

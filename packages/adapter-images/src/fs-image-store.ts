@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join, resolve, sep } from "node:path";
-import { LineageError, type ImageStore } from "@lineage/core";
+import { LineageError, relativeAssetPath, type ImageStore } from "@lineage/core";
 
 export interface FsImageStoreOptions {
   /** The server Images directory; without one, every asset is missing. */
@@ -36,9 +36,9 @@ export function createFsImageStore(options: FsImageStoreOptions): ImageStore {
 
   return {
     async asset(path) {
-      if (path.split(/[\\/]/).includes("..") || path.includes("\0")) throw new LineageError("ROUTES0115", [path]);
+      const relative = relativeAssetPath(path);
       if (!root) return undefined;
-      const full = resolve(root, path.replace(/^[\\/]+/, ""));
+      const full = resolve(root, relative);
       if (!inside(root, full) || full === root) throw new LineageError("ROUTES0115", [path]);
       realRoot ??= realpath(root).catch(() => undefined);
       const base = await realRoot;

@@ -34,6 +34,7 @@ export * from "./elements/turn-version.ts";
 export * from "./enumerates/enumerate-index.ts";
 export * from "./enumerates/read-enumerate.ts";
 export { EnumerateQuerySchema } from "./enumerates/enumerate-query.schema.ts";
+export * from "./images/asset-path.ts";
 export * from "./images/image-format.ts";
 export * from "./images/image-header.ts";
 export * from "./images/image-size.ts";

@@ -1,4 +1,4 @@
-import { LineageError } from "../errors/lineage-error.ts";
+import { relativeAssetPath } from "../images/asset-path.ts";
 import type { ImageStore, SourceImage } from "../ports/image-store.port.ts";
 
 /** FNV-1a over the bytes, twice with different seeds: a content hash good enough for a fake. */
@@ -9,12 +9,6 @@ function contentHash(bytes: Uint8Array): string {
     return hash.toString(16).padStart(8, "0");
   };
   return `${pass(0x811c9dc5)}${pass(0x01234567)}${bytes.byteLength.toString(16).padStart(8, "0")}`;
-}
-
-/** Refuses a path with a parent segment, as every ImageStore must; returns it without leading slashes. */
-export function relativeAssetPath(path: string): string {
-  if (path.split(/[\\/]/).includes("..") || path.includes("\0")) throw new LineageError("ROUTES0115", [path]);
-  return path.replace(/^[\\/]+/, "");
 }
 
 /** An ImageStore in memory: assets by relative path, variants in a map. For domain tests without I/O. */

@@ -57,8 +57,6 @@ function chunks(q: string): (Chunk | "or")[] {
   return result;
 }
 
-const WORDS = /[\p{L}\p{N}]+/gu;
-
 /** The literals of one chunk: a phrase, a prefix (`mar*`), or plain words. */
 function literals(q: string, chunk: Chunk, analyzer: Analyzer): QueryLiteral[] {
   const { negated } = chunk;
@@ -72,12 +70,11 @@ function literals(q: string, chunk: Chunk, analyzer: Analyzer): QueryLiteral[] {
   }
   const prefix = /^(.*?)([\p{L}\p{N}]+)\*$/u.exec(chunk.text);
   const plain = prefix ? prefix[1]! : chunk.text;
-  const words = [...plain.matchAll(WORDS)].map((m) => m[0]);
-  if (words.length === 0 && !prefix) {
+  const terms = analyzer.tokens(plain).map((token) => token.term);
+  if (terms.length === 0 && !prefix) {
     throw refuse(q, chunk.text.includes("*") ? `"${chunk.text}": a prefix needs letters before "*"` : `"${chunk.text}" has no word`);
   }
   const result: QueryLiteral[] = [];
-  const terms = words.map((w) => analyzer.term(w));
   if (negated && terms.length > 1) {
     // `-e-mail` excludes the compound, not each of its words.
     if (terms.some((t) => t !== null)) result.push({ kind: "phrase", terms: trimNulls(terms), negated });

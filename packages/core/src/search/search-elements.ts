@@ -39,6 +39,8 @@ export function searchElements(scope: ReadScope, engine: SearchEngine, domainNam
   const analyzer = engine.analyzer(domain);
 
   let rows: ElementRevision[];
+  // The text a phrase was checked against, kept for its highlights: building it renders every field again.
+  const texts = new Map<ElementRevision, string>();
   const parsed = q === "" ? undefined : parseSearchQuery(q, analyzer);
   if (parsed === undefined) {
     rows = structures.length === 0 ? [] : scope.store.elements.list({
@@ -54,7 +56,11 @@ export function searchElements(scope: ReadScope, engine: SearchEngine, domainNam
       if (rows.length >= limit) break;
       const element = scope.store.elements.latest(hit.id);
       if (!element || element.status !== "alive" || !scope.canView(element)) continue;
-      if (!exact && !matchesQuery(parsed, termPositions(analyzer.tokens(fullText(engine.text(domain, element)))))) continue;
+      if (!exact) {
+        const text = fullText(engine.text(domain, element));
+        if (!matchesQuery(parsed, termPositions(analyzer.tokens(text)))) continue;
+        texts.set(element, text);
+      }
       if (skipped < parameters.offset) {
         skipped++;
         continue;
@@ -65,7 +71,7 @@ export function searchElements(scope: ReadScope, engine: SearchEngine, domainNam
   checkAllSlice(parameters.slice, rows, query.maxSlice);
   const documents: SearchResultItem[] = rows.map((row) => ({
     ...renderDocument(row, selection, scope, "list", itemUri(row)),
-    highlights: parsed === undefined ? "" : highlight(fullText(engine.text(domain, row)), parsed, analyzer),
+    highlights: parsed === undefined ? "" : highlight(texts.get(row) ?? fullText(engine.text(domain, row)), parsed, analyzer),
   }));
   return {
     requestParameters: {

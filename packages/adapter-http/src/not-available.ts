@@ -1,6 +1,7 @@
 import { LineageError } from "@lineage/core";
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import type { HttpEnv } from "./http-env.ts";
+import { pathnameOf } from "./request-path.ts";
 
 /** Every known path of API v2 (under /api/v2) with the methods it implements; the rest answer 501. */
 export const KNOWN_PATHS: ReadonlyArray<{ path: string; methods: readonly string[] }> = [
@@ -16,6 +17,7 @@ export const KNOWN_PATHS: ReadonlyArray<{ path: string; methods: readonly string
   { path: "/authent/tokens/:token", methods: ["DELETE"] },
   { path: "/dashboard/list", methods: ["GET"] },
   { path: "/dashboard/info", methods: ["GET"] },
+  { path: "/fullsearch/domains/:domain/smart-elements", methods: ["GET"] },
   { path: "/images/assets/original/*", methods: ["GET"] },
   { path: "/images/assets/sizes/:size/*", methods: ["GET"] },
   { path: "/images/recorded/original/:image", methods: ["GET"] },
@@ -34,11 +36,12 @@ export const KNOWN_PATHS: ReadonlyArray<{ path: string; methods: readonly string
   ]),
 ];
 
+/** The 501 answer (CRUD0103) of a method a known path does not implement. */
+export function notAvailable(c: Context<HttpEnv>): never {
+  throw new LineageError("CRUD0103", [c.req.method, pathnameOf(c.req.url)]);
+}
+
 /** Registers the 501 answer for the methods a known path does not implement; call after the real routes. */
 export function answerNotAvailable(app: Hono<HttpEnv>, prefix: string): void {
-  for (const { path } of KNOWN_PATHS) {
-    app.all(`${prefix}${path}`, (c) => {
-      throw new LineageError("CRUD0103", [c.req.method, new URL(c.req.url).pathname]);
-    });
-  }
+  for (const { path } of KNOWN_PATHS) app.all(`${prefix}${path}`, notAvailable);
 }

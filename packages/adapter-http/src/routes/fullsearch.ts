@@ -1,9 +1,10 @@
-import { Hono, type Context } from "hono";
-import { LineageError, ListQuerySchema, type ErrorCode } from "@lineage/core";
+import { Hono } from "hono";
+import { ListQuerySchema, MAX_QUERY_LENGTH, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
 import { successEnvelope } from "../envelope.ts";
 import { ElementItemSchema, RequestParametersSchema, defineOperations } from "../openapi/index.ts";
 import type { HttpEnv } from "../http-env.ts";
+import { notAvailable } from "../not-available.ts";
 import { listQueryOf } from "../respond.ts";
 
 const TAG = "Full-text search";
@@ -17,7 +18,7 @@ export const FullSearchQuerySchema = v.object({
   ...ListQuerySchema.entries,
   q: v.optional(v.pipe(
     v.string(),
-    v.maxLength(1000),
+    v.maxLength(MAX_QUERY_LENGTH),
     v.description('Search terms: words all required, `or` between alternatives, `-word` excludes, `"a phrase"`, `prefix*`. Empty: every element of the domain, in orderBy order'),
     v.examples(['bad -cats', '"segmentation fault" or crash*']),
   )),
@@ -79,11 +80,6 @@ export const fullsearchOperations = defineOperations([
   },
 ]);
 
-/** The unavailable methods of the full-text search paths (501). */
-function notAvailable(c: Context<HttpEnv>): never {
-  throw new LineageError("CRUD0103", [c.req.method, new URL(c.req.url).pathname]);
-}
-
 /**
  * The full-text search routes (api-v2.md, Full-text search): the search of
  * a domain under /api/v2, and the administration of the domains under
@@ -96,7 +92,6 @@ export function fullsearchRoutes(): Hono<HttpEnv> {
     const data = platform.fullsearch.search(principal, c.req.param("domain"), { ...listQueryOf(c), q: c.req.query("q") });
     return c.json(successEnvelope(data));
   });
-  app.all("/api/v2/fullsearch/domains/:domain/smart-elements", notAvailable);
   app.get(ADMIN_PATH, (c) => c.json(successEnvelope(c.var.platform.fullsearch.describeDomains(c.var.principal))));
   app.post(ADMIN_PATH, (c) => c.json(successEnvelope(c.var.platform.fullsearch.reindexOutdated(c.var.principal))));
   app.all(ADMIN_PATH, notAvailable);

@@ -1,9 +1,8 @@
 import type { AuthRequest } from "@lineage/core";
 import type { Context } from "hono";
-import { getCookie } from "hono/cookie";
+import { cookieOf } from "../request-cookie.ts";
 import { headerOf } from "../request-header.ts";
-
-const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+import { formFields } from "./form-fields.ts";
 
 /** The peer's address as the socket gives it; proxies' X-Forwarded-For is not trusted (it is the client's to forge). */
 export function clientAddressOf(c: Context): string {
@@ -26,21 +25,14 @@ export function toAuthRequest(c: Context): AuthRequest {
       return headerOf(c, name);
     },
     cookie(name) {
-      return getCookie(c, name);
+      return cookieOf(c, name);
     },
     storeVersion: c.get("storeVersion"),
     async variable(name) {
       const query = url.searchParams.get(name);
       if (query !== null) return query;
-      const type = c.req.header("content-type")?.toLowerCase() ?? "";
-      if (c.req.method === "GET" || c.req.method === "HEAD" || !FORM_TYPES.some((t) => type.startsWith(t))) return undefined;
-      try {
-        const value = (await c.req.parseBody())[name];
-        return typeof value === "string" ? value : undefined;
-      } catch {
-        // A malformed body is the route's to refuse, with its own message.
-        return undefined;
-      }
+      if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
+      return (await formFields(c))[name];
     },
   };
 }

@@ -1,6 +1,7 @@
 import { constantTimeEqual, newSessionSecret } from "@lineage/core";
 import type { Context } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
+import { setCookie } from "hono/cookie";
+import { cookieOf } from "../request-cookie.ts";
 import { cookieFlags, type SessionCookieOptions } from "./session-cookie.ts";
 
 const LOGIN_CSRF_COOKIE = "lineage-login-csrf";
@@ -11,7 +12,7 @@ const LOGIN_CSRF_COOKIE = "lineage-login-csrf";
  * foreign page from logging the browser in to an account of the attacker.
  */
 export function issueLoginCsrf(c: Context, options: SessionCookieOptions): string {
-  const existing = getCookie(c, LOGIN_CSRF_COOKIE);
+  const existing = cookieOf(c, LOGIN_CSRF_COOKIE);
   const token = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : newSessionSecret();
   setCookie(c, LOGIN_CSRF_COOKIE, token, { ...cookieFlags(c, options), path: "/login", sameSite: "Strict", httpOnly: true });
   return token;
@@ -19,6 +20,6 @@ export function issueLoginCsrf(c: Context, options: SessionCookieOptions): strin
 
 /** True when the posted field matches the cookie (compared in constant time). */
 export function loginCsrfMatches(c: Context, field: string | undefined): boolean {
-  const cookie = getCookie(c, LOGIN_CSRF_COOKIE);
+  const cookie = cookieOf(c, LOGIN_CSRF_COOKIE);
   return Boolean(cookie && field && constantTimeEqual(cookie, field));
 }

@@ -1,8 +1,9 @@
 import { constantTimeEqual, LineageError } from "@lineage/core";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { getCookie } from "hono/cookie";
+import { cookieOf } from "../request-cookie.ts";
 import { clientAddressOf } from "../authentication/auth-request.ts";
+import { formFields } from "../authentication/form-fields.ts";
 import { homePage } from "../authentication/home-page.ts";
 import { PAGE_HEADERS } from "../authentication/html-page.ts";
 import type { HttpAuth } from "../authentication/http-auth.ts";
@@ -17,18 +18,6 @@ import * as v from "valibot";
 import type { HttpEnv } from "../http-env.ts";
 
 const FORM_LIMIT = 16 * 1024;
-
-/** Form fields as single strings (a repeated field keeps its last value). */
-async function formOf(c: Context): Promise<Record<string, string>> {
-  const type = c.req.header("content-type")?.toLowerCase() ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return {};
-  try {
-    const body = await c.req.parseBody();
-    return Object.fromEntries(Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
-  } catch {
-    return {};
-  }
-}
 
 /**
  * The pages a person uses: the login form (GET and POST /login), logout
@@ -47,7 +36,7 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   }, 200));
 
   app.post("/login", limitForm, async (c) => {
-    const form = await formOf(c);
+    const form = await formFields(c);
     const returnTo = safeReturnPath(form.return);
     const login = (form.login ?? "").trim();
     if (!loginCsrfMatches(c, form.csrf)) {
@@ -56,7 +45,7 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
     const principal = await auth.service.verifyPassword(login, form.password ?? "", clientAddressOf(c));
     // One message whether the login exists or not.
     if (!principal) return showLogin(c, { returnTo, login, error: "Username and/or password is incorrect." }, 401);
-    const previous = getCookie(c, SESSION_COOKIE);
+    const previous = cookieOf(c, SESSION_COOKIE);
     if (previous) auth.service.closeSession(previous);
     setSessionCookie(c, auth.sessionCookie, auth.service.openSession(principal).secret);
     c.header("Cache-Control", "no-store");
@@ -64,8 +53,8 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   });
 
   app.post("/logout", limitForm, async (c) => {
-    const form = await formOf(c);
-    const cookie = getCookie(c, SESSION_COOKIE);
+    const form = await formFields(c);
+    const cookie = cookieOf(c, SESSION_COOKIE);
     const session = cookie ? auth.service.resumeSession(cookie)?.session : undefined;
     // A foreign page must not be able to log people out: the session's own form token is needed.
     if (session && !constantTimeEqual(session.csrfToken, form.csrf ?? "")) return c.text("Invalid form token", 403);
@@ -75,7 +64,7 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   });
 
   app.get("/", pageAuthentication(auth, { optional: auth.useIndexAsGuest }), (c) => {
-    const cookie = getCookie(c, SESSION_COOKIE);
+    const cookie = cookieOf(c, SESSION_COOKIE);
     const principal = c.get("principal") as HttpEnv["Variables"]["principal"] | undefined;
     const session = principal && cookie ? auth.service.resumeSession(cookie) : undefined;
     const csrf = session && session.principal.account.id === principal?.account.id ? session.session.csrfToken : undefined;

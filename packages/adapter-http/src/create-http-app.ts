@@ -11,6 +11,7 @@ import { httpLimits, type HttpLimits } from "./http-limits.ts";
 import { redactedPath, requestLog, type Logger } from "./request-log.ts";
 import { requestId } from "./request-id.ts";
 import { answerNotAvailable } from "./not-available.ts";
+import { pathnameOf } from "./request-path.ts";
 import { elementRoutes } from "./routes/elements.ts";
 import { enumerateRoutes } from "./routes/enumerates.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
@@ -93,7 +94,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   };
   api.onError(answerError);
   api.notFound((c) => {
-    const { status, body } = errorEnvelope(new LineageError("API0004", [new URL(c.req.url).pathname]));
+    const { status, body } = errorEnvelope(new LineageError("API0004", [pathnameOf(c.req.url)]));
     return c.json(body, status as 404);
   });
 

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { errorEnvelope } from "./envelope.ts";
 import type { Readiness } from "./health.ts";
 import type { HttpEnv } from "./http-env.ts";
-import { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http-limits.ts";
+import { httpLimits, type HttpLimits } from "./http-limits.ts";
 
 export interface ServerOptions {
   readonly port?: number;
@@ -58,7 +58,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket, lim
  */
 export function startServer(app: Hono<HttpEnv>, options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
+  const limits = httpLimits(options.limits);
   return new Promise((resolve, reject) => {
     const inFlight = new Set<ServerResponse>();
     let draining = false;

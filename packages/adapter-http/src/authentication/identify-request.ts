@@ -11,16 +11,6 @@ export type Identification =
   /** Authenticated, but the authenticator's authorization check said no. */
   | { readonly kind: "forbidden"; readonly principal: Principal; readonly authenticator: Authenticator };
 
-/**
- * The authenticator of a request, in the original's order (original-notes.md
- * 2.13): `authtype`, then an `ank-authorization` variable, then the scheme
- * of the Authorization header, then the configured mode. So credentials a
- * request carries are honoured whatever the mode (bundle.md).
- */
-export async function selectAuthenticator(auth: HttpAuth, request: AuthRequest): Promise<Authenticator> {
-  return namedAuthenticator(auth, request) ?? configuredAuthenticator(auth, request);
-}
-
 const pick = (auth: HttpAuth, id: string) => auth.authenticators.get(id.toLowerCase());
 
 /** The authenticator `authtype` or the Authorization header names, if any: known without waiting on anything. */
@@ -49,7 +39,12 @@ function refuseScheme(scheme: string): never {
   throw new LineageError("AUTH0402", [scheme.slice(0, 40)]);
 }
 
-/** Runs check, ask, and the authenticator's own authorization for a request. */
+/**
+ * Runs check, ask, and the authenticator's own authorization for a request. The authenticator is
+ * chosen in the original's order (original-notes.md 2.13): `authtype`, then the scheme of the
+ * Authorization header, then an `ank-authorization` variable, then the configured mode. So
+ * credentials a request carries are honoured whatever the mode (bundle.md).
+ */
 export async function identifyRequest(auth: HttpAuth, request: AuthRequest): Promise<Identification> {
   // Awaited only when it has to be: each await costs every request a turn of the microtask queue.
   const authenticator = namedAuthenticator(auth, request) ?? (await configuredAuthenticator(auth, request));

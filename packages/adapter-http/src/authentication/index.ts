@@ -1,7 +1,7 @@
 export { createHttpAuth, type AuthentMode, type HttpAuth, type HttpAuthOptions } from "./http-auth.ts";
 export { apiAuthentication, rightForMethod } from "./api-authentication.ts";
 export { pageAuthentication } from "./page-authentication.ts";
-export { identifyRequest, selectAuthenticator, type Identification } from "./identify-request.ts";
+export { identifyRequest, type Identification } from "./identify-request.ts";
 export { toAuthRequest, clientAddressOf } from "./auth-request.ts";
 export { createBasicAuthenticator, parseBasicCredentials, basicChallenge } from "./basic-authenticator.ts";
 export { createOpenAuthenticator, tokenOf } from "./open-authenticator.ts";

@@ -5,7 +5,9 @@ import {
   type ImageAnswer, type ImageFormat, type ImageStore, type ImageVariants, type SourceImage,
 } from "@lineage/core";
 import type { HttpEnv } from "../http-env.ts";
+import { notAvailable } from "../not-available.ts";
 import { defineOperations } from "../openapi/index.ts";
+import { pathnameOf } from "../request-path.ts";
 
 /** What the Images routes read from and resize with (`createJimpImages` of @lineage/adapter-images gives both). */
 export interface ImageServices {
@@ -60,7 +62,7 @@ const CACHE = {
 
 /** The extension of the URL's last segment, when it has one other than json: errors are then plain text. */
 function textErrorsWanted(c: Context): boolean {
-  const last = new URL(c.req.url).pathname.split("/").pop() ?? "";
+  const last = pathnameOf(c.req.url).split("/").pop() ?? "";
   const extension = extensionOf(last);
   return extension !== "" && extension !== "json";
 }
@@ -86,7 +88,7 @@ function imageHandler(handle: (c: Context<HttpEnv>) => Promise<Response>) {
  * double-encoded, between backslashes.
  */
 function assetPath(c: Context, skip: number): string {
-  const raw = new URL(c.req.url).pathname.split("/").slice(skip + 1).join("/");
+  const raw = pathnameOf(c.req.url).split("/").slice(skip + 1).join("/");
   let path: string | undefined;
   let current = raw;
   for (let round = 0; round < 4; round++) {
@@ -209,8 +211,6 @@ export function imageRoutes(images: ImageServices): Hono<HttpEnv> {
     return sendImage(c, answer, resizedName(size, name, format, extension.toLowerCase()), CACHE.field);
   }));
 
-  app.on(["POST", "PUT", "DELETE", "PATCH"], "/images/*", (c) => {
-    throw new LineageError("CRUD0103", [c.req.method, new URL(c.req.url).pathname]);
-  });
+  app.on(["POST", "PUT", "DELETE", "PATCH"], "/images/*", notAvailable);
   return app;
 }

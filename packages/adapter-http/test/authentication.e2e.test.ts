@@ -112,6 +112,12 @@ describe("html mode (the default)", () => {
       expect(asBob.status).toBe(403);
     });
 
+    it("takes a token in the query before the Authorization header's scheme (original-notes.md 2.13)", async () => {
+      const token = live.seed.platform.getAuthorizationToken("alice", ["GET /api/v2/smart-elements/*"]);
+      const both = await live.api.call("GET", `/api/v2/smart-elements/ART_HELLO.json?ank-authorization=${token}`, { as: ["bob", "not bob's password"] });
+      expect(both.status).toBe(200);
+    });
+
     it("answers 403 AUTH0403 outside the token's routes and methods, 401 to an unknown token", async () => {
       const token = live.seed.platform.getAuthorizationToken("admin", ["GET /api/v2/smart-elements/{docid}[.json]"]);
       const call = (method: string, path: string, t = token) => live.api.call(method, path, { as: null, headers: { authorization: `Token ${t}` } });

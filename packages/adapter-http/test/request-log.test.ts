@@ -57,13 +57,14 @@ describe("request logs", () => {
 
   it("log an unexpected error with the request id, and answer the client a bare 500", async () => {
     lines.length = 0;
-    const failed = await live.api.call("GET", "/api/v2/trash/?ank-authorization=0123456789abcdef0123456789abcdef01234567");
+    // privateid: a credential to redact that, unlike a token in ank-authorization, does not choose the authenticator.
+    const failed = await live.api.call("GET", "/api/v2/trash/?privateid=0123456789abcdef0123456789abcdef01234567");
     expect(failed.status).toBe(500);
     expect(failed.json).toEqual({ success: false, data: null, messages: [{ type: "error", contentText: "Internal server error", code: "API0001" }] });
     expect(failed.text).not.toContain("disk on fire");
     const id = failed.headers.get("x-request-id");
     const error = parsed().find((line) => line.msg === "unexpected error");
-    expect(error).toMatchObject({ reqId: id, level: 50, method: "GET", path: "/api/v2/trash/?ank-authorization=[redacted]" });
+    expect(error).toMatchObject({ reqId: id, level: 50, method: "GET", path: "/api/v2/trash/?privateid=[redacted]" });
     expect(JSON.stringify(error)).toContain("disk on fire");
     expect(parsed().find((line) => line.msg === "request")).toMatchObject({ reqId: id, status: 500, level: 50 });
     expect(lines.join("")).not.toContain(SECRETS[2]);

@@ -13,10 +13,15 @@ export type Identification =
 
 const pick = (auth: HttpAuth, id: string) => auth.authenticators.get(id.toLowerCase());
 
-/** The authenticator `authtype` or the Authorization header names, if any: known without waiting on anything. */
+/**
+ * The authenticator `authtype`, a token in the query or the Authorization header names, if any:
+ * known without waiting on anything.
+ */
 function namedAuthenticator(auth: HttpAuth, request: AuthRequest): Authenticator | undefined {
-  const authtype = request.url.searchParams.get("authtype");
+  const { searchParams } = request.url;
+  const authtype = searchParams.get("authtype");
   if (authtype) return pick(auth, authtype) ?? refuseScheme(authtype);
+  if (searchParams.get("ank-authorization")) return pick(auth, "open")!;
   const header = request.header("authorization");
   if (!header) return undefined;
   const scheme = /^([A-Za-z0-9]+)(?:\s|$)/.exec(header)?.[1] ?? header;
@@ -26,7 +31,7 @@ function namedAuthenticator(auth: HttpAuth, request: AuthRequest): Authenticator
   return refuseScheme(scheme);
 }
 
-/** Otherwise: open for an `ank-authorization` variable (query or form), else the configured mode's. */
+/** Otherwise: open for an `ank-authorization` form variable, else the configured mode's. */
 async function configuredAuthenticator(auth: HttpAuth, request: AuthRequest): Promise<Authenticator> {
   if (await request.variable("ank-authorization")) return pick(auth, "open")!;
   const mode = await auth.mode(request);
@@ -41,9 +46,10 @@ function refuseScheme(scheme: string): never {
 
 /**
  * Runs check, ask, and the authenticator's own authorization for a request. The authenticator is
- * chosen in the original's order (original-notes.md 2.13): `authtype`, then the scheme of the
- * Authorization header, then an `ank-authorization` variable, then the configured mode. So
- * credentials a request carries are honoured whatever the mode (bundle.md).
+ * chosen in the original's order (original-notes.md 2.13): `authtype`, then an `ank-authorization`
+ * query variable, then the scheme of the Authorization header, then (ours) an `ank-authorization`
+ * form variable, then the configured mode. So credentials a request carries are honoured whatever
+ * the mode (bundle.md).
  */
 export async function identifyRequest(auth: HttpAuth, request: AuthRequest): Promise<Identification> {
   // Awaited only when it has to be: each await costs every request a turn of the microtask queue.

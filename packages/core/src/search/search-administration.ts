@@ -40,7 +40,7 @@ function waitingFiles(engine: SearchEngine, domain: SearchDomain): number {
 
 /** One domain entry: its configuration and what its index holds. */
 function describeDomain(engine: SearchEngine, domain: SearchDomain, locale: string) {
-  engine.open(domain.name);
+  engine.open(domain);
   const stats = engine.index.stats(domain.name);
   const structures = domainStructures(domain);
   const toIndex = engine.store.search.aliveCounts(structures);

@@ -52,7 +52,7 @@ export function searchElements(scope: ReadScope, engine: SearchEngine, domainNam
     const exact = !needsTextCheck(parsed);
     rows = [];
     let skipped = 0;
-    for (const hit of engine.search(domainName, parsed, structures)) {
+    for (const hit of engine.search(domain, parsed, structures)) {
       if (rows.length >= limit) break;
       const element = scope.store.elements.latest(hit.id);
       if (!element || element.status !== "alive" || !scope.canView(element)) continue;

@@ -44,11 +44,11 @@ export interface SearchEngine {
   domains(): SearchDomain[];
   analyzer(domain: SearchDomain): Analyzer;
   /** Opens a domain's index (loading or building it) without applying pending changes. */
-  open(name: string): void;
+  open(domain: SearchDomain): void;
   /** Applies up to `limit` pending changes to every open domain; returns how many elements were reindexed or removed. */
   sync(limit?: number): number;
   /** Candidates of a query in a domain (opened and brought up to date first). */
-  search(name: string, query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit>;
+  search(domain: SearchDomain, query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit>;
   /** Rebuilds a domain's index from the store, then persists it; returns the elements indexed. */
   rebuild(name: string, options?: RebuildOptions): Promise<number>;
   /** The text an element has in a domain. */
@@ -65,12 +65,15 @@ export interface SearchEngine {
 interface OpenDomain {
   readonly domain: SearchDomain;
   readonly fingerprint: string;
+  /** The structures whose elements the domain indexes. */
+  readonly structures: ReadonlySet<string>;
   changedSincePersist: number;
   lastPersist: number;
 }
 
-const openDomain = (domain: SearchDomain): OpenDomain =>
-  ({ domain, fingerprint: domainFingerprint(domain), changedSincePersist: 0, lastPersist: Date.now() });
+const openDomain = (domain: SearchDomain): OpenDomain => ({
+  domain, fingerprint: domainFingerprint(domain), structures: new Set(domainStructures(domain)), changedSincePersist: 0, lastPersist: Date.now(),
+});
 
 /** The name a domain's next index is built under, so that searches use the current one until it is complete. */
 const shadowOf = (name: string) => `${name}\u0000next`;
@@ -167,15 +170,25 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return written;
   }
 
-  function openSync(domain: SearchDomain): OpenDomain {
+  /** Opens a domain from its persisted index; undefined (logged) when there is no usable one, to build. */
+  function tryOpen(domain: SearchDomain): OpenDomain | undefined {
     const state = openDomain(domain);
-    const generation = store.search.generation(domain.name);
-    if (!index.open(domain.name, { fingerprint: state.fingerprint, generation })) {
+    if (!index.open(domain.name, { fingerprint: state.fingerprint, generation: store.search.generation(domain.name) })) {
       log(`domain "${domain.name}": no usable index, building it`);
-      const steps = buildSteps(state, generation);
-      while (!steps.next().done);
-      void persist(state);
+      return undefined;
     }
+    open.set(domain.name, state);
+    return state;
+  }
+
+  /** Opens a domain, building its index at once when it has no usable one. */
+  function openSync(domain: SearchDomain): OpenDomain {
+    const opened = tryOpen(domain);
+    if (opened) return opened;
+    const state = openDomain(domain);
+    const steps = buildSteps(state, store.search.generation(domain.name));
+    while (!steps.next().done);
+    void persist(state);
     open.set(domain.name, state);
     return state;
   }
@@ -185,8 +198,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    * generation. A domain whose definition changed keeps answering from its
    * index while the new one is built in the background.
    */
-  function prepared(name: string): OpenDomain {
-    const domain = domainNamed(name);
+  function prepared(domain: SearchDomain): OpenDomain {
+    const { name } = domain;
     const state = open.get(name);
     if (!state) return openSync(domain);
     if (rebuilding.has(name)) return state;
@@ -204,15 +217,19 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return state;
   }
 
-  /** Applies pending changes to the domain's index, or to the index named `name` (its shadow). */
-  function applyChanges(state: OpenDomain, limit: number, name = state.domain.name): number {
-    const structures = new Set(domainStructures(state.domain));
+  /**
+   * Applies pending changes to the domain's index, or to the index named `name` (its shadow);
+   * adds the elements it reindexed or removed to `touched` when given.
+   */
+  function applyChanges(state: OpenDomain, limit: number, name = state.domain.name, touched?: Set<number>): number {
+    const { structures } = state;
     let applied = 0;
     while (applied < limit) {
       const from = index.coverage(name)?.seq ?? 0;
       const changes = store.search.changesAfter(from, Math.min(BATCH, limit - applied));
       if (changes.length === 0) break;
       const relevant = changes.filter((change) => structures.has(change.structure));
+      if (touched) for (const change of relevant) touched.add(change.initid);
       const latest = relevant.map((change) => store.elements.latest(change.initid));
       const alive = latest.filter((e): e is ElementRevision => e?.status === "alive");
       const gone = relevant.filter((_, i) => latest[i]?.status !== "alive").map((change) => change.initid);
@@ -227,11 +244,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
   function sync(limit = 10_000): number {
     let applied = 0;
-    for (const domain of store.search.domains()) {
-      applied += applyChanges(prepared(domain.name), limit);
-    }
+    const domains = store.search.domains();
+    for (const domain of domains) applied += applyChanges(prepared(domain), limit);
+    const recorded = new Set(domains.map((domain) => domain.name));
     for (const name of open.keys()) {
-      if (!store.search.domain(name)) {
+      if (!recorded.has(name)) {
         open.delete(name);
         index.drop(name);
       }
@@ -289,16 +306,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     store,
     fileTexts,
     async start() {
-      for (const domain of store.search.domains()) {
-        const generation = store.search.generation(domain.name);
-        const fingerprint = domainFingerprint(domain);
-        if (index.open(domain.name, { fingerprint, generation })) {
-          open.set(domain.name, openDomain(domain));
-        } else {
-          log(`domain "${domain.name}": no usable index, building it`);
-          await rebuild(domain.name);
-        }
-      }
+      for (const domain of store.search.domains()) if (!tryOpen(domain)) await rebuild(domain.name);
       tick();
       timer ??= setInterval(tick, intervalMs);
       timer.unref?.();
@@ -313,25 +321,24 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     domain: domainNamed,
     domains: () => store.search.domains(),
     analyzer: (domain) => analyzerFor(domain.stem),
-    open: (name) => void prepared(name),
+    open: (domain) => void prepared(domain),
     sync,
-    search(name, query, structures) {
-      const state = prepared(name);
+    search(domain, query, structures) {
+      const state = prepared(domain);
       // Read-your-writes: what was committed before the search is in its answer.
       applyChanges(state, 2000);
-      return index.search(name, query, structures ? { structures } : {});
+      return index.search(domain.name, query, structures ? { structures } : {});
     },
     rebuild,
     text: (domain, element) => elementText(element, domain, textContext(domain)),
     reindexOutdated() {
       const report: Record<string, ElementRevision[]> = {};
       for (const domain of store.search.domains()) {
-        const state = prepared(domain.name);
+        const state = prepared(domain);
         const name = domain.name;
         const structures = domainStructures(domain);
-        const pending = new Set(store.search.changesAfter(index.coverage(name)?.seq ?? 0, Number.MAX_SAFE_INTEGER)
-          .filter((c) => structures.includes(c.structure)).map((c) => c.initid));
-        applyChanges(state, Number.MAX_SAFE_INTEGER);
+        const touched = new Set<number>();
+        applyChanges(state, Number.MAX_SAFE_INTEGER, name, touched);
         const alive = new Set(store.search.aliveInitids(structures));
         const missing = [...alive].filter((id) => !index.has(name, id));
         const stray = index.ids(name).filter((id) => !alive.has(id));
@@ -339,7 +346,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         if (elements.length > 0) index.upsert(name, documentsOf(domain, elements));
         if (stray.length > 0) index.remove(name, stray);
         state.changedSincePersist += elements.length + stray.length;
-        const touched = new Set([...pending, ...missing, ...stray]);
+        for (const id of [...missing, ...stray]) touched.add(id);
         report[name] = [...touched].sort((a, b) => a - b).map((id) => store.elements.latest(id)).filter((e): e is ElementRevision => e !== undefined);
       }
       return report;

@@ -35,12 +35,14 @@ function displayTexts(rendered: RenderedValue, out: string[]): void {
   else if (rendered.displayValue) out.push(rendered.displayValue);
 }
 
-function fileIds(value: unknown, out: number[]): void {
-  if (Array.isArray(value)) for (const item of value) fileIds(item, out);
+/** The vault ids of the files a field value names, however deep its arrays nest. */
+export function fileVaultIds(value: unknown, out: number[] = []): number[] {
+  if (Array.isArray(value)) for (const item of value) fileVaultIds(item, out);
   else if (typeof value === "string") {
     const file = parseFileValue(value);
     if (file) out.push(file.vaultId);
   }
+  return out;
 }
 
 /** The text of an element as a domain indexes it: fields' display values, files' text and callables' output, by weight. */
@@ -59,7 +61,7 @@ export function elementText(element: ElementRevision, domain: SearchDomain, cont
     }
     for (const { field: id, weight } of config.files) {
       const ids: number[] = [];
-      fileIds(element.values[id], ids);
+      fileVaultIds(element.values[id], ids);
       for (const vaultId of ids) {
         const found = context.files.text(context.scope.store.vault, vaultId);
         files.push({ vaultId, status: found.status });

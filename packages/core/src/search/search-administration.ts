@@ -2,7 +2,7 @@ import type { Principal } from "../accounts/principal.ts";
 import { requireAccess } from "../auth/authorization-guard.ts";
 import { translate } from "../i18n/label.ts";
 import type { IndexedFileStatus } from "../ports/search-index.port.ts";
-import { parseFileValue } from "../values/file-value.ts";
+import { fileVaultIds } from "./element-text.ts";
 import { configsOf, domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchEngine } from "./search-engine.ts";
 import { sizeEntry } from "./size-text.ts";
@@ -30,10 +30,7 @@ function waitingFiles(engine: SearchEngine, domain: SearchDomain): number {
     if (fields.length === 0) continue;
     const element = engine.store.elements.latest(change.initid);
     if (element?.status !== "alive") continue;
-    for (const field of fields) {
-      const value = element.values[field];
-      for (const item of Array.isArray(value) ? value.flat(2) : [value]) if (typeof item === "string" && parseFileValue(item)) count++;
-    }
+    for (const field of fields) count += fileVaultIds(element.values[field]).length;
   }
   return count;
 }

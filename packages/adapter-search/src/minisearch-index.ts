@@ -64,8 +64,7 @@ const toRow = (document: IndexedDocument): Row => {
  * const platform = createPlatform({ store, searchIndex: createMiniSearchIndex({ dir: "./data/search" }) });
  */
 export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIndex {
-  const log = options.log ?? ((message: string) => console.log(`[search] ${message}`));
-  const files = snapshotFiles(options.dir, "json", log);
+  const files = snapshotFiles(options.dir, "json", options.log);
   const domains = new Map<string, DomainIndex>();
 
   const get = (domain: string): DomainIndex => {

@@ -31,8 +31,8 @@ export interface SnapshotFiles {
   read<T>(domain: string, expected: { readonly fingerprint: string; readonly generation: number }, format: number, parse: (bytes: Buffer) => SnapshotHead<T>): T | undefined;
 }
 
-/** The snapshot files of an index in `dir` (created when missing); `log` is told why a snapshot is not used. */
-export function snapshotFiles(dir: string, extension: string, log: (message: string) => void): SnapshotFiles {
+/** The snapshot files of an index in `dir` (created when missing); `log` (the console by default) is told why a snapshot is not used. */
+export function snapshotFiles(dir: string, extension: string, log = (message: string) => console.log(`[search] ${message}`)): SnapshotFiles {
   mkdirSync(dir, { recursive: true });
   const pattern = new RegExp(`^(.*)\\.(\\d+)\\.${extension}$`);
   const path = (domain: string, generation: number) => join(dir, `${encodeURIComponent(domain)}.${generation}.${extension}`);

@@ -33,8 +33,7 @@ interface DomainState {
  * const platform = createPlatform({ store, searchIndex: createCompactSearchIndex({ dir: "./data/search" }) });
  */
 export function createCompactSearchIndex(options: CompactSearchIndexOptions): SearchIndex {
-  const log = options.log ?? ((message: string) => console.log(`[search] ${message}`));
-  const files = snapshotFiles(options.dir, "lnsx", log);
+  const files = snapshotFiles(options.dir, "lnsx", options.log);
   const domains = new Map<string, DomainState>();
   const mergeAt = options.mergeAt ?? MERGE_AT;
 

@@ -1,12 +1,13 @@
 import { HTTP_RIGHTS, isLineageError, type HttpRight, type ImportReport } from "@lineage/core";
 import { parseArgs } from "node:util";
 import { createRequestLogger } from "@lineage/adapter-http";
-import { FlagError, SERVE_LIMIT_OPTIONS, SERVE_LIMIT_USAGE, flagsOfConfig, serveSettings } from "./serve-flags.ts";
+import { SERVE_LIMIT_OPTIONS, SERVE_LIMIT_USAGE, flagsOfConfig, serveSettings } from "./serve-flags.ts";
 import { openLineage, startLineage } from "./start-lineage.ts";
 import { authOptionsOf } from "./config/auth-options.ts";
 import { loadConfig } from "./config/load-config.ts";
-import { tokenCreate, tokenList, tokenRevoke, TokenUsageError } from "./token-commands.ts";
-import { searchReindex, SearchUsageError } from "./search-commands.ts";
+import { tokenCreate, tokenList, tokenRevoke } from "./token-commands.ts";
+import { searchReindex } from "./search-commands.ts";
+import { UsageError } from "./usage-error.ts";
 
 const USAGE = `Usage:
   lineage serve [--data DIR] [--bundle FILE]... [--images DIR] [--port N] [--host H] [--config FILE]
@@ -25,8 +26,6 @@ export interface Io {
 }
 
 const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
-
-class UsageError extends Error {}
 
 function parsePort(raw: string | undefined): number {
   const text = raw ?? process.env.PORT ?? "8080";
@@ -158,7 +157,7 @@ export async function main(argv: readonly string[], io: Io = consoleIo): Promise
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof FlagError || error instanceof TokenUsageError || error instanceof SearchUsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       io.err(`lineage: ${(error as Error).message}\n${USAGE}`);
       return 2;
     }

@@ -1,9 +1,8 @@
 import { parseArgs } from "node:util";
 import type { Io } from "./main.ts";
 import { openLineage } from "./start-lineage.ts";
+import { UsageError } from "./usage-error.ts";
 
-/** A command-line mistake: main() prints it with the usage. */
-export class SearchUsageError extends Error {}
 
 const BAR_WIDTH = 30;
 
@@ -35,7 +34,7 @@ export function progressBar(io: Io, label: string, terminal = process.stderr.isT
  */
 export async function searchReindex(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { data: { type: "string" } } });
-  if (positionals.length > 1) throw new SearchUsageError("lineage search reindex takes at most one DOMAIN");
+  if (positionals.length > 1) throw new UsageError("lineage search reindex takes at most one DOMAIN");
   const { platform } = await openLineage(values.data ?? "./data");
   try {
     const engine = platform.fullsearch.engine;

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { LineageLimits } from "./start-lineage.ts";
+import { UsageError } from "./usage-error.ts";
 
 /** The `lineage serve` flags for limits, logging and durability, as parseArgs reads them (docs/limits.md). */
 export const SERVE_LIMIT_OPTIONS = {
@@ -23,8 +24,6 @@ export const SERVE_LIMIT_USAGE =
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** A flag's value that cannot be used; main() turns it into a usage error. */
-export class FlagError extends Error {}
 
 const UNITS: Record<string, number> = { "": 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
 
@@ -33,20 +32,20 @@ export function parseSize(flag: string, raw: string): number {
   const match = /^(\d{1,12})\s*([a-z]*)$/i.exec(raw.trim());
   const unit = UNITS[match?.[2]?.toLowerCase() ?? "x"];
   const bytes = match && unit !== undefined ? Number(match[1]) * unit : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new FlagError(`--${flag} takes a size such as 1048576, 512k or 20MiB, not "${raw}"`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`--${flag} takes a size such as 1048576, 512k or 20MiB, not "${raw}"`);
   return bytes;
 }
 
 /** A whole number from 1 up. */
 export function parseCount(flag: string, raw: string): number {
-  if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < 1) throw new FlagError(`--${flag} takes a whole number from 1, not "${raw}"`);
+  if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < 1) throw new UsageError(`--${flag} takes a whole number from 1, not "${raw}"`);
   return Number(raw);
 }
 
 /** Seconds (decimals allowed) as milliseconds. */
 export function parseSeconds(flag: string, raw: string, { allowZero = false } = {}): number {
   const ms = /^\d{1,7}(\.\d{1,3})?$/.test(raw.trim()) ? Math.round(Number(raw) * 1000) : NaN;
-  if (!Number.isSafeInteger(ms) || ms < (allowZero ? 0 : 1)) throw new FlagError(`--${flag} takes a number of seconds, not "${raw}"`);
+  if (!Number.isSafeInteger(ms) || ms < (allowZero ? 0 : 1)) throw new UsageError(`--${flag} takes a number of seconds, not "${raw}"`);
   return ms;
 }
 
@@ -82,9 +81,9 @@ export function flagsOfConfig(limits: v.InferOutput<typeof LimitsConfigSchema> |
 export function serveSettings(flags: Flags): ServeSettings {
   const optional = <T>(raw: string | undefined, parse: (raw: string) => T) => (raw === undefined ? undefined : parse(raw));
   const level = flags["log-level"] ?? "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new FlagError(`--log-level takes one of ${LOG_LEVELS.join(", ")}, not "${level}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level takes one of ${LOG_LEVELS.join(", ")}, not "${level}"`);
   const synchronous = flags.synchronous ?? "full";
-  if (synchronous !== "full" && synchronous !== "normal") throw new FlagError(`--synchronous takes full or normal, not "${synchronous}"`);
+  if (synchronous !== "full" && synchronous !== "normal") throw new UsageError(`--synchronous takes full or normal, not "${synchronous}"`);
   const limits: LineageLimits = {
     maxBodyBytes: optional(flags["max-body"], (raw) => parseSize("max-body", raw)),
     maxUploadBytes: optional(flags["max-upload"], (raw) => parseSize("max-upload", raw)),

@@ -2,15 +2,14 @@ import { secretHash, systemPrincipal, type TokenExpiration } from "@lineage/core
 import { parseArgs } from "node:util";
 import type { Io } from "./main.ts";
 import { openLineage } from "./start-lineage.ts";
+import { UsageError } from "./usage-error.ts";
 
-/** A command-line mistake: main() prints it with the usage. */
-export class TokenUsageError extends Error {}
 
 function parseExpire(raw: string | undefined): TokenExpiration {
   if (raw === undefined || raw === "-1" || raw === "never") return -1;
   if (/^\d{1,10}$/.test(raw) && Number(raw) > 0) return Number(raw);
   const date = /^\d{4}-\d{2}-\d{2}/.test(raw) ? new Date(raw) : new Date(NaN);
-  if (Number.isNaN(date.getTime())) throw new TokenUsageError(`--expire takes seconds, -1 (never) or an ISO date, not "${raw}"`);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--expire takes seconds, -1 (never) or an ISO date, not "${raw}"`);
   return date;
 }
 
@@ -24,9 +23,9 @@ export async function tokenCreate(args: string[], io: Io): Promise<number> {
       expire: { type: "string" }, oneshot: { type: "boolean" }, description: { type: "string" },
     },
   });
-  if (positionals.length) throw new TokenUsageError(`unexpected argument "${positionals[0]}"`);
-  if (!values.user) throw new TokenUsageError("lineage token create needs --user LOGIN");
-  if (!values.route?.length) throw new TokenUsageError("lineage token create needs at least one --route 'METHODS PATTERN'");
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (!values.user) throw new UsageError("lineage token create needs --user LOGIN");
+  if (!values.route?.length) throw new UsageError("lineage token create needs at least one --route 'METHODS PATTERN'");
   const expiration = parseExpire(values.expire);
   const { platform } = await openLineage(values.data ?? "./data");
   try {
@@ -65,7 +64,7 @@ export async function tokenList(args: string[], io: Io): Promise<number> {
 /** `lineage token revoke ID...`: by public id (or by the token itself). */
 export async function tokenRevoke(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { data: { type: "string" } } });
-  if (positionals.length === 0) throw new TokenUsageError("lineage token revoke takes the ID of a token (see lineage token list)");
+  if (positionals.length === 0) throw new UsageError("lineage token revoke takes the ID of a token (see lineage token list)");
   const { platform } = await openLineage(values.data ?? "./data");
   try {
     for (const id of positionals) {

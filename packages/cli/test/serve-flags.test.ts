@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { LineageConfigSchema } from "../src/config/config-schema.ts";
-import { FlagError, flagsOfConfig, serveSettings } from "../src/serve-flags.ts";
+import { flagsOfConfig, serveSettings } from "../src/serve-flags.ts";
+import { UsageError } from "../src/usage-error.ts";
 
 describe("lineage serve limit flags and the config file's limits key", () => {
   it("parse sizes, counts and seconds, with defaults for the rest", () => {
@@ -13,7 +14,7 @@ describe("lineage serve limit flags and the config file's limits key", () => {
 
   it("refuse values that cannot be used, naming the flag", () => {
     for (const flags of [{ "max-body": "lots" }, { "max-body": "0" }, { "max-slice": "-1" }, { "request-timeout": "0" }, { "log-level": "loud" }, { synchronous: "off" }, { "max-header": "9999999999999g" }]) {
-      expect(() => serveSettings(flags)).toThrow(FlagError);
+      expect(() => serveSettings(flags)).toThrow(UsageError);
       expect(() => serveSettings(flags)).toThrow(`--${Object.keys(flags)[0]}`);
     }
   });

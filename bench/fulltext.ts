@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { openSqliteStore } from "../packages/adapter-sqlite/src/index.ts";
 import { createCompactSearchIndex, createMiniSearchIndex } from "../packages/adapter-search/src/index.ts";
 import { createPlatform, parseSearchQuery, systemPrincipal, type Store } from "../packages/core/src/index.ts";
+import { positive } from "./bench-options.ts";
 import { ROOT, statusMb } from "./bench-session.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { createRandom } from "./generate-bundle.ts";
@@ -168,7 +169,7 @@ async function restartPhase(dataDir: string, queries: number) {
 }
 
 async function allPhases() {
-  const count = Number(args.docs);
+  const count = positive("docs", args.docs!, 1_000_000);
   const adapter = ADAPTERS[args.index!];
   if (!adapter) throw new Error(`--index takes ${Object.keys(ADAPTERS).join(" or ")}, not "${args.index}"`);
   const heading = `## Full-text search (issue 7): ${adapter}`;
@@ -225,5 +226,5 @@ async function allPhases() {
   }
 }
 
-if (args.phase === "restart") await restartPhase(args.data!, Number(args.queries));
+if (args.phase === "restart") await restartPhase(args.data!, positive("queries", args.queries!, 100_000));
 else await allPhases();

@@ -6,7 +6,7 @@ import { openLineage } from "@lineage/cli";
 import { parseImageSize, planResize, readImageHeader, type ImageProcessor } from "../packages/core/src/index.ts";
 import { createJimpProcessor } from "../packages/adapter-images/src/index.ts";
 import { createSharpProcessor } from "../packages/adapter-images-sharp/src/index.ts";
-import { benchArgOptions, benchOptions, changedLoadArgs } from "./bench-options.ts";
+import { benchArgOptions, benchOptions, changedLoadArgs, positive } from "./bench-options.ts";
 import { openBenchSession } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { basicAuth, checkLoads, percentile, runLoad, type LoadResult } from "./load.ts";
@@ -33,7 +33,7 @@ type ProcessorName = (typeof PROCESSORS)[number];
 
 const { values: args } = parseArgs({ options: { ...benchArgOptions(600), runs: { type: "string", default: "5" } } });
 const options = benchOptions(args);
-const runs = Math.max(1, Math.min(20, Number(args.runs) || 5));
+const runs = positive("runs", args.runs, 20);
 const session = openBenchSession({ tempPrefix: "lineage-bench-images-", budget: options.budget, profileDir: options.profileDir });
 /** sharp, resolved from its adapter's package (the root does not depend on it); only what the photo needs. */
 type Sharp = (input: Buffer, options: { raw: { width: number; height: number; channels: 3 } }) => { jpeg(o: { quality: number }): { toBuffer(): Promise<Buffer> } };
@@ -72,8 +72,9 @@ async function timeCold(name: ProcessorName, processor: ImageProcessor, source: 
     if (readImageHeader(out)?.width !== 200) throw new Error(`${name}: wrong width`);
   }
   samples.sort((a, b) => a - b);
-  console.log(`bench: cold resize 2000x1500 -> 200 (${name}): median ${ms(samples[Math.floor(samples.length / 2)] ?? NaN)} ms`);
-  return { processor: name, median: samples[Math.floor(samples.length / 2)] ?? NaN, min: samples[0] ?? NaN, max: samples[samples.length - 1] ?? NaN };
+  const median = samples[Math.floor(samples.length / 2)] ?? NaN;
+  console.log(`bench: cold resize 2000x1500 -> 200 (${name}): median ${ms(median)} ms`);
+  return { processor: name, median, min: samples[0] ?? NaN, max: samples[samples.length - 1] ?? NaN };
 }
 
 interface ServerFigures {

@@ -23,7 +23,7 @@ export interface WorkerPool {
  * A fixed pool of worker threads running `script`, one job per worker at a time, the rest queued.
  * A worker that dies (out of memory, crash) fails its job and is replaced.
  */
-export function createWorkerPool(script: URL, size: number, resourceLimits?: { maxOldGenerationSizeMb?: number }): WorkerPool {
+export function createWorkerPool(script: URL, size: number): WorkerPool {
   const idle: Worker[] = [];
   const busy = new Map<Worker, Job>();
   const queue: Job[] = [];
@@ -32,7 +32,7 @@ export function createWorkerPool(script: URL, size: number, resourceLimits?: { m
   let closed = false;
 
   function spawn(): void {
-    const worker = new Worker(script, { resourceLimits });
+    const worker = new Worker(script);
     worker.on("message", (answer: Answer) => {
       const job = busy.get(worker);
       busy.delete(worker);

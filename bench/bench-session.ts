@@ -18,6 +18,8 @@ export interface BenchSession {
   readonly tempDir: string;
   /** Starts `bench/<script>` under tsx's loader, with an IPC channel; `profile` adds --cpu-prof when a profile dir is set. */
   startChild(script: string, childArgs: string[], profile: boolean): ChildProcess;
+  /** Takes a child started otherwise into the session: cleanup() stops it with the others. */
+  adopt(child: ChildProcess): ChildProcess;
   /** Starts `bench/<script>` (it sends { url } over IPC once it listens); resolves to that URL within 60 s. */
   startServer(script: string, childArgs: string[], profile: boolean): Promise<{ child: ChildProcess; url: string }>;
   /** Stops the children (SIGTERM, then SIGKILL after 5 s) and removes the temp dir; once. */
@@ -73,6 +75,10 @@ export function openBenchSession(settings: { tempPrefix: string; budget: number;
       cwd: ROOT,
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
+    return adopt(child);
+  }
+
+  function adopt(child: ChildProcess): ChildProcess {
     children.add(child);
     child.once("exit", () => children.delete(child));
     return child;
@@ -96,7 +102,7 @@ export function openBenchSession(settings: { tempPrefix: string; budget: number;
     }
   }
 
-  return { tempDir, startChild, startServer, cleanup, run };
+  return { tempDir, startChild, adopt, startServer, cleanup, run };
 }
 
 /**

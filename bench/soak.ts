@@ -51,10 +51,9 @@ interface Figures {
 
 /** Starts `lineage serve` with its request log on, discarded; resolves with the child and URL. */
 function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, "packages/cli/bin/lineage.mjs"), "serve", "--data", dataDir, "--bundle", join(ROOT, "examples/demo/bundle.json"), "--port", "0"], {
+  const child = session.adopt(spawn(process.execPath, [join(ROOT, "packages/cli/bin/lineage.mjs"), "serve", "--data", dataDir, "--bundle", join(ROOT, "examples/demo/bundle.json"), "--port", "0"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
-  });
-  process.on("exit", () => child.kill("SIGKILL"));
+  }));
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     let url: string | undefined;

@@ -29,7 +29,7 @@ export * from "./elements/list-query.schema.ts";
 export * from "./elements/restore-body.schema.ts";
 export * from "./elements/locate-element.ts";
 export * from "./elements/element-values.ts";
-export * from "./elements/request-version.ts";
+export * from "./ports/change-clock.port.ts";
 export * from "./elements/turn-version.ts";
 export * from "./enumerates/enumerate-index.ts";
 export * from "./enumerates/read-enumerate.ts";

@@ -4,10 +4,11 @@ import { addUser, type AddUserInput } from "./accounts/manage-accounts.ts";
 import type { Principal } from "./accounts/principal.ts";
 import { createScryptPasswordHasher } from "./accounts/scrypt-password-hasher.ts";
 import type { ElementRevision } from "./element/smart-element.ts";
-import { createReadScope, type ReadScope } from "./elements/read-scope.ts";
+import { createReadScope, type ReadScope, type Transact } from "./elements/read-scope.ts";
 import * as read from "./elements/read-elements.ts";
 import { createVersionedCache, principalKey } from "./elements/reading-cache.ts";
-import type { RequestVersion } from "./elements/request-version.ts";
+import type { ChangeStamp } from "./ports/change-clock.port.ts";
+import { createDefinitionsCache, type Definitions } from "./elements/definitions.ts";
 import * as write from "./elements/write-elements.ts";
 import { readEnumerate } from "./enumerates/read-enumerate.ts";
 import { systemClock, type Clock } from "./ports/clock.port.ts";
@@ -32,7 +33,7 @@ export interface PlatformOptions {
   readonly hasher?: PasswordHasher;
   /** How long a successful password verification is remembered (ms). */
   readonly credentialCacheMs?: number;
-  /** Transition hooks (m0..m3) the bundles' lifecycles name; m0, m1 and m2 must be synchronous. */
+  /** Transition hooks (m0..m3) the bundles' lifecycles name; any of them may be async. */
   readonly hooks?: TransitionHooks;
   /** The workflow engine; the default lifecycle engine (with `hooks`) when not given. */
   readonly workflow?: WorkflowEngine;
@@ -48,8 +49,8 @@ export interface PlatformOptions {
   readonly searchLog?: (message: string) => void;
 }
 
-type Tail<F> = F extends (scope: ReadScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => T : never;
-type ClockTail<F> = F extends (scope: ReadScope, clock: Clock, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => T : never;
+type Tail<F> = F extends (scope: ReadScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => Promise<Awaited<T>> : never;
+type ClockTail<F> = F extends (scope: ReadScope, clock: Clock, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => Promise<Awaited<T>> : never;
 
 /**
  * The platform's use cases, bound to a store: what adapters (HTTP, CLI) and
@@ -62,16 +63,18 @@ export interface Platform {
   readonly store: Store;
   readonly clock: Clock;
   readonly hasher: PasswordHasher;
-  /** The principal for a login and password, or undefined; `version`, the request's (RequestVersion). */
-  authenticate(login: string, password: string, version?: RequestVersion): Promise<Principal | undefined>;
-  /** The principal when this password was verified against this login's current password within `credentialCacheMs`, else undefined. */
-  rememberedPassword(login: string, password: string, version?: RequestVersion): Principal | undefined;
-  /** The principal of an account, by login; undefined when there is none. `version`, the request's (RequestVersion). */
-  principal(login: string, version?: RequestVersion): Principal | undefined;
-  principalOfAccount(account: Account): Principal;
+  /** The principal for a login and password, or undefined; `stamp`, the change clock as the request saw it. */
+  authenticate(login: string, password: string, stamp?: ChangeStamp): Promise<Principal | undefined>;
+  /** The principal when this password was verified against this login's current password within `credentialCacheMs`, else undefined (no I/O). */
+  rememberedPassword(login: string, password: string, stamp?: ChangeStamp): Principal | undefined;
+  /** The principal of an account, by login; undefined when there is none. `stamp`, the change clock as the request saw it. */
+  principal(login: string, stamp?: ChangeStamp): Promise<Principal | undefined>;
+  principalOfAccount(account: Account, stamp?: ChangeStamp): Promise<Principal>;
   addUser(input: AddUserInput): Promise<Account>;
-  /** A read scope: memoised lookups and permissions for one request. */
-  scope(principal: Principal): ReadScope;
+  /** The definitions (structures, enumerates, lifecycles, profiles, roles, groups) at the stamp given, or as now committed. */
+  definitions(stamp?: ChangeStamp): Promise<Definitions>;
+  /** A read scope: lookups and permissions for one request; `stamp`, the change clock as the request saw it. */
+  scope(principal: Principal, stamp?: ChangeStamp): Promise<ReadScope>;
   readElement: Tail<typeof read.readElement>;
   listElements: Tail<typeof read.listAliveElements>;
   listTrash: Tail<typeof read.listTrash>;
@@ -82,7 +85,8 @@ export interface Platform {
   updateElement: ClockTail<typeof write.updateElement>;
   deleteElement: ClockTail<typeof write.deleteElement>;
   restoreElement: ClockTail<typeof write.restoreElement>;
-  reviseElement(principal: Principal, current: ElementRevision, input?: write.ReviseInput): ElementRevision;
+  /** Starts a new revision of an element, in a transaction of its own. */
+  reviseElement(principal: Principal, current: ElementRevision, input?: write.ReviseInput): Promise<ElementRevision>;
   /** The data PUT, DELETE and restore answer with. */
   writeResult(principal: Principal, revision: ElementRevision, startedAt: number, fields?: string): ReturnType<typeof write.writeResult>;
   /** The items of an enumerate (by reference, or of an enum field), filtered and ordered, in the principal's locale. */
@@ -92,11 +96,11 @@ export interface Platform {
   /** Full-text search in search domains, and their administration. */
   readonly fullsearch: FullSearchUseCases;
   /** A new access token (api-v2.md, Token): its secret, shown once; routes are `{pattern, methods}` or `"METHODS PATTERN"`. */
-  getAuthorizationToken(userAccount: Account | string, routes: readonly TokenRouteInput[], expiration?: TokenExpiration, oneshot?: boolean, description?: string): string;
+  getAuthorizationToken(userAccount: Account | string, routes: readonly TokenRouteInput[], expiration?: TokenExpiration, oneshot?: boolean, description?: string): Promise<string>;
   /** Every access token, without secrets (administrators only). */
-  listAuthorizationTokens(principal: Principal): TokenSummary[];
+  listAuthorizationTokens(principal: Principal): Promise<TokenSummary[]>;
   /** Revokes an access token by id or secret (administrators only). */
-  revokeAuthorizationToken(principal: Principal, idOrSecret: string): void;
+  revokeAuthorizationToken(principal: Principal, idOrSecret: string): Promise<void>;
 }
 
 /** Binds the use cases to a store. */
@@ -104,9 +108,14 @@ export function createPlatform(options: PlatformOptions): Platform {
   const { store } = options;
   const clock = options.clock ?? systemClock;
   const hasher = options.hasher ?? createScryptPasswordHasher();
-  const passwords = createPasswordAuthenticator(store, hasher, clock, options.credentialCacheMs);
-  const scope = (principal: Principal) => createReadScope(store, principal);
+  const definitionsCache = createDefinitionsCache();
+  const definitions = (stamp?: ChangeStamp) => definitionsCache.get(store, stamp?.definitions);
+  const passwords = createPasswordAuthenticator(store, definitions, hasher, clock, options.credentialCacheMs);
+  const transact: Transact = (fn, transactionOptions) =>
+    store.transaction(async (tx) => fn(tx, await definitionsCache.get(tx)), transactionOptions);
+  const scope = async (principal: Principal, stamp?: ChangeStamp) => createReadScope(store, principal, await definitions(stamp), transact);
   const readings = createVersionedCache<read.ElementReading>(options.readingCacheSize ?? 1000);
+  const lists = { maxSlice: options.maxSlice };
   return {
     store,
     clock,
@@ -116,23 +125,25 @@ export function createPlatform(options: PlatformOptions): Platform {
     principal: passwords.principalOfLogin,
     principalOfAccount: passwords.principal,
     addUser: (input) => addUser(store, hasher, input),
+    definitions,
     scope,
-    readElement: (p, ref, consult = {}) => {
+    async readElement(p, ref, consult = {}) {
+      const stamp = consult.stamp ?? (await store.changes.read());
       const key = [principalKey(p), ref, consult.fields, consult.family, consult.trash].join("\u0001");
-      return readings.get(key, consult.version ? consult.version() : store.version(), () => read.readElement(scope(p), ref, consult));
+      return readings.get(key, stamp.data, async () => read.readElement(await scope(p, stamp), ref, consult));
     },
-    listElements: (p, query) => read.listAliveElements(scope(p), { maxSlice: options.maxSlice, ...query }),
-    listTrash: (p, query) => read.listTrash(scope(p), { maxSlice: options.maxSlice, ...query }),
-    listRevisions: (p, ref, query) => read.listRevisions(scope(p), ref, { maxSlice: options.maxSlice, ...query }),
-    readRevision: (p, ...rest) => read.readRevision(scope(p), ...rest),
-    readHistory: (p, ...rest) => read.readHistory(scope(p), ...rest),
-    createElement: (p, ...rest) => write.createElement(scope(p), clock, ...rest),
-    updateElement: (p, ...rest) => write.updateElement(scope(p), clock, ...rest),
-    deleteElement: (p, ...rest) => write.deleteElement(scope(p), clock, ...rest),
-    restoreElement: (p, ...rest) => write.restoreElement(scope(p), clock, ...rest),
-    reviseElement: (p, current, input) => write.reviseElement(scope(p), clock, current, input),
-    writeResult: (p, revision, startedAt, fields) => write.writeResult(scope(p), revision, startedAt, fields),
-    readEnumerate: (p, ...rest) => readEnumerate(scope(p), ...rest),
+    listElements: async (p, query) => read.listAliveElements(await scope(p), { ...lists, ...query }),
+    listTrash: async (p, query) => read.listTrash(await scope(p), { ...lists, ...query }),
+    listRevisions: async (p, ref, query) => read.listRevisions(await scope(p), ref, { ...lists, ...query }),
+    readRevision: async (p, ...rest) => read.readRevision(await scope(p), ...rest),
+    readHistory: async (p, ...rest) => read.readHistory(await scope(p), ...rest),
+    createElement: async (p, ...rest) => write.createElement(await scope(p), clock, ...rest),
+    updateElement: async (p, ...rest) => write.updateElement(await scope(p), clock, ...rest),
+    deleteElement: async (p, ...rest) => write.deleteElement(await scope(p), clock, ...rest),
+    restoreElement: async (p, ...rest) => write.restoreElement(await scope(p), clock, ...rest),
+    reviseElement: async (p, current, input) => (await scope(p)).transaction((tx) => write.reviseElement(tx, clock, current, input)),
+    writeResult: async (p, revision, startedAt, fields) => write.writeResult(await scope(p), revision, startedAt, fields),
+    readEnumerate: async (p, ...rest) => readEnumerate(await scope(p), ...rest),
     lifecycle: bindLifecycleUseCases(scope, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
     fullsearch: bindFullSearchUseCases(scope, createSearchEngine({
       store, index: options.searchIndex ?? createMemorySearchIndex(), callables: options.searchCallables, log: options.searchLog,

@@ -2,22 +2,23 @@ import { hash as digest } from "node:crypto";
 import type { Clock } from "../ports/clock.port.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Store } from "../ports/store.port.ts";
-import type { RequestVersion } from "../elements/request-version.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
+import type { Definitions } from "../elements/definitions.ts";
 import type { Account } from "./account.ts";
 import { principalOf, type Principal } from "./principal.ts";
 
 export interface PasswordAuthenticator {
   /** The principal for a login and password, or undefined; the same answer time whether the login exists or not. */
-  verify(login: string, password: string, version?: RequestVersion): Promise<Principal | undefined>;
+  verify(login: string, password: string, stamp?: ChangeStamp): Promise<Principal | undefined>;
   /**
    * The principal when this password was verified for this login's current password less than
    * `cacheMs` ago; undefined when that is not known (verify decides then, paying the KDF).
    */
-  remembered(login: string, password: string, version?: RequestVersion): Principal | undefined;
+  remembered(login: string, password: string, stamp?: ChangeStamp): Principal | undefined;
   /** The principal of an account, with its current roles and groups. */
-  principal(account: Account): Principal;
-  /** The principal of a login, read again from the store only when its version (the request's, if given) changed. */
-  principalOfLogin(login: string, version?: RequestVersion): Principal | undefined;
+  principal(account: Account, stamp?: ChangeStamp): Promise<Principal>;
+  /** The principal of a login, read again from the store only when definitions (accounts among them) changed since the stamp given or read. */
+  principalOfLogin(login: string, stamp?: ChangeStamp): Promise<Principal | undefined>;
 }
 
 // A verification made against a stored hash that nobody has: keeps unknown logins as slow as known ones.
@@ -35,25 +36,37 @@ const MAX_ENTRIES = 10_000;
  * verification rather than each running the KDF (32 MiB and a fraction of a
  * second of a worker thread for scrypt): a burst of clients, or the cache
  * expiring under load, costs one. Principals are kept per login while the
- * store's version stays the same, so a request that changes nothing reads no account.
+ * definitions stamp (accounts, roles and groups among them) stays the same,
+ * so a request that changes none of them reads no account.
  */
-export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher, clock: Clock, cacheMs = 60_000): PasswordAuthenticator {
+export function createPasswordAuthenticator(
+  store: Store,
+  definitionsAt: (stamp?: ChangeStamp) => Promise<Definitions>,
+  hasher: PasswordHasher,
+  clock: Clock,
+  cacheMs = 60_000,
+): PasswordAuthenticator {
   const verified = new Map<string, { readonly hash: string; readonly until: number }>();
   // Keyed by the credentials' digest and the stored hash checked: a password changed meanwhile is verified anew.
   const verifying = new Map<string, Promise<boolean>>();
-  const principals = new Map<string, { readonly version: string; readonly principal: Principal | undefined }>();
-  const principal = (account: Account) => principalOf(account, store.accounts.groups());
+  const principals = new Map<string, { readonly stamp: string; readonly principal: Principal | undefined }>();
+  const principal = async (account: Account, stamp?: ChangeStamp) => principalOf(account, (await definitionsAt(stamp)).groups());
 
-  function principalOfLogin(login: string, requestVersion?: RequestVersion): Principal | undefined {
-    const version = requestVersion ? requestVersion() : store.version();
+  /** The principal kept for a login at this definitions stamp, if any: no await, for Basic auth at every request. */
+  function keptPrincipal(login: string, stamp: ChangeStamp | undefined): { readonly principal: Principal | undefined } | undefined {
     const known = principals.get(login);
-    if (known && known.version === version) return known.principal;
-    const account = store.accounts.byLogin(login);
-    const found = account && principal(account);
-    if (version !== undefined) {
-      if (principals.size >= MAX_ENTRIES) principals.clear();
-      principals.set(login, { version, principal: found });
-    }
+    return stamp && known?.stamp === stamp.definitions ? known : undefined;
+  }
+
+  async function principalOfLogin(login: string, given?: ChangeStamp): Promise<Principal | undefined> {
+    const kept = keptPrincipal(login, given);
+    if (kept) return kept.principal;
+    const stamp = given ?? (await store.changes.read());
+    const account = await store.accounts.byLogin(login);
+    const found = account && (await principal(account, stamp));
+    if (principals.size >= MAX_ENTRIES) principals.clear();
+    // Kept under the stamp read before the account: a change committed meanwhile moves the stamp and is read next time.
+    principals.set(login, { stamp: stamp.definitions, principal: found });
     return found;
   }
 
@@ -84,13 +97,13 @@ export function createPasswordAuthenticator(store: Store, hasher: PasswordHasher
   return {
     principal,
     principalOfLogin,
-    remembered(login, password, version) {
-      const found = principalOfLogin(login, version);
+    remembered(login, password, stamp) {
+      const found = keptPrincipal(login, stamp)?.principal;
       return isRemembered(found, keyOf(login, password)) ? found : undefined;
     },
-    async verify(login, password, version) {
+    async verify(login, password, stamp) {
       const key = keyOf(login, password);
-      const found = principalOfLogin(login, version);
+      const found = await principalOfLogin(login, stamp);
       if (isRemembered(found, key)) return found;
       const hash = found?.account.passwordHash ?? null;
       const ok = await verifyOnce(key, password, hash);

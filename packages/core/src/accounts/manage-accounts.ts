@@ -22,12 +22,12 @@ export async function addUser(store: Store, hasher: PasswordHasher, input: AddUs
   const unknownRight = input.rights?.find((right) => !HTTP_RIGHTS.includes(right));
   if (unknownRight) throw new LineageError("ACCOUNT0002", [`unknown right "${unknownRight}"`]);
   const passwordHash = input.password ? await hasher.hash(input.password) : null;
-  return store.transaction(() => {
-    if (store.accounts.byLogin(input.login)) throw new LineageError("ACCOUNT0001", [input.login]);
-    const knownGroups = new Set(store.accounts.groups().map((group) => group.id));
+  return store.transaction(async (tx) => {
+    if (await tx.accounts.byLogin(input.login)) throw new LineageError("ACCOUNT0001", [input.login]);
+    const knownGroups = new Set((await tx.accounts.groups()).map((group) => group.id));
     const unknownGroup = input.groups?.find((group) => !knownGroups.has(group));
     if (unknownGroup) throw new LineageError("ACCOUNT0002", [`unknown group "${unknownGroup}"`]);
-    return store.accounts.saveAccount({
+    return tx.accounts.saveAccount({
       login: input.login,
       displayName: input.displayName ?? input.login,
       passwordHash,

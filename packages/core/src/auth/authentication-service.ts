@@ -1,5 +1,5 @@
 import type { Principal } from "../accounts/principal.ts";
-import type { RequestVersion } from "../elements/request-version.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import { isLineageError } from "../errors/lineage-error.ts";
 import type { Platform } from "../platform.ts";
 import type { CredentialProvider } from "../ports/credential-provider.port.ts";
@@ -41,14 +41,14 @@ export interface AuthenticationService {
   readonly sessionPolicy: SessionPolicy;
   /**
    * The principal for a login and password, or undefined; the answer does not tell whether the login exists.
-   * `version`: the store's version as the request sees it, so that its checks share one read.
+   * `stamp`: the change clock as the request saw it, so that its checks share one read.
    */
-  verifyPassword(login: string, password: string, clientAddress: string, version?: RequestVersion): Promise<Principal | undefined>;
-  verifyToken(secret: string, method: string, path: string, clientAddress: string): Promise<TokenCheck>;
-  openSession(principal: Principal): { secret: string; session: Session };
+  verifyPassword(login: string, password: string, clientAddress: string, stamp?: ChangeStamp): Promise<Principal | undefined>;
+  verifyToken(secret: string, method: string, path: string, clientAddress: string, stamp?: ChangeStamp): Promise<TokenCheck>;
+  openSession(principal: Principal): Promise<{ secret: string; session: Session }>;
   /** The session and its principal for a cookie value, renewed when due. */
-  resumeSession(secret: string): { session: Session; principal: Principal } | undefined;
-  closeSession(secret: string): void;
+  resumeSession(secret: string, stamp?: ChangeStamp): Promise<{ session: Session; principal: Principal } | undefined>;
+  closeSession(secret: string): Promise<void>;
 }
 
 const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -61,9 +61,9 @@ export function createAuthenticationService(options: AuthenticationServiceOption
   const throttle = options.throttle && "delayMs" in options.throttle ? options.throttle : createLoginThrottle(options.throttle);
   const wait = options.wait ?? timer;
   const sessionPolicy = { ...DEFAULT_SESSION_POLICY, ...options.sessionPolicy };
-  const principalOfId = (id: number) => {
-    const account = store.accounts.byId(id);
-    return account && platform.principalOfAccount(account);
+  const principalOfId = async (id: number, stamp?: ChangeStamp) => {
+    const account = await store.accounts.byId(id);
+    return account && (await platform.principalOfAccount(account, stamp));
   };
 
   /** Waits out the delay the keys have earned, runs the attempt, and counts it. */
@@ -77,14 +77,14 @@ export function createAuthenticationService(options: AuthenticationServiceOption
   }
 
   /** The principal of a confirmed login: its account, created first when a provider described one. */
-  function provision(login: string, account: Parameters<Platform["addUser"]>[0] | undefined, version?: RequestVersion): Principal | undefined | Promise<Principal | undefined> {
-    const existing = platform.principal(login, version);
+  async function provision(login: string, account: Parameters<Platform["addUser"]>[0] | undefined, stamp?: ChangeStamp): Promise<Principal | undefined> {
+    const existing = await platform.principal(login, stamp);
     return existing || !account ? existing : createAccount(login, account);
   }
 
   async function createAccount(login: string, account: Parameters<Platform["addUser"]>[0]): Promise<Principal | undefined> {
     try {
-      return platform.principalOfAccount(await platform.addUser(account));
+      return await platform.principalOfAccount(await platform.addUser(account));
     } catch (error) {
       // Two first logins at once: the other one created the account.
       if (isLineageError(error) && error.code === "ACCOUNT0001") return platform.principal(login);
@@ -98,18 +98,17 @@ export function createAuthenticationService(options: AuthenticationServiceOption
     sessionPolicy,
     // What `throttled` does, written out: Basic auth runs this at every request, and each
     // async step it saves is a turn of the microtask queue saved.
-    async verifyPassword(login, password, clientAddress, version) {
+    async verifyPassword(login, password, clientAddress, stamp) {
       const keys = throttleKeys(login, clientAddress);
       const delay = throttle.delayMs(keys, clock.now().getTime());
       if (delay > 0) await wait(delay);
       let principal: Principal | undefined;
       if (login !== "" && password !== "") {
-        const confirmed = rememberedThroughProviders(providers, login, password, version)
-          ?? (await validateThroughProviders(providers, login, password, options.onProviderError, version));
+        const confirmed = rememberedThroughProviders(providers, login, password, stamp)
+          ?? (await validateThroughProviders(providers, login, password, options.onProviderError, stamp));
         if (confirmed) {
           const { credential } = confirmed;
-          const provisioned = provision(credential.login, credential.account && { ...credential.account, login: credential.login }, version);
-          principal = provisioned instanceof Promise ? await provisioned : provisioned;
+          principal = await provision(credential.login, credential.account && { ...credential.account, login: credential.login }, stamp);
         }
       }
       // Only the account's count is forgiven: one good password must not wash an address's failures away.
@@ -117,10 +116,10 @@ export function createAuthenticationService(options: AuthenticationServiceOption
       else throttle.failed(keys, clock.now().getTime());
       return principal;
     },
-    async verifyToken(secret, method, path, clientAddress) {
+    async verifyToken(secret, method, path, clientAddress, stamp) {
       const use = await throttled(
         throttleKeys(undefined, clientAddress),
-        async () => useAccessToken(store, clock, secret, method, path),
+        () => useAccessToken(store, clock, secret, method, path),
         (result) => result.kind === "granted",
         () => [],
       );
@@ -129,12 +128,12 @@ export function createAuthenticationService(options: AuthenticationServiceOption
         if (use.account) throttle.failed(throttleKeys(use.account.login, clientAddress).slice(0, 1), clock.now().getTime());
         return { kind: "refused" };
       }
-      return { kind: use.kind, principal: platform.principalOfAccount(use.account) };
+      return { kind: use.kind, principal: await platform.principalOfAccount(use.account, stamp) };
     },
     openSession: (principal) => openSession(store, clock, sessionPolicy, principal.account.id),
-    resumeSession(secret) {
-      const session = resumeSession(store, clock, sessionPolicy, secret);
-      const principal = session && principalOfId(session.accountId);
+    async resumeSession(secret, stamp) {
+      const session = await resumeSession(store, clock, sessionPolicy, secret);
+      const principal = session && (await principalOfId(session.accountId, stamp));
       return session && principal ? { session, principal } : undefined;
     },
     closeSession: (secret) => closeSession(store, secret),

@@ -1,4 +1,4 @@
-import type { RequestVersion } from "../elements/request-version.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { ConfirmedCredential, CredentialProvider } from "../ports/credential-provider.port.ts";
 
 /**
@@ -9,11 +9,11 @@ export function rememberedThroughProviders(
   providers: readonly CredentialProvider[],
   login: string,
   password: string,
-  version?: RequestVersion,
+  stamp?: ChangeStamp,
 ): { credential: ConfirmedCredential; provider: CredentialProvider } | undefined {
   const first = providers[0];
   try {
-    const credential = first?.rememberedCredential?.(login, password, version);
+    const credential = first?.rememberedCredential?.(login, password, stamp);
     return first && credential ? { credential, provider: first } : undefined;
   } catch {
     // Not known, then: validateCredential asks again, and its failure is reported.
@@ -31,11 +31,11 @@ export async function validateThroughProviders(
   login: string,
   password: string,
   onError: (error: unknown, provider: CredentialProvider) => void = () => {},
-  version?: RequestVersion,
+  stamp?: ChangeStamp,
 ): Promise<{ credential: ConfirmedCredential; provider: CredentialProvider } | undefined> {
   for (const provider of providers) {
     try {
-      const credential = await provider.validateCredential(login, password, version);
+      const credential = await provider.validateCredential(login, password, stamp);
       if (credential) return { credential, provider };
     } catch (error) {
       onError(error, provider);

@@ -5,12 +5,12 @@ import type { CredentialProvider } from "../ports/credential-provider.port.ts";
 export function createInternalProvider(platform: Pick<Platform, "authenticate" | "rememberedPassword">, id = "internal"): CredentialProvider {
   return {
     id,
-    async validateCredential(login, password, version) {
-      const principal = await platform.authenticate(login, password, version);
+    async validateCredential(login, password, stamp) {
+      const principal = await platform.authenticate(login, password, stamp);
       return principal && { login: principal.account.login };
     },
-    rememberedCredential(login, password, version) {
-      const principal = platform.rememberedPassword(login, password, version);
+    rememberedCredential(login, password, stamp) {
+      const principal = platform.rememberedPassword(login, password, stamp);
       return principal && { login: principal.account.login };
     },
   };

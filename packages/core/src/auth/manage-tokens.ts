@@ -34,7 +34,7 @@ const MAX_DESCRIPTION = 1000;
  * Creates an access token for an account (api-v2.md, getAuthorizationToken)
  * and returns its secret: shown once, stored only hashed.
  */
-export function createAccessToken(
+export async function createAccessToken(
   store: Store,
   clock: Clock,
   userAccount: Account | string,
@@ -42,9 +42,9 @@ export function createAccessToken(
   expiration: TokenExpiration = -1,
   oneshot = false,
   description = "",
-): string {
+): Promise<string> {
   const login = typeof userAccount === "string" ? userAccount : userAccount.login;
-  const account = store.accounts.byLogin(login);
+  const account = await store.accounts.byLogin(login);
   if (!account) throw new LineageError("AUTH0410", [`no account "${login}"`]);
   if (typeof description !== "string" || description.length > MAX_DESCRIPTION) {
     throw new LineageError("AUTH0410", [`the description must be a text of at most ${MAX_DESCRIPTION} characters`]);
@@ -61,8 +61,8 @@ export function createAccessToken(
     createdAt: now.toISOString(),
   };
   const secret = newTokenSecret();
-  store.tokens.deleteExpired(now.toISOString());
-  store.tokens.create({ ...token, hash: secretHash(secret) });
+  await store.tokens.deleteExpired(now.toISOString());
+  await store.tokens.create({ ...token, hash: secretHash(secret) });
   return secret;
 }
 
@@ -71,36 +71,34 @@ export function createAccessToken(
  * account still there, the route allowed; a oneshot token is consumed
  * atomically, so of concurrent uses exactly one is granted.
  */
-export function useAccessToken(store: Store, clock: Clock, secret: string, method: string, path: string): TokenUse {
+export async function useAccessToken(store: Store, clock: Clock, secret: string, method: string, path: string): Promise<TokenUse> {
   if (!/^[0-9a-f]{40}$/i.test(secret)) return { kind: "refused" };
   const hash = secretHash(secret.toLowerCase());
-  const token = store.tokens.byHash(hash);
+  const token = await store.tokens.byHash(hash);
   // The look-up is by hash; this compare keeps the final check free of early exits all the same.
   if (!token || !constantTimeEqual(token.hash, hash)) return { kind: "refused" };
-  const account = store.accounts.byId(token.accountId);
+  const account = await store.accounts.byId(token.accountId);
   const now = clock.now();
   if (isTokenExpired(token, now)) {
-    store.tokens.delete(token.id);
+    await store.tokens.delete(token.id);
     return account ? { kind: "refused", account } : { kind: "refused" };
   }
   if (!account) return { kind: "refused" };
   if (!routesAllow(token.routes, method, path)) return { kind: "out-of-routes", account };
-  if (token.oneshot && !store.tokens.consume(hash)) return { kind: "refused", account };
+  if (token.oneshot && !(await store.tokens.consume(hash))) return { kind: "refused", account };
   return { kind: "granted", account };
 }
 
 /** Every token, for administrators (403 ROUTES0131 for others). */
-export function listAccessTokens(store: Store, clock: Clock, principal: Principal): TokenSummary[] {
+export async function listAccessTokens(store: Store, clock: Clock, principal: Principal): Promise<TokenSummary[]> {
   requireAccess(principal, { route: "authent::tokens", anyRole: ["admin"] });
   const now = clock.now();
-  const logins = new Map<number, string>();
-  const loginOf = (id: number) => {
-    if (!logins.has(id)) logins.set(id, store.accounts.byId(id)?.login ?? `#${id}`);
-    return logins.get(id) ?? "";
-  };
-  return store.tokens.list().map((token) => ({
+  const tokens = await store.tokens.list();
+  const accounts = await store.accounts.byIds([...new Set(tokens.map((token) => token.accountId))]);
+  const logins = new Map(accounts.map((account) => [account.id, account.login]));
+  return tokens.map((token) => ({
     id: token.id,
-    login: loginOf(token.accountId),
+    login: logins.get(token.accountId) ?? `#${token.accountId}`,
     routes: token.routes,
     expiresAt: token.expiresAt,
     expired: isTokenExpired(token, now),
@@ -111,9 +109,9 @@ export function listAccessTokens(store: Store, clock: Clock, principal: Principa
 }
 
 /** Revokes a token by its public id, or by the token itself; administrators only; 404 AUTH0404 when there is none. */
-export function revokeAccessToken(store: Store, principal: Principal, idOrSecret: string): void {
+export async function revokeAccessToken(store: Store, principal: Principal, idOrSecret: string): Promise<void> {
   requireAccess(principal, { route: "authent::tokens", anyRole: ["admin"] });
-  const byId = store.tokens.byId(idOrSecret);
-  const token = byId ?? (/^[0-9a-f]{40}$/i.test(idOrSecret) ? store.tokens.byHash(secretHash(idOrSecret.toLowerCase())) : undefined);
-  if (!token || !store.tokens.delete(token.id)) throw new LineageError("AUTH0404", [idOrSecret.length === 40 ? `${idOrSecret.slice(0, 4)}…` : idOrSecret]);
+  const byId = await store.tokens.byId(idOrSecret);
+  const token = byId ?? (/^[0-9a-f]{40}$/i.test(idOrSecret) ? await store.tokens.byHash(secretHash(idOrSecret.toLowerCase())) : undefined);
+  if (!token || !(await store.tokens.delete(token.id))) throw new LineageError("AUTH0404", [idOrSecret.length === 40 ? `${idOrSecret.slice(0, 4)}…` : idOrSecret]);
 }

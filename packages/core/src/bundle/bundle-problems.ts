@@ -3,7 +3,8 @@ import { ADMIN_ROLE } from "../accounts/account.ts";
 import type { Enumerate } from "../catalog/enumerate.ts";
 import { isLineageError } from "../errors/lineage-error.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
-import { createReadScope } from "../elements/read-scope.ts";
+import { loadDefinitions, type Definitions } from "../elements/definitions.ts";
+import { createReadScope, type ReadScope } from "../elements/read-scope.ts";
 import type { Store } from "../ports/store.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
 import { fieldIndex, type StructureDefinition } from "../structure/smart-structure.ts";
@@ -62,16 +63,16 @@ export interface BundleCheck {
  * names, references, files and element values. Every problem is collected;
  * parts whose shape is wrong are left out of the later checks only.
  * @example
- * const { problems } = checkBundle(JSON.parse(text), { store, readFile });
+ * const { problems } = await checkBundle(JSON.parse(text), { store, readFile });
  * for (const p of problems) console.log(`${p.path}: ${p.message}`);
  */
-export function checkBundle(input: unknown, options: BundleCheckOptions): BundleCheck {
+export async function checkBundle(input: unknown, options: BundleCheckOptions): Promise<BundleCheck> {
   // valibot takes an array for an object with no keys.
   if (Array.isArray(input)) return { bundle: undefined, problems: [{ path: "$", message: "a bundle is a JSON object" }] };
   const parsed = v.safeParse(BundleSchema, input);
   const problems = parsed.success ? [] : issueProblems(parsed.issues);
   const view = viewOf(input, parsed.success ? [] : parsed.issues);
-  problems.push(...semanticProblems(view, options));
+  problems.push(...semanticProblems(view, options, await storeFacts(view, options.store)));
   return { bundle: parsed.success && problems.length === 0 ? parsed.output : undefined, problems };
 }
 
@@ -190,21 +191,73 @@ interface Known {
   structureDeclared(name: string): boolean;
 }
 
-function semanticProblems(view: BundleView, options: BundleCheckOptions): BundleProblem[] {
+/** What the checks read of the store, read beforehand in a few batch calls: the checks themselves are synchronous. */
+interface StoreFacts {
+  readonly definitions: Definitions;
+  /** Logins the bundle names (grants, owners) that have an account. */
+  readonly logins: ReadonlySet<string>;
+  /** Existing elements of the bundle's logical names, and those its docid values name (loaded). */
+  readonly scope: ReadScope;
+}
+
+const USER_GRANT = /^user:(.+)$/;
+
+/** Reads what the bundle may refer to in the store: definitions, the accounts and elements it names, the vault files its values name. */
+async function storeFacts(view: BundleView, store: Store): Promise<StoreFacts> {
+  const definitions = await loadDefinitions(store, "");
+  const logins = new Set<string>();
+  const grant = (entry: unknown) => {
+    const login = typeof entry === "string" ? USER_GRANT.exec(entry)?.[1] : undefined;
+    if (login !== undefined) logins.add(login);
+  };
+  for (const profile of view.profiles) for (const entries of Object.values(profile?.grants ?? {})) entries?.forEach(grant);
+  for (const lifecycle of view.lifecycles) for (const transition of lifecycle?.transitions ?? []) transition.grants?.forEach(grant);
+  const elementRefs = new Set<string | number>();
+  const vaultIds = new Set<number>();
+  const bundleStructures = firstByName(view.structures, (s) => s.name);
+  const structureOf = (name: string) => (view.declared.structures.has(name) ? bundleStructures.get(name) : definitions.structure(name));
+  for (const element of view.elements) {
+    if (!element) continue;
+    if (element.owner !== undefined) logins.add(element.owner);
+    if (element.name !== undefined) elementRefs.add(element.name);
+    const structure = structureOf(element.structure);
+    if (!structure) continue;
+    const { cells } = layoutValues({ ...structure, fields: structure.fields ?? [] }, element.values ?? {}, "$", () => {});
+    for (const cell of cells) {
+      if (cell.field.type !== "docid" && cell.field.type !== "file" && cell.field.type !== "image") continue;
+      mapItems(cell.raw, cell.path, (item) => {
+        if (cell.field.type === "docid" && (typeof item === "number" || (typeof item === "string" && !view.elementStructures.has(item)))) {
+          elementRefs.add(typeof item === "string" ? item.trim() : item);
+        } else if (cell.field.type !== "docid" && (typeof item === "number" || (typeof item === "string" && /^\d{1,15}$/.test(item.trim())))) {
+          vaultIds.add(Number(item));
+        }
+        return item;
+      });
+    }
+  }
+  const scope = createReadScope(store, systemPrincipal(), definitions);
+  const [accounts] = await Promise.all([
+    Promise.all([...logins].map((login) => store.accounts.byLogin(login))),
+    scope.load({ elements: elementRefs, vaultFiles: vaultIds }),
+  ]);
+  return { definitions, logins: new Set(accounts.flatMap((account) => (account ? [account.login] : []))), scope };
+}
+
+function semanticProblems(view: BundleView, options: BundleCheckOptions, facts: StoreFacts): BundleProblem[] {
   const problems: BundleProblem[] = [];
   const report: Report = (path, message) => problems.push({ path, message });
-  const { store } = options;
+  const { definitions } = facts;
   const bundleStructures = new Map<string, StructureDefinition>();
   for (const [name, structure] of firstByName(view.structures, (s) => s.name)) bundleStructures.set(name, { ...structure, fields: structure.fields ?? [] });
   const known: Known = {
-    role: (id) => id === ADMIN_ROLE || view.declared.roles.has(id) || store.accounts.roles().some((r) => r.id === id),
-    group: (id) => view.declared.groups.has(id) || store.accounts.groups().some((g) => g.id === id),
-    user: (login) => view.declared.users.has(login) || store.accounts.byLogin(login) !== undefined,
-    enumerate: (name) => view.enumerates.has(name) || store.catalog.enumerate(name) !== undefined,
-    profile: (name) => view.declared.profiles.has(name) || store.catalog.profile(name) !== undefined,
-    lifecycle: (name) => view.declared.lifecycles.has(name) || store.catalog.lifecycle(name) !== undefined,
-    structure: (name) => (view.declared.structures.has(name) ? bundleStructures.get(name) : store.catalog.structure(name)),
-    structureDeclared: (name) => view.declared.structures.has(name) || store.catalog.structure(name) !== undefined,
+    role: (id) => id === ADMIN_ROLE || view.declared.roles.has(id) || definitions.roles().some((r) => r.id === id),
+    group: (id) => view.declared.groups.has(id) || definitions.groups().some((g) => g.id === id),
+    user: (login) => view.declared.users.has(login) || facts.logins.has(login),
+    enumerate: (name) => view.enumerates.has(name) || definitions.enumerate(name) !== undefined,
+    profile: (name) => view.declared.profiles.has(name) || definitions.profile(name) !== undefined,
+    lifecycle: (name) => view.declared.lifecycles.has(name) || definitions.lifecycle(name) !== undefined,
+    structure: (name) => (view.declared.structures.has(name) ? bundleStructures.get(name) : definitions.structure(name)),
+    structureDeclared: (name) => view.declared.structures.has(name) || definitions.structure(name) !== undefined,
   };
 
   checkAccounts(view, known, report);
@@ -218,7 +271,7 @@ function semanticProblems(view: BundleView, options: BundleCheckOptions): Bundle
   duplicates(view.profiles, (p) => p.name, "$.profiles", "name", "profile", report);
   checkLifecycles(view, known, report);
   checkStructures(view, known, report);
-  checkElements(view, known, options, report);
+  checkElements(view, known, options, facts, report);
   checkSearchDomains(view, known, report);
   duplicates(view.dashboards, (d) => d.slug, "$.dashboards", "slug", "dashboard", report);
   view.dashboards.forEach((dashboard, i) => {
@@ -392,20 +445,19 @@ function checkSearchDomains(view: BundleView, known: Known, report: Report): voi
 /** Vault ids of files a bundle names, while checking: above any id a store gives, so they never meet. */
 const FILE_PLACEHOLDER_BASE = 2 ** 52;
 
-function checkElements(view: BundleView, known: Known, options: BundleCheckOptions, report: Report): void {
-  const { store } = options;
-  const scope = createReadScope(store, systemPrincipal());
+function checkElements(view: BundleView, known: Known, options: BundleCheckOptions, facts: StoreFacts, report: Report): void {
+  const { scope } = facts;
   const bundleEnumerates = new Map<string, Enumerate | undefined>();
   for (const [name, items] of view.enumerates) bundleEnumerates.set(name, items && { name, items });
   const elementStructures = view.elementStructures;
   const placeholders = new Map<number, VaultFile>();
   const context: ValueContext = {
-    enumerate: (name) => (bundleEnumerates.has(name) ? bundleEnumerates.get(name) : store.catalog.enumerate(name)),
+    enumerate: (name) => (bundleEnumerates.has(name) ? bundleEnumerates.get(name) : scope.enumerate(name)),
     element: (ref) => {
       const structure = typeof ref === "string" ? elementStructures.get(ref) : undefined;
       return structure === undefined ? scope.element(ref) : plannedElement(ref as string, structure);
     },
-    vaultFile: (id) => placeholders.get(id) ?? store.vault.file(id),
+    vaultFile: (id) => placeholders.get(id) ?? scope.vaultFile(id),
   };
   const placeholderOf = (ref: { readonly file: string }): number => {
     const id = FILE_PLACEHOLDER_BASE + placeholders.size;
@@ -437,7 +489,7 @@ function checkElements(view: BundleView, known: Known, options: BundleCheckOptio
     if (!known.structureDeclared(element.structure)) return report(`${path}.structure`, `unknown structure "${element.structure}"`);
     const structure = known.structure(element.structure);
     if (!structure) return; // its definition is wrong and reported already
-    const existing = element.name === undefined ? undefined : store.elements.latestByName(element.name);
+    const existing = element.name === undefined ? undefined : scope.element(element.name);
     if (existing && existing.structure !== element.structure) {
       report(`${path}.name`, `"${element.name}" is an existing element of structure "${existing.structure}", not "${element.structure}"`);
       return;

@@ -7,7 +7,10 @@ import { isLineageError, LineageError } from "../errors/lineage-error.ts";
 import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
 import type { UploadedFile } from "../element/uploaded-file.ts";
 import { applyValues } from "../elements/element-values.ts";
-import { createElement, updateElement } from "../elements/write-elements.ts";
+import { changeElement, insertElement } from "../elements/write-elements.ts";
+import { loadDefinitions } from "../elements/definitions.ts";
+import { createReadScope } from "../elements/read-scope.ts";
+import type { Repositories } from "../ports/store.port.ts";
 import type { Platform } from "../platform.ts";
 import type { NewAccount } from "../ports/account-repository.port.ts";
 import type { StructureDefinition } from "../structure/smart-structure.ts";
@@ -68,10 +71,10 @@ export interface ImportBundleOptions {
  */
 export async function importBundle(platform: Platform, input: unknown, options: ImportBundleOptions): Promise<ImportReport> {
   const readFile = cachedReader(options.readFile);
-  const { bundle, problems } = checkBundle(input, { store: platform.store, readFile });
+  const { bundle, problems } = await checkBundle(input, { store: platform.store, readFile });
   if (!bundle) throw bundleError(problems);
   const passwords = await passwordHashes(platform, bundle.accounts?.users ?? []);
-  return platform.store.transaction(() => writeBundle(platform, bundle, passwords, readFile));
+  return platform.store.transaction((tx) => writeBundle(platform, tx, bundle, passwords, readFile));
 }
 
 /** The error of a refused bundle: BUNDLE0001 with every problem in `data.problems`. */
@@ -106,7 +109,7 @@ function cachedReader(read: FileReader): FileReader {
 /** Password hashes by login, made before the transaction (hashing is async): an unchanged password keeps its hash. */
 async function passwordHashes(platform: Platform, users: readonly BundleUser[]): Promise<Map<string, string | null>> {
   const entries = await Promise.all(users.map(async (user): Promise<[string, string | null]> => {
-    const stored = platform.store.accounts.byLogin(user.login)?.passwordHash ?? null;
+    const stored = (await platform.store.accounts.byLogin(user.login))?.passwordHash ?? null;
     if (user.password === undefined) return [user.login, stored];
     const same = stored !== null && (await platform.hasher.verify(user.password, stored).catch(() => false));
     return [user.login, same ? stored : await platform.hasher.hash(user.password)];
@@ -122,11 +125,11 @@ function plain<T>(value: T): T {
 }
 
 /** Saves `next` unless the stored version is the same, and counts what happened. */
-function upsert<T>(counts: ImportCounts, stored: unknown, next: T, save: (value: T) => void): void {
+async function upsert<T>(counts: ImportCounts, stored: unknown, next: T, save: (value: T) => Promise<unknown>): Promise<void> {
   if (stored === undefined) counts.created++;
   else if (canonicalJson(stored) === canonicalJson(next)) return void counts.unchanged++;
   else counts.updated++;
-  save(next);
+  await save(next);
 }
 
 function withoutId<T extends { readonly id: number }>(value: T | undefined): Omit<T, "id"> | undefined {
@@ -135,22 +138,24 @@ function withoutId<T extends { readonly id: number }>(value: T | undefined): Omi
   return rest;
 }
 
-function writeBundle(platform: Platform, bundle: Bundle, passwords: ReadonlyMap<string, string | null>, readFile: FileReader): ImportReport {
-  const { accounts, catalog } = platform.store;
+async function writeBundle(
+  platform: Platform, tx: Repositories, bundle: Bundle, passwords: ReadonlyMap<string, string | null>, readFile: FileReader,
+): Promise<ImportReport> {
+  const { accounts, catalog } = tx;
   const report: ImportReport = {
     roles: zero(), groups: zero(), users: zero(), enumerates: zero(), profiles: zero(), lifecycles: zero(),
     structures: zero(), elements: zero(),
     searchDomains: zero(),
     dashboards: zero(),
   };
-  const roles = new Map(accounts.roles().map((role) => [role.id, role]));
+  const roles = new Map((await accounts.roles()).map((role) => [role.id, role]));
   for (const role of bundle.accounts?.roles ?? []) {
-    upsert(report.roles, roles.get(role.id), plain<Role>({ id: role.id, label: role.label }), (r) => accounts.saveRole(r));
+    await upsert(report.roles, roles.get(role.id), plain<Role>({ id: role.id, label: role.label }), (r) => accounts.saveRole(r));
   }
-  const groups = new Map(accounts.groups().map((group) => [group.id, group]));
+  const groups = new Map((await accounts.groups()).map((group) => [group.id, group]));
   for (const group of bundle.accounts?.groups ?? []) {
     const next = plain<Group>({ id: group.id, label: group.label, roles: group.roles ?? [] });
-    upsert(report.groups, groups.get(group.id), next, (g) => accounts.saveGroup(g));
+    await upsert(report.groups, groups.get(group.id), next, (g) => accounts.saveGroup(g));
   }
   for (const user of bundle.accounts?.users ?? []) {
     const next: NewAccount = {
@@ -162,32 +167,32 @@ function writeBundle(platform: Platform, bundle: Bundle, passwords: ReadonlyMap<
       locale: user.locale ?? "en",
       rights: user.rights ?? [...HTTP_RIGHTS],
     };
-    upsert<NewAccount>(report.users, withoutId<Account>(accounts.byLogin(user.login)), next, (a) => accounts.saveAccount(a));
+    await upsert<NewAccount>(report.users, withoutId<Account>(await accounts.byLogin(user.login)), next, (a) => accounts.saveAccount(a));
   }
   for (const [name, items] of Object.entries(bundle.enumerates ?? {})) {
-    upsert(report.enumerates, catalog.enumerate(name), plain<Enumerate>({ name, items }), (e) => catalog.saveEnumerate(e));
+    await upsert(report.enumerates, await catalog.enumerate(name), plain<Enumerate>({ name, items }), (e) => catalog.saveEnumerate(e));
   }
   for (const profile of bundle.profiles ?? []) {
     const next = plain<Profile>({ name: profile.name, grants: profile.grants ?? {} });
-    upsert(report.profiles, catalog.profile(profile.name), next, (p) => catalog.saveProfile(p));
+    await upsert(report.profiles, await catalog.profile(profile.name), next, (p) => catalog.saveProfile(p));
   }
   for (const lifecycle of bundle.lifecycles ?? []) {
     const next = plain<Lifecycle>({ ...lifecycle, transitions: lifecycle.transitions ?? [] });
-    upsert(report.lifecycles, catalog.lifecycle(lifecycle.name), next, (l) => catalog.saveLifecycle(l));
+    await upsert(report.lifecycles, await catalog.lifecycle(lifecycle.name), next, (l) => catalog.saveLifecycle(l));
   }
   for (const structure of bundle.structures ?? []) {
     const next = plain<StructureDefinition>({ ...structure, fields: structure.fields ?? [] });
-    upsert(report.structures, withoutId(catalog.structure(structure.name)), next, (s) => catalog.saveStructure(s));
+    await upsert(report.structures, withoutId(await catalog.structure(structure.name)), next, (s) => catalog.saveStructure(s));
   }
   for (const dashboard of bundle.dashboards ?? []) {
     const next = plain<DashboardEntry>({ slug: dashboard.slug, uuid: dashboard.uuid, roles: dashboard.roles ?? [] });
-    upsert(report.dashboards, catalog.dashboard(dashboard.slug), next, (d) => catalog.saveDashboard(d));
+    await upsert(report.dashboards, await catalog.dashboard(dashboard.slug), next, (d) => catalog.saveDashboard(d));
   }
   for (const domain of bundle.searchDomains ?? []) {
     const next = plain<SearchDomain>(searchDomainOf(domain));
-    upsert(report.searchDomains, platform.store.search.domain(domain.name), next, (d) => platform.store.search.saveDomain(d));
+    await upsert(report.searchDomains, await tx.search.domain(domain.name), next, (d) => tx.search.saveDomain(d));
   }
-  importElements(platform, bundle.elements ?? [], readFile, report.elements);
+  await importElements(platform, tx, bundle.elements ?? [], readFile, report.elements);
   return report;
 }
 
@@ -207,18 +212,24 @@ interface ElementPlan {
  * bundle become its initid: elements are written in dependency order, and
  * within a cycle a value is set once its target exists.
  */
-function importElements(platform: Platform, entries: readonly BundleElement[], readFile: FileReader, counts: ImportCounts): void {
-  const store = platform.store;
+async function importElements(platform: Platform, tx: Repositories, entries: readonly BundleElement[], readFile: FileReader, counts: ImportCounts): Promise<void> {
   const system = systemPrincipal();
-  const scope = () => platform.scope(system);
-  const defaultOwner = store.accounts.byLogin("admin")?.id ?? system.account.id;
+  // The definitions the transaction wrote above; a scope per write, so none reads an element from before another write.
+  const definitions = await loadDefinitions(tx, "");
+  const scope = () => createReadScope(tx, system, definitions);
+  const defaultOwner = (await tx.accounts.byLogin("admin"))?.id ?? system.account.id;
+  const owners = new Map<string, number>();
+  for (const login of new Set(entries.flatMap((entry) => (entry.owner === undefined ? [] : [entry.owner])))) {
+    owners.set(login, (await tx.accounts.byLogin(login))?.id ?? defaultOwner);
+  }
   const indexByName = new Map<string, number>();
   const initids = new Map<string, number>();
-  const plans = entries.map((entry, index): ElementPlan => {
-    const structure = store.catalog.structure(entry.structure);
+  const named = new Map((await tx.elements.latestByNames(entries.flatMap((entry) => (entry.name === undefined ? [] : [entry.name])))).map((e) => [e.name, e]));
+  const plans: ElementPlan[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const structure = definitions.structure(entry.structure);
     if (!structure) throw writeError(index, `unknown structure "${entry.structure}"`);
-    const found = entry.name !== undefined ? store.elements.latestByName(entry.name) : store.elements.byImportKey(elementImportKey(entry));
-    const existing = found && store.elements.latest(found.initid);
+    const existing = entry.name !== undefined ? named.get(entry.name) : await tx.elements.byImportKey(elementImportKey(entry)).then((found) => found && tx.elements.latest(found.initid));
     if (entry.name !== undefined) {
       indexByName.set(entry.name, index);
       if (existing) initids.set(entry.name, existing.initid);
@@ -226,8 +237,8 @@ function importElements(platform: Platform, entries: readonly BundleElement[], r
     const layout = layoutValues(structure, entry.values ?? {}, `$.elements[${index}].values`, (path, message) => {
       throw writeError(index, `${path}: ${message}`);
     });
-    return { entry, index, structure, layout, existing };
-  });
+    plans.push({ entry, index, structure, layout, existing });
+  }
 
   /** The raw value of a cell: files read, references to the bundle's elements as initids (undefined: not created yet). */
   const rawValue = (cell: ValueCell): { value: unknown; ready: boolean } => {
@@ -263,10 +274,10 @@ function importElements(platform: Platform, entries: readonly BundleElement[], r
   };
 
   /** Updates an element in place when the values given differ from its own; true when it did. */
-  const updateIfChanged = (plan: ElementPlan, current: ElementRevision, input: Record<string, unknown>): boolean => {
-    const encoded = applyValues(plan.structure, {}, input, store, scope(), { writeReadOnly: true });
+  const updateIfChanged = async (plan: ElementPlan, current: ElementRevision, input: Record<string, unknown>): Promise<boolean> => {
+    const encoded = await applyValues(plan.structure, {}, input, scope(), { writeReadOnly: true });
     const changed = Object.entries(encoded).some(([id, value]) => !sameValue(value, current.values[id]));
-    if (changed) updateElement(scope(), platform.clock, String(current.initid), { values: input, writeReadOnly: true, comment: "Updated by bundle import" });
+    if (changed) await changeElement(scope(), platform.clock, String(current.initid), { values: input, writeReadOnly: true, comment: "Updated by bundle import" });
     return changed;
   };
 
@@ -276,21 +287,21 @@ function importElements(platform: Platform, entries: readonly BundleElement[], r
     if (previous === undefined || (previous === "unchanged" && outcome === "updated")) outcomes.set(plan.index, outcome);
   };
   const pending: { plan: ElementPlan; initid: number }[] = [];
-  const write = (plan: ElementPlan) => {
+  const write = async (plan: ElementPlan) => {
     const { entry, existing } = plan;
     // Unnamed entries are found by their content; an element in the trash stays there.
     if (existing && (entry.name === undefined || existing.status === "deleted")) return record(plan, "unchanged");
     const { input, pending: waits } = inputOf(plan);
     if (existing) {
-      record(plan, updateIfChanged(plan, existing, input) ? "updated" : "unchanged");
+      record(plan, (await updateIfChanged(plan, existing, input)) ? "updated" : "unchanged");
       if (waits) pending.push({ plan, initid: existing.initid });
       return;
     }
-    const created = createElement(scope(), platform.clock, {
+    const created = await insertElement(scope(), platform.clock, {
       structure: entry.structure,
       name: entry.name ?? null,
       values: input,
-      owner: entry.owner === undefined ? defaultOwner : (store.accounts.byLogin(entry.owner)?.id ?? defaultOwner),
+      owner: entry.owner === undefined ? defaultOwner : (owners.get(entry.owner) ?? defaultOwner),
       importKey: entry.name === undefined ? elementImportKey(entry) : null,
     });
     if (entry.name !== undefined) initids.set(entry.name, created.initid);
@@ -299,24 +310,24 @@ function importElements(platform: Platform, entries: readonly BundleElement[], r
   };
 
   const state = plans.map(() => "new" as "new" | "visiting" | "done");
-  const visit = (plan: ElementPlan) => {
+  const visit = async (plan: ElementPlan): Promise<void> => {
     if (state[plan.index] !== "new") return;
     state[plan.index] = "visiting";
     for (const name of referencedNames(plan)) {
       const target = indexByName.get(name);
       const targetPlan = target === undefined ? undefined : plans[target];
-      if (targetPlan && !initids.has(name)) visit(targetPlan);
+      if (targetPlan && !initids.has(name)) await visit(targetPlan);
     }
-    attempt(plan, () => write(plan));
+    await attempt(plan, () => write(plan));
     state[plan.index] = "done";
   };
-  plans.forEach(visit);
+  for (const plan of plans) await visit(plan);
 
   // Values that closed a cycle: every target exists now.
   for (const { plan, initid } of pending) {
-    attempt(plan, () => {
-      const current = store.elements.latest(initid);
-      if (current && updateIfChanged(plan, current, inputOf(plan).input)) record(plan, "updated");
+    await attempt(plan, async () => {
+      const current = await tx.elements.latest(initid);
+      if (current && (await updateIfChanged(plan, current, inputOf(plan).input))) record(plan, "updated");
     });
   }
   for (const outcome of outcomes.values()) counts[outcome]++;
@@ -344,9 +355,9 @@ function sameValue(a: FieldValue | undefined, b: FieldValue | undefined): boolea
 }
 
 /** Runs a write for an element; a refusal becomes a bundle problem at the element's path (the transaction rolls back). */
-function attempt(plan: ElementPlan, run: () => void): void {
+async function attempt(plan: ElementPlan, run: () => Promise<void>): Promise<void> {
   try {
-    run();
+    await run();
   } catch (error) {
     const problems = isLineageError(error) ? (error.data as { problems?: unknown } | undefined)?.problems : undefined;
     if (isLineageError(error) && !problems) throw writeError(plan.index, error.message);

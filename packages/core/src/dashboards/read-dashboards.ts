@@ -11,7 +11,7 @@ import { dashboardView, type DashboardOwner, type DashboardView } from "./dashbo
 /** What the dashboard use cases read: the registered dashboards, the roles' labels, and the server (undefined when none is configured). */
 export interface DashboardSources {
   readonly catalog: DashboardCatalog;
-  readonly roles: () => readonly Role[];
+  readonly roles: () => Promise<readonly Role[]>;
   readonly server: DashboardServer | undefined;
 }
 
@@ -24,13 +24,13 @@ export interface DashboardSources {
  */
 export async function listDashboards(sources: DashboardSources, principal: Principal): Promise<DashboardView[]> {
   const server = configuredServer(sources);
-  const entries = sources.catalog.dashboards().filter((entry) => mayViewDashboard(principal, entry));
+  const entries = (await sources.catalog.dashboards()).filter((entry) => mayViewDashboard(principal, entry));
   if (entries.length === 0) return [];
   const byUuid = new Map<string, ServerDashboard>();
   for (const found of await server.list()) for (const uuid of found.uuids) byUuid.set(uuid.toLowerCase(), found);
   // A uuid the list does not show may be an embedding's: the server finds those one by one.
   const matches = await Promise.all(entries.map(async (entry) => byUuid.get(entry.uuid.toLowerCase()) ?? (await server.dashboard({ uuid: entry.uuid }))));
-  const owners = ownersOf(sources, principal, true);
+  const owners = await ownersOf(sources, principal, true);
   return entries
     .flatMap((entry, i) => {
       const found = matches[i];
@@ -48,12 +48,12 @@ export async function listDashboards(sources: DashboardSources, principal: Princ
 export async function readDashboard(sources: DashboardSources, principal: Principal, ref: string | undefined): Promise<DashboardView> {
   if (ref === undefined || ref.trim() === "") throw new LineageError("DASH0001");
   const server = configuredServer(sources);
-  const entry = sources.catalog.dashboard(ref);
+  const entry = await sources.catalog.dashboard(ref);
   if (!entry) throw new LineageError("DASH0002", [ref]);
   if (!mayViewDashboard(principal, entry)) throw new LineageError("DASH0003", [ref]);
   const found = await server.dashboard({ uuid: entry.uuid });
   if (!found) throw new LineageError("DASH0004", [ref, entry.uuid]);
-  return dashboardView(entry, found, server.address, ownersOf(sources, principal, false)?.(entry));
+  return dashboardView(entry, found, server.address, (await ownersOf(sources, principal, false))?.(entry));
 }
 
 function configuredServer(sources: DashboardSources): DashboardServer {
@@ -62,9 +62,11 @@ function configuredServer(sources: DashboardSources): DashboardServer {
 }
 
 /** The owners of an entry in the principal's locale, or undefined when the principal may not see them. */
-function ownersOf(sources: DashboardSources, principal: Principal, withId: boolean): ((entry: DashboardEntry) => DashboardOwner[]) | undefined {
+async function ownersOf(
+  sources: DashboardSources, principal: Principal, withId: boolean,
+): Promise<((entry: DashboardEntry) => DashboardOwner[]) | undefined> {
   if (!seesDashboardOwners(principal)) return undefined;
-  const labels = new Map(sources.roles().map((role) => [role.id, role.label]));
+  const labels = new Map((await sources.roles()).map((role) => [role.id, role.label]));
   return (entry) => entry.roles.map((role) => {
     const displayName = translate(labels.get(role), principal.account.locale) || role;
     return withId ? { id: role, login: role, displayName } : { login: role, displayName };

@@ -1,11 +1,12 @@
 import { LineageError } from "../errors/lineage-error.ts";
 import { isUploadedFile } from "../element/uploaded-file.ts";
 import type { ElementValues, FieldValue } from "../element/smart-element.ts";
-import type { Store } from "../ports/store.port.ts";
+import type { Repositories } from "../ports/store.port.ts";
+import type { ReadScope } from "./read-scope.ts";
+import { parseFileValue } from "../values/file-value.ts";
 import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
 import { fieldIndex, flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
 import { encodeColumnValue, encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
-import type { ValueContext } from "../values/value-context.ts";
 
 export interface ApplyOptions {
   /** Form variables name fields case-insensitively. */
@@ -28,27 +29,67 @@ function fieldFor(structure: StructureDefinition, key: string, caseInsensitive: 
 }
 
 /** Stores uploaded files in the vault, anywhere in a raw value, and puts their vault ids in place. */
-function storeUploads(raw: unknown, store: Store): unknown {
-  if (isUploadedFile(raw)) return store.vault.store(raw.content, { name: raw.name, mime: raw.mime }).id;
-  if (Array.isArray(raw)) return raw.map((item) => storeUploads(item, store));
+async function storeUploads(raw: unknown, repos: Repositories): Promise<unknown> {
+  if (isUploadedFile(raw)) return (await repos.vault.store(raw.content, { name: raw.name, mime: raw.mime })).id;
+  if (Array.isArray(raw)) {
+    const stored: unknown[] = [];
+    // One after the other: the same content uploaded twice is one vault file.
+    for (const item of raw) stored.push(await storeUploads(item, repos));
+    return stored;
+  }
   return raw;
+}
+
+/** The elements and vault files a raw value of a docid, file or image field names (any depth of lists). */
+function referencesIn(field: Pick<ResolvedField, "type">, raw: unknown, elements: (string | number)[], files: number[]): void {
+  if (Array.isArray(raw)) {
+    for (const item of raw) referencesIn(field, item, elements, files);
+    return;
+  }
+  if (typeof raw !== "string" && typeof raw !== "number") return;
+  const text = String(raw).trim();
+  if (field.type === "docid" && text !== "") elements.push(typeof raw === "number" ? raw : text);
+  if (field.type === "file" || field.type === "image") {
+    const vaultId = /^\d{1,15}$/.test(text) ? Number(text) : parseFileValue(text)?.vaultId;
+    if (vaultId !== undefined) files.push(vaultId);
+  }
+}
+
+/** Loads into `scope` the elements and vault files that raw values of these fields name, in one batch. */
+export async function loadReferences(scope: ReadScope, values: Iterable<readonly [Pick<ResolvedField, "type">, unknown]>): Promise<void> {
+  const elements: (string | number)[] = [];
+  const files: number[] = [];
+  for (const [field, raw] of values) referencesIn(field, raw, elements, files);
+  await scope.load({ elements, vaultFiles: files });
 }
 
 /**
  * New values of an element: `input` maps field ids to raw values. Unknown and
  * invisible fields are refused (CRUD0218) so a typo never passes silently.
- * Must run inside a transaction: uploads are stored in the vault.
+ * Runs inside a transaction (`scope` reads through it): uploads are stored in
+ * the vault, and the elements and files the values name are read in one batch.
  */
-export function applyValues(
+export async function applyValues(
   structure: StructureDefinition,
   current: ElementValues,
   input: Readonly<Record<string, unknown>>,
-  store: Store,
-  context: ValueContext,
+  scope: ReadScope,
   options: ApplyOptions = {},
-): Record<string, FieldValue> {
-  const values: Record<string, FieldValue> = { ...current };
+): Promise<Record<string, FieldValue>> {
+  // First the uploads and the references of the values that will be written, up to the first refused key.
+  const stored = new Map<string, unknown>();
+  const referenced: (readonly [ResolvedField, unknown])[] = [];
   for (const [key, raw] of Object.entries(input)) {
+    const field = fieldFor(structure, key, options.caseInsensitive === true);
+    if (!field || (visibilityOf(field) === "I" && !options.writeReadOnly) || field.type === "array") break;
+    if (visibilityOf(field) === "R" && !options.writeReadOnly) continue;
+    const value = await storeUploads(raw, scope.repos);
+    stored.set(key, value);
+    referenced.push([field, value]);
+  }
+  await loadReferences(scope, referenced);
+  const values: Record<string, FieldValue> = { ...current };
+  for (const [key] of Object.entries(input)) {
     const field = fieldFor(structure, key, options.caseInsensitive === true);
     if (!field || (visibilityOf(field) === "I" && !options.writeReadOnly)) throw new LineageError("CRUD0218", [key]);
     if (field.type === "array") {
@@ -56,8 +97,8 @@ export function applyValues(
       throw new LineageError("ROUTES0127", [field.id]);
     }
     if (visibilityOf(field) === "R" && !options.writeReadOnly) continue;
-    const stored = storeUploads(raw, store);
-    values[field.id] = field.arrayId === undefined ? encodeFieldValue(field, stored, context) : encodeColumnValue(field, stored, context);
+    const raw = stored.get(key);
+    values[field.id] = field.arrayId === undefined ? encodeFieldValue(field, raw, scope) : encodeColumnValue(field, raw, scope);
   }
   return values;
 }

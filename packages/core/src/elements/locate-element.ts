@@ -29,15 +29,9 @@ export const REVISIONS_RULES: LocateRules = {
 
 export const HISTORY_RULES: LocateRules = { ...REVISIONS_RULES, deleted: null };
 
-/** The latest revision of a lineage named by initid, any revision id, or logical name. */
-export function findLatest(scope: ReadScope, ref: string | number): ElementRevision | undefined {
-  const text = String(ref).trim();
-  return /^\d{1,15}$/.test(text) ? scope.element(Number(text)) : scope.element(text);
-}
-
 /** The latest revision of `ref`, checked against the operation's rules and optional family. */
-export function locateElement(scope: ReadScope, ref: string, rules: LocateRules, family?: string): ElementRevision {
-  const element = findLatest(scope, ref);
+export async function locateElement(scope: ReadScope, ref: string, rules: LocateRules, family?: string): Promise<ElementRevision> {
+  const element = await scope.find(ref);
   if (!element) throw new LineageError(rules.notFound, [ref]);
   if (rules.deleted && element.status === "deleted") {
     throw new LineageError(rules.deleted, [ref], { userMessage: `Document "${ref}" is deleted`, uri: trashUri(element.initid) });
@@ -54,8 +48,8 @@ export function locateElement(scope: ReadScope, ref: string, rules: LocateRules,
 }
 
 /** A deleted element for the trash routes: 404 ROUTES0100 when unknown, ROUTES0112 when not deleted. */
-export function locateDeleted(scope: ReadScope, ref: string, permission: Permission = "view"): ElementRevision {
-  const element = findLatest(scope, ref);
+export async function locateDeleted(scope: ReadScope, ref: string, permission: Permission = "view"): Promise<ElementRevision> {
+  const element = await scope.find(ref);
   if (!element) throw new LineageError("ROUTES0100", [ref], { userMessage: `Deleted document "${ref}" not found` });
   if (element.status !== "deleted") throw new LineageError("ROUTES0112", [ref], { userMessage: `Document "${ref}" is not in the trash` });
   if (!scope.permissions(element).has(permission)) {

@@ -10,7 +10,7 @@ import { describeStructure, type FieldDescription } from "../structure/structure
 import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLimit, type ListQuery } from "./list-parameters.ts";
 import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
-import type { RequestVersion } from "./request-version.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
 
 /** One element (latest revision) as GET serves it. */
 export interface ElementReading {
@@ -24,8 +24,8 @@ export interface ConsultOptions {
   readonly family?: string | undefined;
   /** Read from the trash: the element must be deleted. */
   readonly trash?: boolean;
-  /** The store's version as the request sees it: the platform's reading cache is checked against it. */
-  readonly version?: RequestVersion | undefined;
+  /** The change clock as the request saw it: the platform's reading cache is checked against it. */
+  readonly stamp?: ChangeStamp | undefined;
 }
 
 function familyPart(scope: ReadScope, revision: ElementRevision) {
@@ -36,7 +36,8 @@ function familyPart(scope: ReadScope, revision: ElementRevision) {
 /** GET one element (or one deleted element from the trash), with its ETag. */
 export async function readElement(scope: ReadScope, ref: string, options: ConsultOptions = {}): Promise<ElementReading> {
   const selection = parseFieldsSelection(options.fields, "one");
-  const revision = options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, CONSULT_RULES, options.family);
+  const revision = options.trash ? await locateDeleted(scope, ref) : await locateElement(scope, ref, CONSULT_RULES, options.family);
+  await scope.prepare([revision]);
   const data: ElementReading["data"] = { document: renderDocument(revision, selection, scope, "one") };
   if (selection.structure) data.family = familyPart(scope, revision);
   const etag = await elementEtag(revision.id, revision.modifiedAt, scope.rightsVector(revision), scope.principal, scope.locale);
@@ -49,14 +50,14 @@ export interface ListOptions extends ListQuery {
   readonly family?: string | undefined;
 }
 
-function listElements(scope: ReadScope, status: LineageStatus, options: ListOptions, uri: string, itemUri: (r: ElementRevision) => string) {
+async function listElements(scope: ReadScope, status: LineageStatus, options: ListOptions, uri: string, itemUri: (r: ElementRevision) => string) {
   const selection = parseFieldsSelection(options.fields, "list");
   const structure = options.family === undefined ? undefined : scope.structure(options.family);
   if (options.family !== undefined && !structure) throw new LineageError("ROUTES0105", [options.family]);
   const parameters = parseListParameters(options, "title:asc", structure);
   const viewable = scope.viewableStructures();
   const structures = options.family === undefined ? viewable : viewable === undefined || viewable.includes(options.family) ? [options.family] : [];
-  const rows = scope.store.elements.list({
+  const rows = await scope.repos.elements.list({
     status,
     ...(structures === undefined ? {} : { structures }),
     orderBy: parameters.orderBy,
@@ -64,6 +65,7 @@ function listElements(scope: ReadScope, status: LineageStatus, options: ListOpti
     offset: parameters.offset,
   });
   checkAllSlice(parameters.slice, rows, options.maxSlice);
+  await scope.prepare(rows);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", itemUri(row)));
   return {
     requestParameters: { slice: parameters.slice, offset: parameters.offset, length: documents.length, orderBy: formatOrderBy(parameters.orderBy) },
@@ -88,7 +90,7 @@ export interface RevisionOptions {
   readonly trash?: boolean;
 }
 
-function locateLineage(scope: ReadScope, ref: string, options: RevisionOptions, rules = REVISIONS_RULES): ElementRevision {
+function locateLineage(scope: ReadScope, ref: string, options: RevisionOptions, rules = REVISIONS_RULES): Promise<ElementRevision> {
   return options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, rules, options.family);
 }
 
@@ -99,14 +101,15 @@ function revisionBase(ref: string, options: RevisionOptions): string {
 
 /** GET .../revisions/: every revision of a lineage, newest first, with the list's ETag. */
 export async function listRevisions(scope: ReadScope, ref: string, options: RevisionOptions & ListOptions = {}) {
-  const latest = locateLineage(scope, ref, options);
+  const latest = await locateLineage(scope, ref, options);
   const selection = parseFieldsSelection(options.fields, "list");
   const structure = scope.structure(latest.structure);
   const parameters = parseListParameters(options, "revision:desc", structure);
-  const all = scope.store.elements.revisions(latest.initid);
+  const all = await scope.repos.elements.revisions(latest.initid);
   const sorted = sortRevisions(all, parameters.orderBy);
   const page = sorted.slice(parameters.offset, parameters.offset + sliceLimit(parameters.slice, options.maxSlice));
   checkAllSlice(parameters.slice, page, options.maxSlice);
+  await scope.prepare(page);
   const itemUri = (r: ElementRevision) => (options.trash ? `/api/v2/trash/${r.initid}/revisions/${r.revision}.json` : revisionUri(r.initid, r.revision));
   const etag = await elementEtag(latest.id, latest.modifiedAt, scope.rightsVector(latest), scope.principal, scope.locale);
   return {
@@ -152,10 +155,11 @@ function sortRevisions(revisions: ElementRevision[], order: readonly OrderTerm[]
 /** GET .../revisions/<n>: one revision of a lineage, with its ETag. */
 export async function readRevision(scope: ReadScope, ref: string, revisionNumber: string, options: RevisionOptions & { fields?: string | undefined } = {}) {
   const selection = parseFieldsSelection(options.fields, "one");
-  const latest = options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, CONSULT_RULES, options.family);
+  const latest = options.trash ? await locateDeleted(scope, ref) : await locateElement(scope, ref, CONSULT_RULES, options.family);
   const wanted = /^\d{1,9}$/.test(revisionNumber) ? Number(revisionNumber) : NaN;
-  const revision = scope.store.elements.revisions(latest.initid).find((r) => r.revision === wanted);
+  const revision = (await scope.repos.elements.revisions(latest.initid)).find((r) => r.revision === wanted);
   if (!revision) throw new LineageError("ROUTES0100", [`${ref}/revisions/${revisionNumber}`]);
+  await scope.prepare([revision]);
   const uri = options.trash ? `/api/v2/trash/${revision.initid}/revisions/${revision.revision}.json` : revisionUri(revision.initid, revision.revision);
   const data: { revision: DocumentView; family?: ReturnType<typeof familyPart> } = {
     revision: renderDocument(revision, selection, scope, "one", uri),
@@ -180,14 +184,15 @@ function parseHistoryInteger(raw: string | undefined, fallback: number, code: "R
 }
 
 /** GET .../history/: the lineage's history grouped by revision, newest first (original-notes.md 2.7). */
-export function readHistory(scope: ReadScope, ref: string, options: HistoryOptions = {}) {
-  const latest = options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, HISTORY_RULES, options.family);
+export async function readHistory(scope: ReadScope, ref: string, options: HistoryOptions = {}) {
+  const latest = options.trash ? await locateDeleted(scope, ref) : await locateElement(scope, ref, HISTORY_RULES, options.family);
   const slice = parseHistoryInteger(options.slice, -1, "ROUTES0139");
   const offset = options.offset?.trim() ? parseOffset(options.offset) : 0;
   const revisionFilter = parseHistoryInteger(options.revision, -1, "ROUTES0140");
-  const entries = scope.store.elements.history(latest.initid);
-  const revisions = scope.store.elements.revisions(latest.initid).filter((r) => revisionFilter === -1 || r.revision === revisionFilter);
+  const [entries, all] = await Promise.all([scope.repos.elements.history(latest.initid), scope.repos.elements.revisions(latest.initid)]);
+  const revisions = all.filter((r) => revisionFilter === -1 || r.revision === revisionFilter);
   const page = revisions.slice(offset, slice === -1 ? undefined : offset + slice);
+  await scope.load({ accounts: page.map((revision) => revision.owner) });
   const base = revisionBase(ref, options);
   const structure = scope.structure(latest.structure);
   const lifecycle = structure?.lifecycle ? scope.lifecycle(structure.lifecycle) : undefined;

@@ -1,57 +1,205 @@
+import type { Account } from "../accounts/account.ts";
 import type { Principal } from "../accounts/principal.ts";
 import { permissionsUnder, rightsVector } from "../accounts/principal.ts";
 import type { Permission } from "../catalog/profile.ts";
 import type { ViewContext } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
-import type { Store } from "../ports/store.port.ts";
+import type { Repositories, TransactionOptions } from "../ports/store.port.ts";
+import type { VaultFile } from "../ports/vault.port.ts";
+import type { ResolvedField } from "../structure/smart-field.ts";
+import { fieldIndex, type SmartStructure } from "../structure/smart-structure.ts";
+import { parseFileValue } from "../values/file-value.ts";
+import type { Definitions } from "./definitions.ts";
+
+/** What a rendering or a write will look up, read in a few batch calls beforehand. */
+export interface ScopeNeeds {
+  /** Elements by initid, revision id (numbers or digit strings) or logical name. */
+  readonly elements?: Iterable<string | number>;
+  readonly accounts?: Iterable<number>;
+  readonly vaultFiles?: Iterable<number>;
+}
 
 /**
- * Everything one request reads through, for one principal: lookups memoised
- * for the request, permissions per structure, and the rendering context.
+ * Everything one request reads through, for one principal: definitions, the
+ * elements, accounts and vault files it has loaded, permissions per
+ * structure, and the rendering context. Lookups are synchronous and answer
+ * only what was loaded (`find`, `load`, `prepare`): rendering does no I/O and
+ * a page costs a few batch reads, never one read per value.
  */
 export interface ReadScope extends ViewContext {
   readonly principal: Principal;
-  readonly store: Store;
+  /** Where the scope reads: the store, or a transaction's repositories. */
+  readonly repos: Repositories;
+  readonly definitions: Definitions;
   permissions(element: ElementRevision): ReadonlySet<Permission>;
   rightsVector(element: ElementRevision): string;
   /** Structures whose elements the principal may view; undefined means all. */
   viewableStructures(): string[] | undefined;
+  /** The latest revision of a lineage by initid, any revision id or logical name (read once per scope). */
+  find(ref: string | number): Promise<ElementRevision | undefined>;
+  /** Loads what later lookups will ask for. */
+  load(needs: ScopeNeeds): Promise<void>;
+  /** Loads what rendering these revisions needs: referenced elements and vault files; owners when asked. */
+  prepare(revisions: readonly ElementRevision[], options?: { readonly owners?: boolean }): Promise<void>;
+  /**
+   * Runs `fn` in one store transaction with a scope of the same principal
+   * reading through it (nothing loaded here is carried over: the transaction
+   * reads afresh). Transactions do not nest: a scope given to `fn` refuses this.
+   */
+  transaction<T>(fn: (tx: ReadScope) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
-function memo<K, V>(load: (key: K) => V): (key: K) => V {
-  const cache = new Map<K, V>();
-  return (key) => {
-    if (!cache.has(key)) cache.set(key, load(key));
-    return cache.get(key) as V;
+/** Runs a function in one store transaction, with the definitions as that transaction sees them. */
+export type Transact = <T>(fn: (tx: Repositories, definitions: Definitions) => Promise<T>, options?: TransactionOptions) => Promise<T>;
+
+/** A lookup asked for what was not loaded first: a bug of the caller, never of the data. */
+function notLoaded(kind: string, key: string | number): never {
+  throw new Error(`read scope: ${kind} ${String(key)} was not loaded before it was looked up`);
+}
+
+const referenceCache = new WeakMap<SmartStructure, ResolvedField[]>();
+
+/** The fields of a structure whose values name elements or vault files (memoised per structure object). */
+function referenceFields(structure: SmartStructure): ResolvedField[] {
+  let fields = referenceCache.get(structure);
+  if (!fields) {
+    fields = [...fieldIndex(structure).values()].filter((f) => f.type === "docid" || f.type === "file" || f.type === "image");
+    referenceCache.set(structure, fields);
+  }
+  return fields;
+}
+
+const isRevisionId = (ref: string | number): ref is number | `${number}` => typeof ref === "number" || /^\d{1,15}$/.test(ref.trim());
+
+/** The docid and vault references held by a stored value (any depth of lists). */
+function collectReferences(type: string, value: unknown, elements: Set<number>, files: Set<number>): void {
+  if (value === null || value === undefined) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectReferences(type, item, elements, files);
+    return;
+  }
+  if (type === "docid") {
+    const id = Number(value);
+    if (Number.isSafeInteger(id) && id > 0) elements.add(id);
+  } else if (type === "file" || type === "image") {
+    const file = parseFileValue(String(value));
+    if (file) files.add(file.vaultId);
+  }
+}
+
+/** A read scope over `repos` for a principal, in their locale; `transact` is how it opens transactions (none inside one). */
+export function createReadScope(repos: Repositories, principal: Principal, definitions: Definitions, transact?: Transact): ReadScope {
+  // Elements by the ref they were asked by (number: initid or revision id; text: logical name).
+  const elements = new Map<string | number, ElementRevision | undefined>();
+  const accounts = new Map<number, Account | undefined>();
+  const files = new Map<number, VaultFile | undefined>();
+  const permissionsByStructure = new Map<string, ReadonlySet<Permission>>();
+
+  const permissionsOf = (structureName: string): ReadonlySet<Permission> => {
+    let found = permissionsByStructure.get(structureName);
+    if (!found) {
+      const profileName = definitions.structure(structureName)?.profile;
+      found = permissionsUnder(profileName ? definitions.profile(profileName) : undefined, principal);
+      permissionsByStructure.set(structureName, found);
+    }
+    return found;
   };
-}
 
-/** A read scope over the store for a principal, in their locale. */
-export function createReadScope(store: Store, principal: Principal): ReadScope {
-  const structure = memo((name: string) => store.catalog.structure(name));
-  const profile = memo((name: string) => store.catalog.profile(name));
-  const permissionsOf = memo((structureName: string) => {
-    const profileName = structure(structureName)?.profile;
-    return permissionsUnder(profileName ? profile(profileName) : undefined, principal);
-  });
+  const keyOf = (ref: string | number): string | number => (isRevisionId(ref) ? Number(ref) : ref.trim());
+
+  async function loadElements(refs: Iterable<string | number>): Promise<void> {
+    const ids = new Set<number>();
+    const names = new Set<string>();
+    for (const ref of refs) {
+      const key = keyOf(ref);
+      if (elements.has(key)) continue;
+      if (typeof key === "number") ids.add(key);
+      else names.add(key);
+    }
+    if (ids.size === 0 && names.size === 0) return;
+    const [byId, byName] = await Promise.all([
+      ids.size ? repos.elements.byIds([...ids]) : [],
+      names.size ? repos.elements.latestByNames([...names]) : [],
+    ]);
+    // A fixed revision stands for its lineage, whose latest revision is read.
+    const fixed = byId.filter((revision) => revision.fixed);
+    const latest = fixed.length ? await repos.elements.latestMany([...new Set(fixed.map((r) => r.initid))]) : [];
+    const latestOf = new Map(latest.map((revision) => [revision.initid, revision]));
+    const found = new Map(byId.map((revision) => [revision.id, revision.fixed ? latestOf.get(revision.initid) : revision]));
+    for (const id of ids) elements.set(id, found.get(id));
+    const named = new Map(byName.map((revision) => [revision.name, revision]));
+    for (const name of names) elements.set(name, named.get(name));
+  }
+
+  async function loadAccounts(ids: Iterable<number>): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !accounts.has(id));
+    if (missing.length === 0) return;
+    const found = new Map((await repos.accounts.byIds(missing)).map((account) => [account.id, account]));
+    for (const id of missing) accounts.set(id, found.get(id));
+  }
+
+  async function loadFiles(ids: Iterable<number>): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !files.has(id));
+    if (missing.length === 0) return;
+    const found = new Map((await repos.vault.files(missing)).map((file) => [file.id, file]));
+    for (const id of missing) files.set(id, found.get(id));
+  }
+
   // Methods rather than arrow functions: tsx names every arrow function kept in a property, and a
   // scope is made for every request.
   const scope: ReadScope = {
     principal,
-    store,
+    repos,
+    definitions,
     locale: principal.account.locale,
-    structure,
-    lifecycle: memo((name: string) => store.catalog.lifecycle(name)),
-    enumerate: memo((name: string) => store.catalog.enumerate(name)),
-    account: memo((id: number) => store.accounts.byId(id)),
-    vaultFile: memo((id: number) => store.vault.file(id)),
-    element: memo((ref: string | number) => {
-      if (typeof ref === "number") {
-        const found = store.elements.byId(ref);
-        return found && (found.fixed ? store.elements.latest(found.initid) : found);
+    structure(name) {
+      return definitions.structure(name);
+    },
+    lifecycle(name) {
+      return definitions.lifecycle(name);
+    },
+    enumerate(name) {
+      return definitions.enumerate(name);
+    },
+    account(id) {
+      return accounts.has(id) ? accounts.get(id) : notLoaded("account", id);
+    },
+    vaultFile(id) {
+      return files.has(id) ? files.get(id) : notLoaded("vault file", id);
+    },
+    element(ref) {
+      const key = keyOf(ref);
+      return elements.has(key) ? elements.get(key) : notLoaded("element", ref);
+    },
+    async find(ref) {
+      await loadElements([ref]);
+      return elements.get(keyOf(ref));
+    },
+    async load(needs) {
+      await Promise.all([
+        needs.elements ? loadElements(needs.elements) : undefined,
+        needs.accounts ? loadAccounts(needs.accounts) : undefined,
+        needs.vaultFiles ? loadFiles(needs.vaultFiles) : undefined,
+      ]);
+    },
+    async prepare(revisions, options = {}) {
+      const elementIds = new Set<number>();
+      const fileIds = new Set<number>();
+      for (const revision of revisions) {
+        const structure = definitions.structure(revision.structure);
+        if (!structure) continue;
+        for (const field of referenceFields(structure)) collectReferences(field.type, revision.values[field.id], elementIds, fileIds);
       }
-      return store.elements.latestByName(ref);
-    }),
+      await scope.load({
+        elements: elementIds,
+        vaultFiles: fileIds,
+        ...(options.owners ? { accounts: revisions.map((revision) => revision.owner) } : {}),
+      });
+    },
+    transaction(fn, options) {
+      if (!transact) return Promise.reject(new Error("read scope: transactions do not nest; use the scope given to the transaction"));
+      return transact((tx, txDefinitions) => fn(createReadScope(tx, principal, txDefinitions)), options);
+    },
     permissions(revision) {
       return permissionsOf(revision.structure);
     },
@@ -62,7 +210,7 @@ export function createReadScope(store: Store, principal: Principal): ReadScope {
       return rightsVector(permissionsOf(revision.structure));
     },
     viewableStructures() {
-      return principal.isAdmin ? undefined : store.catalog.structures().filter((s) => permissionsOf(s.name).has("view")).map((s) => s.name);
+      return principal.isAdmin ? undefined : definitions.structures().filter((s) => permissionsOf(s.name).has("view")).map((s) => s.name);
     },
   };
   return scope;

@@ -6,8 +6,9 @@ import { RestoreBodySchema } from "./restore-body.schema.ts";
 import { renderDocument } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
 import type { Clock } from "../ports/clock.port.ts";
+import type { Deadline } from "../ports/store.port.ts";
 import { applyValues, checkNeeded, computeTitle } from "./element-values.ts";
-import { CONSULT_RULES, findLatest, locateDeleted, locateElement } from "./locate-element.ts";
+import { CONSULT_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
 
 type HistoryLine = Pick<HistoryEntry, "level" | "code" | "comment">;
@@ -24,7 +25,13 @@ function historyEntry(scope: ReadScope, revision: ElementRevision, date: Date, l
   };
 }
 
-export interface CreateElementInput {
+/** What a write use case may be told about its request. */
+export interface WriteOptions {
+  /** The request's time limit: the write is not committed once it has expired. */
+  readonly deadline?: Deadline | undefined;
+}
+
+export interface CreateElementInput extends WriteOptions {
   readonly structure: string;
   readonly name?: string | null;
   readonly values: Readonly<Record<string, unknown>>;
@@ -33,39 +40,42 @@ export interface CreateElementInput {
   readonly importKey?: string | null;
 }
 
-/** Creates a Smart Element (revision 0) in the first state of its lifecycle. */
-export function createElement(scope: ReadScope, clock: Clock, input: CreateElementInput): ElementRevision {
-  const store = scope.store;
-  return store.transaction(() => {
-    const structure = scope.structure(input.structure);
-    if (!structure) throw new LineageError("ROUTES0105", [input.structure]);
-    if (input.name && store.elements.latestByName(input.name)) throw new LineageError("BUNDLE0001", [`logical name "${input.name}" is taken`]);
-    const values = applyValues(structure, {}, input.values, store, scope, { writeReadOnly: true });
-    checkNeeded(structure, values);
-    const lifecycle = structure.lifecycle ? scope.lifecycle(structure.lifecycle) : undefined;
-    const now = clock.now();
-    const name = input.name ?? null;
-    const created = store.elements.insert({
-      revision: 0,
-      structure: structure.name,
-      name,
-      title: computeTitle(structure, values, name),
-      owner: input.owner ?? scope.principal.account.id,
-      status: "alive",
-      fixed: false,
-      state: lifecycle?.firstState ?? null,
-      values,
-      createdAt: now.toISOString(),
-      modifiedAt: now.toISOString(),
-      importKey: input.importKey ?? null,
-    });
-    store.elements.appendHistory(historyEntry(scope, created, now, { level: "notice", code: "CREATE", comment: "Created" }));
-    store.search.markChanged(created.initid, created.structure);
-    return created;
-  });
+/** Creates a Smart Element (revision 0) in the first state of its lifecycle, in one transaction. */
+export function createElement(scope: ReadScope, clock: Clock, input: CreateElementInput): Promise<ElementRevision> {
+  return scope.transaction((tx) => insertElement(tx, clock, input), { deadline: input.deadline });
 }
 
-export interface UpdateElementInput {
+/** Creates a Smart Element inside the caller's transaction (`tx` reads through it). */
+export async function insertElement(tx: ReadScope, clock: Clock, input: CreateElementInput): Promise<ElementRevision> {
+  const repos = tx.repos;
+  const structure = tx.structure(input.structure);
+  if (!structure) throw new LineageError("ROUTES0105", [input.structure]);
+  if (input.name && (await repos.elements.latestByName(input.name))) throw new LineageError("BUNDLE0001", [`logical name "${input.name}" is taken`]);
+  const values = await applyValues(structure, {}, input.values, tx, { writeReadOnly: true });
+  checkNeeded(structure, values);
+  const lifecycle = structure.lifecycle ? tx.lifecycle(structure.lifecycle) : undefined;
+  const now = clock.now();
+  const name = input.name ?? null;
+  const created = await repos.elements.insert({
+    revision: 0,
+    structure: structure.name,
+    name,
+    title: computeTitle(structure, values, name),
+    owner: input.owner ?? tx.principal.account.id,
+    status: "alive",
+    fixed: false,
+    state: lifecycle?.firstState ?? null,
+    values,
+    createdAt: now.toISOString(),
+    modifiedAt: now.toISOString(),
+    importKey: input.importKey ?? null,
+  });
+  await repos.elements.appendHistory(historyEntry(tx, created, now, { level: "notice", code: "CREATE", comment: "Created" }));
+  await repos.search.markChanged(created.initid, created.structure);
+  return created;
+}
+
+export interface UpdateElementInput extends WriteOptions {
   readonly values: Readonly<Record<string, unknown>>;
   readonly caseInsensitive?: boolean;
   readonly family?: string | undefined;
@@ -74,53 +84,56 @@ export interface UpdateElementInput {
   readonly writeReadOnly?: boolean;
 }
 
-/** Changes the latest revision of an element in place (PUT). */
-export function updateElement(scope: ReadScope, clock: Clock, ref: string, input: UpdateElementInput): ElementRevision {
-  const store = scope.store;
-  return store.transaction(() => {
-    if (!findLatest(scope, ref) && scope.structure(ref)) throw new LineageError("CRUD0213", [ref]);
-    const current = locateElement(scope, ref, CONSULT_RULES, input.family);
-    if (!scope.permissions(current).has("edit")) {
-      throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
-    }
-    const structure = scope.structure(current.structure);
-    if (!structure) throw new LineageError("ROUTES0109", [ref, `structure "${current.structure}" is missing`]);
-    const values = applyValues(structure, current.values, input.values, store, scope, {
-      caseInsensitive: input.caseInsensitive === true,
-      writeReadOnly: input.writeReadOnly === true,
-      onArrayField: (field) => {
-        const why = new LineageError("ROUTES0127", [field.id]).message;
-        throw new LineageError("ROUTES0107", [ref, field.id, why], { userMessage: "Document update failed", data: { id: field.id, index: -1, err: why } });
-      },
-    });
-    checkNeeded(structure, values);
-    const now = clock.now();
-    const updated: ElementRevision = {
-      ...current,
-      values,
-      title: computeTitle(structure, values, current.name),
-      modifiedAt: now.toISOString(),
-    };
-    store.elements.save(updated);
-    store.search.markChanged(updated.initid, updated.structure);
-    store.elements.appendHistory(historyEntry(scope, updated, now, { level: "notice", code: "MODIFY", comment: input.comment ?? "Updated by API" }));
-    return updated;
+/** Changes the latest revision of an element in place (PUT), in one transaction. */
+export function updateElement(scope: ReadScope, clock: Clock, ref: string, input: UpdateElementInput): Promise<ElementRevision> {
+  return scope.transaction((tx) => changeElement(tx, clock, ref, input), { deadline: input.deadline });
+}
+
+/** Changes the latest revision of an element in place, inside the caller's transaction. */
+export async function changeElement(tx: ReadScope, clock: Clock, ref: string, input: UpdateElementInput): Promise<ElementRevision> {
+  const repos = tx.repos;
+  if (!(await tx.find(ref)) && tx.structure(ref)) throw new LineageError("CRUD0213", [ref]);
+  const current = await locateElement(tx, ref, CONSULT_RULES, input.family);
+  if (!tx.permissions(current).has("edit")) {
+    throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
+  }
+  const structure = tx.structure(current.structure);
+  if (!structure) throw new LineageError("ROUTES0109", [ref, `structure "${current.structure}" is missing`]);
+  const values = await applyValues(structure, current.values, input.values, tx, {
+    caseInsensitive: input.caseInsensitive === true,
+    writeReadOnly: input.writeReadOnly === true,
+    onArrayField: (field) => {
+      const why = new LineageError("ROUTES0127", [field.id]).message;
+      throw new LineageError("ROUTES0107", [ref, field.id, why], { userMessage: "Document update failed", data: { id: field.id, index: -1, err: why } });
+    },
   });
+  checkNeeded(structure, values);
+  const now = clock.now();
+  const updated: ElementRevision = {
+    ...current,
+    values,
+    title: computeTitle(structure, values, current.name),
+    modifiedAt: now.toISOString(),
+  };
+  await repos.elements.save(updated);
+  await repos.search.markChanged(updated.initid, updated.structure);
+  await repos.elements.appendHistory(historyEntry(tx, updated, now, { level: "notice", code: "MODIFY", comment: input.comment ?? "Updated by API" }));
+  return updated;
 }
 
 /** Moves a whole lineage to the trash (DELETE). */
-export function deleteElement(scope: ReadScope, clock: Clock, ref: string, family?: string): ElementRevision {
-  const store = scope.store;
-  return store.transaction(() => {
-    const current = locateElement(scope, ref, CONSULT_RULES, family);
-    if (!scope.permissions(current).has("delete")) throw new LineageError("ROUTES0110", [ref, "Access not granted"]);
+export function deleteElement(scope: ReadScope, clock: Clock, ref: string, family?: string, options: WriteOptions = {}): Promise<ElementRevision> {
+  return scope.transaction(async (tx) => {
+    const repos = tx.repos;
+    const current = await locateElement(tx, ref, CONSULT_RULES, family);
+    if (!tx.permissions(current).has("delete")) throw new LineageError("ROUTES0110", [ref, "Access not granted"]);
     const now = clock.now();
-    store.elements.setLineageStatus(current.initid, "deleted", now.toISOString());
-    store.search.markChanged(current.initid, current.structure);
-    const deleted = store.elements.latest(current.initid) ?? { ...current, status: "deleted" as const };
-    store.elements.appendHistory(historyEntry(scope, deleted, now, { level: "notice", code: "DELETE", comment: "Deleted by API" }));
+    await repos.elements.setLineageStatus(current.initid, "deleted", now.toISOString());
+    await repos.search.markChanged(current.initid, current.structure);
+    const deleted = (await repos.elements.latest(current.initid)) ?? { ...current, status: "deleted" as const };
+    await repos.elements.appendHistory(historyEntry(tx, deleted, now, { level: "notice", code: "DELETE", comment: "Deleted by API" }));
     return deleted;
-  });
+  }, options);
 }
 
 /** True when a body is exactly the restoration request `{"document":{"properties":{"status":"alive"}}}`. */
@@ -129,20 +142,20 @@ function isRestoreRequest(body: unknown): boolean {
 }
 
 /** Brings a lineage back from the trash (PUT on the trash resource). */
-export function restoreElement(scope: ReadScope, clock: Clock, ref: string, body: unknown): ElementRevision {
-  const store = scope.store;
-  return store.transaction(() => {
-    if (!isRestoreRequest(body)) throw new LineageError("CRUD0236");
-    const existing = findLatest(scope, ref);
+export function restoreElement(scope: ReadScope, clock: Clock, ref: string, body: unknown, options: WriteOptions = {}): Promise<ElementRevision> {
+  if (!isRestoreRequest(body)) return Promise.reject(new LineageError("CRUD0236"));
+  return scope.transaction(async (tx) => {
+    const repos = tx.repos;
+    const existing = await tx.find(ref);
     if (existing && existing.status !== "deleted") throw new LineageError("CRUD0237", [ref]);
-    const current = locateDeleted(scope, ref, "delete");
+    const current = await locateDeleted(tx, ref, "delete");
     const now = clock.now();
-    store.elements.setLineageStatus(current.initid, "alive", now.toISOString());
-    store.search.markChanged(current.initid, current.structure);
-    const restored = store.elements.latest(current.initid) ?? { ...current, status: "alive" as const };
-    store.elements.appendHistory(historyEntry(scope, restored, now, { level: "notice", code: "RESTORE", comment: "Restored from the trash" }));
+    await repos.elements.setLineageStatus(current.initid, "alive", now.toISOString());
+    await repos.search.markChanged(current.initid, current.structure);
+    const restored = (await repos.elements.latest(current.initid)) ?? { ...current, status: "alive" as const };
+    await repos.elements.appendHistory(historyEntry(tx, restored, now, { level: "notice", code: "RESTORE", comment: "Restored from the trash" }));
     return restored;
-  });
+  }, options);
 }
 
 export interface ReviseInput {
@@ -152,38 +165,37 @@ export interface ReviseInput {
 }
 
 /**
- * Starts a new revision of a lineage: the current one becomes fixed, a copy
- * becomes the latest with the revision number plus one. Runs in the caller's
- * transaction when there is one.
+ * Starts a new revision of a lineage inside the caller's transaction: the
+ * current one becomes fixed, a copy becomes the latest with the revision number plus one.
  */
-export function reviseElement(scope: ReadScope, clock: Clock, current: ElementRevision, input: ReviseInput = {}): ElementRevision {
-  const store = scope.store;
-  return store.transaction(() => {
-    const latest = store.elements.latest(current.initid);
-    if (!latest || latest.id !== current.id) {
-      throw new LineageError("ROUTES0109", [current.initid, "the element changed meanwhile, try again"]);
-    }
-    const now = clock.now();
-    store.elements.save({ ...latest, fixed: true });
-    const { id: _previousId, ...copy } = latest;
-    const next = store.elements.insert({
-      ...copy,
-      revision: latest.revision + 1,
-      fixed: false,
-      state: input.state === undefined ? latest.state : input.state,
-      modifiedAt: now.toISOString(),
-      importKey: null,
-    });
-    store.elements.appendHistory(historyEntry(scope, next, now, { level: "notice", code: "REVISION", comment: input.comment ?? "New revision" }));
-    store.search.markChanged(next.initid, next.structure);
-    return next;
+export async function reviseElement(tx: ReadScope, clock: Clock, current: ElementRevision, input: ReviseInput = {}): Promise<ElementRevision> {
+  const repos = tx.repos;
+  const latest = await repos.elements.latest(current.initid);
+  if (!latest || latest.id !== current.id) {
+    throw new LineageError("ROUTES0109", [current.initid, "the element changed meanwhile, try again"]);
+  }
+  const now = clock.now();
+  await repos.elements.save({ ...latest, fixed: true });
+  const { id: _previousId, ...copy } = latest;
+  const next = await repos.elements.insert({
+    ...copy,
+    revision: latest.revision + 1,
+    fixed: false,
+    state: input.state === undefined ? latest.state : input.state,
+    modifiedAt: now.toISOString(),
+    importKey: null,
   });
+  await repos.elements.appendHistory(historyEntry(tx, next, now, { level: "notice", code: "REVISION", comment: input.comment ?? "New revision" }));
+  await repos.search.markChanged(next.initid, next.structure);
+  return next;
 }
 
 /** The answer of PUT, DELETE and restore: the element as GET shows it by default. */
-export function writeResult(scope: ReadScope, revision: ElementRevision, startedAt: number, fields?: string) {
+export async function writeResult(scope: ReadScope, revision: ElementRevision, startedAt: number, fields?: string) {
+  const selection = parseFieldsSelection(fields, "one");
+  await scope.prepare([revision]);
   return {
-    document: renderDocument(revision, parseFieldsSelection(fields, "one"), scope, "one"),
+    document: renderDocument(revision, selection, scope, "one"),
     duration: ((performance.now() - startedAt) / 1000).toFixed(4),
   };
 }

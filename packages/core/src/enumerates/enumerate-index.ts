@@ -206,7 +206,7 @@ const indexes = new WeakMap<Enumerate, Map<string, EnumerateIndex>>();
 
 /**
  * The lookup index of an enumerate in a locale, memoised per enumerate object
- * (stores that keep their definitions answer the same object every time).
+ * (the definitions cache answers the same object while definitions are unchanged).
  */
 export function enumerateIndex(enumerate: Enumerate, locale: string): EnumerateIndex {
   let byLocale = indexes.get(enumerate);

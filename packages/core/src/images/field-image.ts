@@ -20,8 +20,8 @@ const INDEX = /^-?\d{1,9}$/;
  * the row otherwise), for a principal who may view the element (api-v2.md, Images, rule 3).
  * A field of visibility I answers as an unknown field: it is never disclosed.
  */
-export function locateFieldImage(scope: ReadScope, docid: string, attrid: string, index: string): FieldImage {
-  const element = locateElement(scope, docid, CONSULT_RULES);
+export async function locateFieldImage(scope: ReadScope, docid: string, attrid: string, index: string): Promise<FieldImage> {
+  const element = await locateElement(scope, docid, CONSULT_RULES);
   const field = fieldIndex(scope.structure(element.structure) ?? { name: element.structure, fields: [] }).get(attrid);
   if (!field || visibilityOf(field) === "I" || field.type === "array") throw new LineageError("ROUTES0116", [attrid, docid]);
   if (field.type !== "image" && field.type !== "file") throw new LineageError("ROUTES0124", [attrid, docid]);
@@ -35,6 +35,7 @@ export function locateFieldImage(scope: ReadScope, docid: string, attrid: string
   if (value === undefined || value === null || value === "") throw new LineageError("ROUTES0118", [attrid, index, docid]);
   const parsed = typeof value === "string" ? parseFileValue(value) : undefined;
   if (!parsed) throw new LineageError("ROUTES0120", [attrid, index, docid]);
+  await scope.load({ vaultFiles: [parsed.vaultId] });
   const file = scope.vaultFile(parsed.vaultId);
   if (!file) throw new LineageError("ROUTES0119", [attrid, index, docid]);
   return { file, name: parsed.name || file.name };

@@ -10,7 +10,7 @@ import { systemClock, type Clock } from "../ports/clock.port.ts";
 import type {
   CheckedTransition, StateChangeOutcome, StateChangeRequest, TransitionMessage, TransitionOption, WorkflowEngine, WorkflowSubject,
 } from "../ports/workflow-engine.port.ts";
-import { createTransitionHooks, missingHook, runFinalHook, runSyncHook, type HookPhase, type TransitionHookContext, type TransitionHooks } from "./transition-hooks.ts";
+import { createTransitionHooks, missingHook, runHook, type HookPhase, type TransitionHookContext, type TransitionHooks } from "./transition-hooks.ts";
 import { checkTransitionParameters } from "./transition-parameters.ts";
 
 export interface LifecycleEngineOptions {
@@ -44,7 +44,7 @@ function rightsRefusal(subject: WorkflowSubject, transition: LifecycleTransition
 /**
  * The default workflow engine: grants, the element's edit permission, hooks
  * m0 to m3 and typed parameters, over the store of the subject's read scope.
- * Hooks m0, m1 and m2 must be synchronous (see TransitionHook).
+ * Any hook may be async (see TransitionHook).
  * @example
  * const engine = createLifecycleEngine({ hooks: createTransitionHooks({ notify: async () => "Sent" }) });
  */
@@ -58,7 +58,7 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
   ): TransitionHookContext => ({
     phase,
     principal: subject.scope.principal,
-    store: subject.scope.store,
+    repos: subject.scope.repos,
     lifecycle: subject.lifecycle,
     transition,
     element: extra.element ?? subject.element,
@@ -75,9 +75,9 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
   });
 
   /** m0's refusal (or a hook not registered), asked for a valid transition. */
-  const check = (subject: WorkflowSubject, found: TransitionOption): CheckedTransition => ({
+  const check = async (subject: WorkflowSubject, found: TransitionOption): Promise<CheckedTransition> => ({
     ...found,
-    error: missingHook(found.transition, hooks) ?? runSyncHook(hooks, hookContext(subject, found.transition, "m0")),
+    error: missingHook(found.transition, hooks) ?? (await runHook(hooks, hookContext(subject, found.transition, "m0"))),
   });
 
   const leadingTo = (subject: WorkflowSubject, state: string): TransitionOption | undefined => {
@@ -106,19 +106,19 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
     return null;
   }
 
-  function history(subject: WorkflowSubject, revision: ElementRevision, line: Pick<HistoryEntry, "level" | "code" | "comment">): void {
+  function history(subject: WorkflowSubject, revision: ElementRevision, line: Pick<HistoryEntry, "level" | "code" | "comment">): Promise<void> {
     const { account } = subject.scope.principal;
-    subject.scope.store.elements.appendHistory({
+    return subject.scope.repos.elements.appendHistory({
       initid: revision.initid, revisionId: revision.id, revision: revision.revision,
       accountId: account.id, accountName: account.displayName, date: clock.now().toISOString(), ...line,
     });
   }
 
-  /** The synchronous part, inside the transaction: checks, m1, the new revision, the history, m2. */
-  function change(located: WorkflowSubject, request: StateChangeRequest) {
+  /** Inside the transaction (`located.scope` reads through it): checks, m1, the new revision, the history, m2. */
+  async function change(located: WorkflowSubject, request: StateChangeRequest) {
     const { scope, lifecycle } = located;
-    const store = scope.store;
-    const element = store.elements.latest(located.element.initid);
+    const repos = scope.repos;
+    const element = await repos.elements.latest(located.element.initid);
     if (!element || element.id !== located.element.id) throw new LineageError("WFL0409", [elementName(located.element)]);
     if (element.status === "deleted") {
       throw new LineageError("CRUD0219", [elementName(element)], { userMessage: `Document "${elementName(element)}" is deleted`, uri: trashUri(element.initid) });
@@ -127,64 +127,67 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
     const from = currentStateOf(subject);
     const transition = resolve(subject, request);
     if (transition) {
-      const refusal = rightsRefusal(subject, transition) ?? missingHook(transition, hooks) ?? runSyncHook(hooks, hookContext(subject, transition, "m0"));
+      const refusal = rightsRefusal(subject, transition) ?? missingHook(transition, hooks) ?? (await runHook(hooks, hookContext(subject, transition, "m0")));
       if (refusal) throw refuse(refusal);
     }
     if (request.comment !== undefined && typeof request.comment !== "string") throw new LineageError("API0009", ['"comment" must be a string']);
     const comment = request.comment ?? "";
-    const parameters = checkTransitionParameters(transition, request.parameters, scope);
+    const parameters = await checkTransitionParameters(transition, request.parameters, scope);
     if (transition) {
-      const refusal = runSyncHook(hooks, hookContext(subject, transition, "m1", { comment, parameters }));
+      const refusal = await runHook(hooks, hookContext(subject, transition, "m1", { comment, parameters }));
       if (refusal) throw refuse(refusal);
       // m1 may write; a new revision meanwhile means the checks above were made on an old one.
-      if (store.elements.latest(element.initid)?.id !== element.id) throw new LineageError("WFL0409", [elementName(element)]);
+      if ((await repos.elements.latest(element.initid))?.id !== element.id) throw new LineageError("WFL0409", [elementName(element)]);
     }
     const to = transition?.to ?? (request.target as { state: string }).state;
     const [fromLabel, toLabel] = [stateLabel(lifecycle, from, "en"), stateLabel(lifecycle, to, "en")];
-    const revision = reviseElement(scope, clock, element, { state: to, comment: `change state : ${fromLabel} to ${toLabel}` });
+    const revision = await reviseElement(scope, clock, element, { state: to, comment: `change state : ${fromLabel} to ${toLabel}` });
     const parametersText = Object.keys(parameters).length > 0 ? `; parameters: ${JSON.stringify(parameters)}` : "";
-    history(subject, revision, {
+    await history(subject, revision, {
       level: "notice",
       code: "STATE",
       comment: transition
         ? `Transition "${translate(transition.label ?? transition.id, "en")}" (${transition.id}) from "${fromLabel}" to "${toLabel}"${parametersText}`
         : `State forced by admin from "${fromLabel}" to "${toLabel}" (no valid transition)`,
     });
-    if (comment.trim()) history(subject, revision, { level: "message", code: "STATE", comment });
+    if (comment.trim()) await history(subject, revision, { level: "message", code: "STATE", comment });
     const messages: TransitionMessage[] = [];
     if (transition) {
-      const said = runSyncHook(hooks, hookContext(subject, transition, "m2", { element: revision, comment, parameters }));
+      const said = await runHook(hooks, hookContext(subject, transition, "m2", { element: revision, comment, parameters }));
       if (said) messages.push({ level: "message", text: said });
     }
-    const previous = store.elements.byId(element.id) ?? element;
+    const previous = (await repos.elements.byId(element.id)) ?? element;
     return { subject, transition, revision, previous, comment, parameters, messages };
   }
 
   return {
-    transitions: (subject) => subject.lifecycle.transitions.map((t) => option(subject, t)),
+    transitions: (subject) => Promise.resolve(subject.lifecycle.transitions.map((t) => option(subject, t))),
 
-    transitionTo(subject, state) {
+    async transitionTo(subject, state) {
       const via = leadingTo(subject, state);
-      return via && check(subject, via);
+      return via && (await check(subject, via));
     },
 
-    nextStates(subject) {
+    async nextStates(subject) {
       const offered = new Map<string, CheckedTransition>();
       for (const transition of subject.lifecycle.transitions) {
         const found = option(subject, transition);
-        if (found.valid && found.authorized && !offered.has(transition.to)) offered.set(transition.to, check(subject, found));
+        if (found.valid && found.authorized && !offered.has(transition.to)) offered.set(transition.to, await check(subject, found));
       }
       const order = subject.lifecycle.states.map((s) => s.id);
       return [...offered.values()].sort((a, b) => order.indexOf(a.transition.to) - order.indexOf(b.transition.to));
     },
 
     async changeState(subject, request): Promise<StateChangeOutcome> {
-      const done = subject.scope.store.transaction(() => change(subject, request));
+      // The subject is located again inside the transaction, through its repositories.
+      const done = await subject.scope.transaction((tx) => change({ ...subject, scope: tx }, request), { deadline: request.deadline });
       const messages = [...done.messages];
       const m3 = done.transition?.hooks?.m3;
       if (done.transition && m3) {
         try {
-          const said = await runFinalHook(hooks, hookContext(done.subject, done.transition, "m3", { element: done.revision, comment: done.comment, parameters: done.parameters }));
+          // m3 runs after the commit, on the store rather than the finished transaction.
+          const after: WorkflowSubject = { ...done.subject, scope: subject.scope };
+          const said = await runHook(hooks, hookContext(after, done.transition, "m3", { element: done.revision, comment: done.comment, parameters: done.parameters }));
           if (said) messages.push({ level: "message", text: said });
         } catch (error) {
           // The state change is stored: a failing m3 cannot undo it, the user is told.

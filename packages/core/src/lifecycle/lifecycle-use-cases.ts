@@ -37,8 +37,8 @@ export interface StateChangeResult<T> {
 }
 
 /** The element named `ref` under its lifecycle: CRUD0200, CRUD0219, CRUD0220, CRUD0201, then 404 CRUD0227 without a lifecycle. */
-export function locateSubject(scope: ReadScope, ref: string, options: LifecycleOptions = {}): WorkflowSubject {
-  const element = locateElement(scope, ref, LIFECYCLE_RULES, options.family);
+export async function locateSubject(scope: ReadScope, ref: string, options: LifecycleOptions = {}): Promise<WorkflowSubject> {
+  const element = await locateElement(scope, ref, LIFECYCLE_RULES, options.family);
   const name = scope.structure(element.structure)?.lifecycle;
   const lifecycle = name ? scope.lifecycle(name) : undefined;
   if (!lifecycle) throw new LineageError("CRUD0227", [ref]);
@@ -52,23 +52,29 @@ function knownState(subject: WorkflowSubject, state: string): void {
 }
 
 /** GET states/: the next states the principal may reach, or every state with `all`. */
-export function listStates(scope: ReadScope, engine: WorkflowEngine, ref: string, options: StateListOptions = {}): { uri: string; states: StateListItem[] } {
-  const subject = locateSubject(scope, ref, options);
+export async function listStates(scope: ReadScope, engine: WorkflowEngine, ref: string, options: StateListOptions = {}): Promise<{ uri: string; states: StateListItem[] }> {
+  const subject = await locateSubject(scope, ref, options);
   const uris = lifecycleUris(ref, options.family);
   const current = currentStateOf(subject);
   const item = (id: string, via: CheckedTransition | undefined) => stateListItem(subject.lifecycle, id, current, via, uris, scope.locale);
-  const states = options.all
-    ? subject.lifecycle.states.map((state) => item(state.id, engine.transitionTo(subject, state.id)))
-    : engine.nextStates(subject).map((via) => item(via.transition.to, via));
+  const states: StateListItem[] = [];
+  if (options.all) {
+    // One state after the other: hooks m0 are asked in the lifecycle's order, as before.
+    for (const state of subject.lifecycle.states) states.push(item(state.id, await engine.transitionTo(subject, state.id)));
+  } else {
+    for (const via of await engine.nextStates(subject)) states.push(item(via.transition.to, via));
+  }
   return { uri: uris.states, states };
 }
 
 /** GET states/<state>: one state, with the transition leading there from the current state. */
-export function readState(scope: ReadScope, engine: WorkflowEngine, ref: string, state: string, options: LifecycleOptions = {}): { uri: string; state: StateReading } {
-  const subject = locateSubject(scope, ref, options);
+export async function readState(
+  scope: ReadScope, engine: WorkflowEngine, ref: string, state: string, options: LifecycleOptions = {},
+): Promise<{ uri: string; state: StateReading }> {
+  const subject = await locateSubject(scope, ref, options);
   knownState(subject, state);
   const uris = lifecycleUris(ref, options.family);
-  const via = engine.transitions(subject).filter((o) => o.valid && o.transition.to === state);
+  const via = (await engine.transitions(subject)).filter((o) => o.valid && o.transition.to === state);
   const chosen = via.find((o) => o.authorized) ?? via[0];
   return { uri: uris.state(state), state: stateReading(subject.lifecycle, state, currentStateOf(subject), chosen, uris, scope.locale) };
 }
@@ -77,11 +83,11 @@ export function readState(scope: ReadScope, engine: WorkflowEngine, ref: string,
 export async function changeStateTo(
   scope: ReadScope, engine: WorkflowEngine, ref: string, state: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
 ): Promise<StateChangeResult<{ uri: string; state: StateReading }>> {
-  const subject = locateSubject(scope, ref, options);
+  const subject = await locateSubject(scope, ref, options);
   const outcome = await engine.changeState(subject, { ...input, target: { state } });
   const after: WorkflowSubject = { ...subject, element: outcome.revision };
   const uris = lifecycleUris(ref, options.family);
-  const via = engine.transitions(after).find((o) => o.valid && o.transition.to === state);
+  const via = (await engine.transitions(after)).find((o) => o.valid && o.transition.to === state);
   return {
     data: { uri: uris.state(state), state: stateReading(subject.lifecycle, state, currentStateOf(after), via, uris, scope.locale) },
     messages: outcome.messages,
@@ -89,23 +95,23 @@ export async function changeStateTo(
 }
 
 /** GET transitions/: every transition of the lifecycle; `valid` when it leaves the current state (rights not checked). */
-export function listTransitions(scope: ReadScope, engine: WorkflowEngine, ref: string, options: LifecycleOptions = {}) {
-  const subject = locateSubject(scope, ref, options);
+export async function listTransitions(scope: ReadScope, engine: WorkflowEngine, ref: string, options: LifecycleOptions = {}) {
+  const subject = await locateSubject(scope, ref, options);
   const uris = lifecycleUris(ref, options.family);
   return {
     uri: uris.transitions,
-    transitions: engine.transitions(subject).map((o) => ({
+    transitions: (await engine.transitions(subject)).map((o) => ({
       id: o.transition.id, uri: uris.transition(o.transition.id), label: transitionLabel(o.transition, scope.locale), valid: o.valid,
     })),
   };
 }
 
 /** GET transitions/<transition>: the transition, its ends and its parameters. */
-export function readTransition(
+export async function readTransition(
   scope: ReadScope, engine: WorkflowEngine, ref: string, id: string, options: LifecycleOptions = {},
-): { uri: string; transition: TransitionDescription } {
-  const subject = locateSubject(scope, ref, options);
-  const found = engine.transitions(subject).find((o) => o.transition.id === id);
+): Promise<{ uri: string; transition: TransitionDescription }> {
+  const subject = await locateSubject(scope, ref, options);
+  const found = (await engine.transitions(subject)).find((o) => o.transition.id === id);
   if (!found) throw new LineageError("CRUD0229", [id, title(subject), subject.lifecycle.name]);
   const uris = lifecycleUris(ref, options.family);
   return { uri: uris.transition(id), transition: describeTransition(subject.lifecycle, found.transition, currentStateOf(subject), scope.locale) };
@@ -115,7 +121,7 @@ export function readTransition(
 export async function runTransition(
   scope: ReadScope, engine: WorkflowEngine, ref: string, id: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
 ): Promise<StateChangeResult<{ state: StateObject }>> {
-  const subject = locateSubject(scope, ref, options);
+  const subject = await locateSubject(scope, ref, options);
   const outcome = await engine.changeState(subject, { ...input, target: { transition: id } });
   const state = outcome.revision.state ?? subject.lifecycle.firstState;
   return { data: { state: stateObject(subject.lifecycle, state, state, scope.locale) }, messages: outcome.messages };
@@ -132,13 +138,13 @@ export interface LifecycleUseCases {
 }
 
 /** Binds the lifecycle use cases to a way of making read scopes and an engine. */
-export function bindLifecycleUseCases(scopeOf: (principal: Principal) => ReadScope, engine: WorkflowEngine): LifecycleUseCases {
+export function bindLifecycleUseCases(scopeOf: (principal: Principal) => Promise<ReadScope>, engine: WorkflowEngine): LifecycleUseCases {
   return {
-    listStates: (p, ref, options) => listStates(scopeOf(p), engine, ref, options),
-    readState: (p, ref, state, options) => readState(scopeOf(p), engine, ref, state, options),
-    changeStateTo: (p, ref, state, input, options) => changeStateTo(scopeOf(p), engine, ref, state, input, options),
-    listTransitions: (p, ref, options) => listTransitions(scopeOf(p), engine, ref, options),
-    readTransition: (p, ref, transition, options) => readTransition(scopeOf(p), engine, ref, transition, options),
-    runTransition: (p, ref, transition, input, options) => runTransition(scopeOf(p), engine, ref, transition, input, options),
+    listStates: async (p, ref, options) => listStates(await scopeOf(p), engine, ref, options),
+    readState: async (p, ref, state, options) => readState(await scopeOf(p), engine, ref, state, options),
+    changeStateTo: async (p, ref, state, input, options) => changeStateTo(await scopeOf(p), engine, ref, state, input, options),
+    listTransitions: async (p, ref, options) => listTransitions(await scopeOf(p), engine, ref, options),
+    readTransition: async (p, ref, transition, options) => readTransition(await scopeOf(p), engine, ref, transition, options),
+    runTransition: async (p, ref, transition, input, options) => runTransition(await scopeOf(p), engine, ref, transition, input, options),
   };
 }

@@ -1,7 +1,7 @@
 import type { Principal } from "../accounts/principal.ts";
 import type { Lifecycle, LifecycleTransition } from "../catalog/lifecycle.ts";
 import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
-import type { Store } from "../ports/store.port.ts";
+import type { Repositories } from "../ports/store.port.ts";
 
 /** The moments a transition calls its hooks. */
 export const HOOK_PHASES = ["m0", "m1", "m2", "m3"] as const;
@@ -11,8 +11,11 @@ export type HookPhase = (typeof HOOK_PHASES)[number];
 export interface TransitionHookContext {
   readonly phase: HookPhase;
   readonly principal: Principal;
-  /** The store; hooks m1 and m2 run inside the state change's transaction, so what they write commits or rolls back with it. */
-  readonly store: Store;
+  /**
+   * Where the hook reads and writes: for m1 and m2 the state change's
+   * transaction, so what they write commits or rolls back with it; for m0 and m3 the store.
+   */
+  readonly repos: Repositories;
   readonly lifecycle: Lifecycle;
   readonly transition: LifecycleTransition;
   /** The latest revision: before the change for m0 and m1, the new revision for m2 and m3. */
@@ -27,9 +30,9 @@ export interface TransitionHookContext {
 
 /**
  * A hook named by a bundle's transition. m0 and m1 refuse the transition by
- * returning a message; m2 and m3 return a message shown to the user.
- * m0, m1 and m2 run inside the store transaction and MUST be synchronous
- * (a promise is refused with a TypeError); only m3, run after the commit, may be async.
+ * returning a message; m2 and m3 return a message shown to the user. Any hook
+ * may be async (call another service, read the store): m1 and m2 run inside
+ * the state change's transaction (which stays open while they wait), m3 after the commit.
  */
 export type TransitionHook = (context: TransitionHookContext) => string | void | null | undefined | Promise<string | void | null | undefined>;
 
@@ -76,24 +79,11 @@ function answer(result: unknown): string | null {
   return typeof result === "string" && result !== "" ? result : null;
 }
 
-/** Runs a synchronous hook (m0, m1, m2) of the transition; null when it has none or it returns nothing. */
-export function runSyncHook(hooks: TransitionHooks, context: TransitionHookContext): string | null {
+/** Runs the transition's hook of the context's phase; null when it has none or it returns nothing. */
+export async function runHook(hooks: TransitionHooks, context: TransitionHookContext): Promise<string | null> {
   const name = context.transition.hooks?.[context.phase];
   if (!name) return null;
   const hook = hooks.get(name);
   if (!hook) return `Hook "${name}" (${context.phase}) of transition "${context.transition.id}" is not registered`;
-  const result = hook(context);
-  if (typeof (result as { then?: unknown } | null | undefined)?.then === "function") {
-    // Keep a later rejection from going unhandled: the refusal below is what counts.
-    Promise.resolve(result).catch(() => {});
-    throw new TypeError(`Hook "${name}" (${context.phase}) returned a promise: hooks m0, m1 and m2 run inside the store transaction and must be synchronous`);
-  }
-  return answer(result);
-}
-
-/** Runs hook m3 (after the commit; may be async); null when there is none or it returns nothing. */
-export async function runFinalHook(hooks: TransitionHooks, context: TransitionHookContext): Promise<string | null> {
-  const name = context.transition.hooks?.m3;
-  const hook = name ? hooks.get(name) : undefined;
-  return hook ? answer(await hook(context)) : null;
+  return answer(await hook(context));
 }

@@ -3,7 +3,8 @@ import type { LifecycleTransition } from "../catalog/lifecycle.ts";
 import type { FieldValue } from "../element/smart-element.ts";
 import { LineageError, isLineageError } from "../errors/lineage-error.ts";
 import { encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
-import type { ValueContext } from "../values/value-context.ts";
+import type { ReadScope } from "../elements/read-scope.ts";
+import { loadReferences } from "../elements/element-values.ts";
 
 /** The parts of a state change body: `{"comment": "...", "parameters": {"id": value}}`. */
 export interface StateChangeBody {
@@ -55,16 +56,17 @@ export function readStateChangeBody(body: unknown): StateChangeBody {
  * change (no transition) takes no parameters. Returns the stored form of the
  * values given.
  */
-export function checkTransitionParameters(
+export async function checkTransitionParameters(
   transition: LifecycleTransition | null,
   raw: Readonly<Record<string, unknown>> | undefined,
-  context: ValueContext,
-): Record<string, FieldValue> {
+  context: ReadScope,
+): Promise<Record<string, FieldValue>> {
   const declared = transition?.askAttributes ?? [];
   const given = raw ?? {};
   for (const id of Object.keys(given)) {
     if (!declared.some((parameter) => parameter.id === id)) throw new LineageError("WFL0312", [transition?.id ?? "", id]);
   }
+  await loadReferences(context, declared.map((parameter) => [parameter, given[parameter.id]] as const));
   const values: Record<string, FieldValue> = {};
   for (const parameter of declared) {
     let value: FieldValue;

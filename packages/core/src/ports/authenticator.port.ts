@@ -1,5 +1,5 @@
 import type { Principal } from "../accounts/principal.ts";
-import type { RequestVersion } from "../elements/request-version.ts";
+import type { ChangeStamp } from "./change-clock.port.ts";
 
 /** The request as authenticators see it: no HTTP framework, only what they need. */
 export interface AuthRequest {
@@ -16,8 +16,8 @@ export interface AuthRequest {
   cookie(name: string): string | undefined;
   /** A URL query variable, or a urlencoded/multipart form field of a POST. */
   variable(name: string): Promise<string | undefined>;
-  /** The store's version as this request sees it, for the checks of its credentials. */
-  readonly storeVersion?: RequestVersion;
+  /** The change clock as this request saw it, for the checks of its credentials. */
+  readonly stamp?: ChangeStamp;
 }
 
 /** What checkAuthentication found. */

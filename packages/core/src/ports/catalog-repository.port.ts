@@ -6,15 +6,18 @@ import type { DashboardCatalog } from "./dashboard-catalog.port.ts";
 
 /** Definitions: structures, enumerates, lifecycles and profiles; the dashboards registered by bundles. */
 export interface CatalogRepository extends DashboardCatalog {
-  structure(name: string): SmartStructure | undefined;
-  structureById(id: number): SmartStructure | undefined;
-  structures(): SmartStructure[];
+  structure(name: string): Promise<SmartStructure | undefined>;
+  structureById(id: number): Promise<SmartStructure | undefined>;
+  structures(): Promise<SmartStructure[]>;
   /** Creates or replaces a structure by name; keeps its id when it exists. */
-  saveStructure(definition: StructureDefinition): SmartStructure;
-  enumerate(name: string): Enumerate | undefined;
-  saveEnumerate(enumerate: Enumerate): void;
-  lifecycle(name: string): Lifecycle | undefined;
-  saveLifecycle(lifecycle: Lifecycle): void;
-  profile(name: string): Profile | undefined;
-  saveProfile(profile: Profile): void;
+  saveStructure(definition: StructureDefinition): Promise<SmartStructure>;
+  enumerate(name: string): Promise<Enumerate | undefined>;
+  enumerates(): Promise<Enumerate[]>;
+  saveEnumerate(enumerate: Enumerate): Promise<void>;
+  lifecycle(name: string): Promise<Lifecycle | undefined>;
+  lifecycles(): Promise<Lifecycle[]>;
+  saveLifecycle(lifecycle: Lifecycle): Promise<void>;
+  profile(name: string): Promise<Profile | undefined>;
+  profiles(): Promise<Profile[]>;
+  saveProfile(profile: Profile): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { AddUserInput } from "../accounts/manage-accounts.ts";
-import type { RequestVersion } from "../elements/request-version.ts";
+import type { ChangeStamp } from "./change-clock.port.ts";
 
 /**
  * What a provider confirms: the login of a platform account. `account`
@@ -21,13 +21,13 @@ export interface CredentialProvider {
   readonly id: string;
   /**
    * The confirmed credential, or undefined when this provider does not know the pair. Must not reveal why.
-   * `version` is the store's version as the request sees it: the internal provider checks its caches against it.
+   * `stamp` is the change clock as the request saw it: the internal provider checks its caches against it.
    */
-  validateCredential(login: string, password: string, version?: RequestVersion): Promise<ConfirmedCredential | undefined>;
+  validateCredential(login: string, password: string, stamp?: ChangeStamp): Promise<ConfirmedCredential | undefined>;
   /**
    * The confirmed credential when the provider knows it without waiting (a verification it
    * remembers), else undefined: validateCredential decides then. Basic auth sends the password
    * with every request; this spares it the awaits. Optional.
    */
-  rememberedCredential?(login: string, password: string, version?: RequestVersion): ConfirmedCredential | undefined;
+  rememberedCredential?(login: string, password: string, stamp?: ChangeStamp): ConfirmedCredential | undefined;
 }

@@ -2,9 +2,9 @@ import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
 
 /** The dashboards bundles registered: which roles may view which dashboard of the server. */
 export interface DashboardCatalog {
-  dashboard(slug: string): DashboardEntry | undefined;
+  dashboard(slug: string): Promise<DashboardEntry | undefined>;
   /** Every registered dashboard, ordered by slug. */
-  dashboards(): DashboardEntry[];
+  dashboards(): Promise<DashboardEntry[]>;
   /** Creates or replaces the entry with the same slug. */
-  saveDashboard(entry: DashboardEntry): void;
+  saveDashboard(entry: DashboardEntry): Promise<void>;
 }

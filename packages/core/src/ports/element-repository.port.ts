@@ -25,24 +25,30 @@ export interface ElementQuery {
   readonly offset: number;
 }
 
-/** Where Smart Element revisions and their history live. Synchronous: always run inside Store.transaction for writes. */
+/** Where Smart Element revisions and their history live. Writes belong in a transaction (`Store.transaction`). */
 export interface ElementRepository {
   /** Inserts a revision; the store gives its id, and its initid when none is given. */
-  insert(revision: NewRevision): ElementRevision;
+  insert(revision: NewRevision): Promise<ElementRevision>;
   /** Replaces the stored revision of the same id. */
-  save(revision: ElementRevision): void;
-  byId(id: number): ElementRevision | undefined;
+  save(revision: ElementRevision): Promise<void>;
+  byId(id: number): Promise<ElementRevision | undefined>;
+  /** The revisions of these ids that exist, in no particular order. */
+  byIds(ids: readonly number[]): Promise<ElementRevision[]>;
   /** The latest revision of the lineage with this logical name. */
-  latestByName(name: string): ElementRevision | undefined;
-  latest(initid: number): ElementRevision | undefined;
+  latestByName(name: string): Promise<ElementRevision | undefined>;
+  /** The latest revisions of the lineages with these logical names that exist, in no particular order. */
+  latestByNames(names: readonly string[]): Promise<ElementRevision[]>;
+  latest(initid: number): Promise<ElementRevision | undefined>;
+  /** The latest revisions of these lineages that exist, in no particular order. */
+  latestMany(initids: readonly number[]): Promise<ElementRevision[]>;
   /** Every revision of a lineage, newest first. */
-  revisions(initid: number): ElementRevision[];
-  byImportKey(key: string): ElementRevision | undefined;
+  revisions(initid: number): Promise<ElementRevision[]>;
+  byImportKey(key: string): Promise<ElementRevision | undefined>;
   /** Moves every revision of a lineage to the trash, or back. */
-  setLineageStatus(initid: number, status: LineageStatus, modifiedAt: string): void;
+  setLineageStatus(initid: number, status: LineageStatus, modifiedAt: string): Promise<void>;
   /** Latest revisions matching the query, in its order. */
-  list(query: ElementQuery): ElementRevision[];
-  appendHistory(entry: HistoryEntry): void;
+  list(query: ElementQuery): Promise<ElementRevision[]>;
+  appendHistory(entry: HistoryEntry): Promise<void>;
   /** History of a lineage: revision newest first, then entry newest first. */
-  history(initid: number): HistoryEntry[];
+  history(initid: number): Promise<HistoryEntry[]>;
 }

@@ -15,23 +15,23 @@ export interface SearchChange {
  * misses nothing, even across a crash or another process's writes.
  */
 export interface SearchRepository {
-  domains(): SearchDomain[];
-  domain(name: string): SearchDomain | undefined;
+  domains(): Promise<SearchDomain[]>;
+  domain(name: string): Promise<SearchDomain | undefined>;
   /** Creates or replaces a domain by name. */
-  saveDomain(domain: SearchDomain): void;
+  saveDomain(domain: SearchDomain): Promise<void>;
   /** Records that an element changed; call inside the change's transaction. */
-  markChanged(initid: number, structure: string): void;
+  markChanged(initid: number, structure: string): Promise<void>;
   /** Changes after `seq`, oldest first. */
-  changesAfter(seq: number, limit: number): SearchChange[];
+  changesAfter(seq: number, limit: number): Promise<SearchChange[]>;
   /** The last sequence number given (0 when none). */
-  lastSeq(): number;
+  lastSeq(): Promise<number>;
   /** How many elements of each structure changed after `seq`. */
-  changedAfterByStructure(seq: number): Record<string, number>;
+  changedAfterByStructure(seq: number): Promise<Record<string, number>>;
   /** Latest alive elements of each of the structures. */
-  aliveCounts(structures: readonly string[]): Record<string, number>;
+  aliveCounts(structures: readonly string[]): Promise<Record<string, number>>;
   /** Initids of latest alive elements of the structures, ascending. */
-  aliveInitids(structures: readonly string[]): number[];
+  aliveInitids(structures: readonly string[]): Promise<number[]>;
   /** The build generation of a domain's index (0 at first): a rebuild raises it so other processes reload. */
-  generation(domain: string): number;
-  setGeneration(domain: string, generation: number): void;
+  generation(domain: string): Promise<number>;
+  setGeneration(domain: string, generation: number): Promise<void>;
 }

@@ -1,16 +1,29 @@
 import type { AccountRepository } from "./account-repository.port.ts";
 import type { CatalogRepository } from "./catalog-repository.port.ts";
+import type { ChangeClock } from "./change-clock.port.ts";
 import type { ElementRepository } from "./element-repository.port.ts";
 import type { SearchRepository } from "./search-repository.port.ts";
 import type { SessionRepository } from "./session-repository.port.ts";
 import type { TokenRepository } from "./token-repository.port.ts";
 import type { Vault } from "./vault.port.ts";
 
-/**
- * The persistence port: repositories sharing one transaction scope.
- * `transaction` runs `fn` atomically: if it throws, nothing it wrote remains.
- */
-export interface Store {
+/** A request's time limit as a transaction sees it (an AbortSignal fits). */
+export interface Deadline {
+  /** True once the request has been answered for its timeout. */
+  readonly aborted: boolean;
+}
+
+export interface TransactionOptions {
+  /**
+   * Checked after `fn` and before the commit: an expired deadline rolls the
+   * transaction back (LineageError API0101), so a client answered 503 for its
+   * timeout never sees its write committed after all.
+   */
+  readonly deadline?: Deadline | undefined;
+}
+
+/** The repositories of one connection or of one transaction. */
+export interface Repositories {
   readonly elements: ElementRepository;
   readonly catalog: CatalogRepository;
   readonly accounts: AccountRepository;
@@ -18,13 +31,17 @@ export interface Store {
   readonly search: SearchRepository;
   readonly sessions: SessionRepository;
   readonly tokens: TokenRepository;
-  transaction<T>(fn: () => T): T;
-  /**
-   * A token that changes whenever committed data changes, through this store
-   * or another on the same data: what was read at one version may be reused
-   * while the version stays the same. Undefined inside a transaction, whose
-   * reads may yet be rolled back.
-   */
-  version(): string | undefined;
-  close(): void;
+  readonly changes: ChangeClock;
+}
+
+/**
+ * The persistence port. Outside a transaction each call stands alone (and
+ * reads committed data). `transaction` runs `fn` with the transaction's own
+ * repositories: what `fn` writes through them commits when its promise
+ * resolves, and nothing of it remains when it rejects. Transactions do not
+ * nest: code that runs inside a caller's transaction takes its `Repositories`.
+ */
+export interface Store extends Repositories {
+  transaction<T>(fn: (tx: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  close(): Promise<void>;
 }

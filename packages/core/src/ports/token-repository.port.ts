@@ -2,18 +2,18 @@ import type { AccessToken } from "../auth/access-token.ts";
 
 /** Access tokens, stored hashed. */
 export interface TokenRepository {
-  create(token: AccessToken): void;
-  byHash(hash: string): AccessToken | undefined;
-  byId(id: string): AccessToken | undefined;
+  create(token: AccessToken): Promise<void>;
+  byHash(hash: string): Promise<AccessToken | undefined>;
+  byId(id: string): Promise<AccessToken | undefined>;
   /** Every token, oldest first. */
-  list(): AccessToken[];
+  list(): Promise<AccessToken[]>;
   /** Revokes a token by public id; true when it existed. */
-  delete(id: string): boolean;
+  delete(id: string): Promise<boolean>;
   /**
    * Deletes the token with this hash and says whether this very call deleted
    * it: of two concurrent consumptions of a oneshot token, exactly one gets true.
    */
-  consume(hash: string): boolean;
+  consume(hash: string): Promise<boolean>;
   /** Forgets the tokens expired at `now` (ISO); returns how many. */
-  deleteExpired(now: string): number;
+  deleteExpired(now: string): Promise<number>;
 }

@@ -11,7 +11,9 @@ export interface VaultFile {
 
 /** Content-addressed file storage. `store` is idempotent for the same content and name. */
 export interface Vault {
-  store(content: Uint8Array, meta: { readonly name: string; readonly mime: string }): VaultFile;
-  file(id: number): VaultFile | undefined;
-  read(id: number): Uint8Array | undefined;
+  store(content: Uint8Array, meta: { readonly name: string; readonly mime: string }): Promise<VaultFile>;
+  file(id: number): Promise<VaultFile | undefined>;
+  /** The files of these ids that exist, in no particular order. */
+  files(ids: readonly number[]): Promise<VaultFile[]>;
+  read(id: number): Promise<Uint8Array | undefined>;
 }

@@ -1,6 +1,7 @@
 import type { Lifecycle, LifecycleTransition } from "../catalog/lifecycle.ts";
 import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
 import type { ReadScope } from "../elements/read-scope.ts";
+import type { Deadline } from "./store.port.ts";
 
 /** An element under its lifecycle, seen by the principal of a read scope. */
 export interface WorkflowSubject {
@@ -33,6 +34,8 @@ export interface StateChangeRequest {
   readonly comment?: string | undefined;
   /** Values of the transition's parameters (askAttributes), by parameter id, typed like fields. */
   readonly parameters?: Readonly<Record<string, unknown>> | undefined;
+  /** The request's time limit: the change is not committed once it has expired. */
+  readonly deadline?: Deadline | undefined;
 }
 
 /** A message for the user from hooks m2 and m3; `warning` when m3 failed after the change was stored. */
@@ -59,14 +62,14 @@ export interface StateChangeOutcome {
  */
 export interface WorkflowEngine {
   /** Every transition of the lifecycle, in definition order: valid from the current state? may the principal run it? */
-  transitions(subject: WorkflowSubject): TransitionOption[];
+  transitions(subject: WorkflowSubject): Promise<TransitionOption[]>;
   /**
    * The transition leading from the current state to `state` (one the principal
    * may run first), m0 asked; undefined when no valid transition leads there.
    */
-  transitionTo(subject: WorkflowSubject, state: string): CheckedTransition | undefined;
+  transitionTo(subject: WorkflowSubject, state: string): Promise<CheckedTransition | undefined>;
   /** The states offered next: a valid transition leads there and the principal may run it (m0's refusal in `error`). */
-  nextStates(subject: WorkflowSubject): CheckedTransition[];
+  nextStates(subject: WorkflowSubject): Promise<CheckedTransition[]>;
   /**
    * Runs a transition (or goes to a state) in one store transaction: the element
    * is read again, checked, hook m1 asked, a new revision made in the new state,

@@ -1,0 +1,93 @@
+import type { Group, Role } from "../accounts/account.ts";
+import type { Enumerate } from "../catalog/enumerate.ts";
+import type { Lifecycle } from "../catalog/lifecycle.ts";
+import type { Profile } from "../catalog/profile.ts";
+import type { Repositories } from "../ports/store.port.ts";
+import type { SmartStructure } from "../structure/smart-structure.ts";
+
+/**
+ * Every definition as of one change stamp, frozen: structures, enumerates,
+ * lifecycles, profiles, roles and groups. Looked up synchronously, so that
+ * rendering needs no I/O; what core memoises per object (field indexes, an
+ * enumerate's lookup index) lasts as long as the definitions do.
+ */
+export interface Definitions {
+  /** The `definitions` part of the change stamp they were read at ("" inside a transaction that wrote definitions). */
+  readonly stamp: string;
+  structure(name: string): SmartStructure | undefined;
+  structureById(id: number): SmartStructure | undefined;
+  structures(): readonly SmartStructure[];
+  enumerate(name: string): Enumerate | undefined;
+  lifecycle(name: string): Lifecycle | undefined;
+  profile(name: string): Profile | undefined;
+  roles(): readonly Role[];
+  groups(): readonly Group[];
+}
+
+/** Freezes a value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+const byName = <T extends { readonly name: string }>(items: readonly T[]) => new Map(items.map((item) => [item.name, deepFreeze(item)]));
+
+/** Reads every definition through `repos` (the store, or a transaction's repositories). */
+export async function loadDefinitions(repos: Repositories, stamp: string): Promise<Definitions> {
+  const [structures, enumerates, lifecycles, profiles, roles, groups] = await Promise.all([
+    repos.catalog.structures(), repos.catalog.enumerates(), repos.catalog.lifecycles(), repos.catalog.profiles(),
+    repos.accounts.roles(), repos.accounts.groups(),
+  ]);
+  const structureMap = byName(structures);
+  const structureIds = new Map(structures.map((s) => [s.id, s]));
+  const enumerateMap = byName(enumerates);
+  const lifecycleMap = byName(lifecycles);
+  const profileMap = byName(profiles);
+  deepFreeze(roles);
+  deepFreeze(groups);
+  const list = [...structureMap.values()];
+  return {
+    stamp,
+    structure: (name) => structureMap.get(name),
+    structureById: (id) => structureIds.get(id),
+    structures: () => list,
+    enumerate: (name) => enumerateMap.get(name),
+    lifecycle: (name) => lifecycleMap.get(name),
+    profile: (name) => profileMap.get(name),
+    roles: () => roles,
+    groups: () => groups,
+  };
+}
+
+/** Definitions kept while the change clock's `definitions` stamp stays the same. */
+export interface DefinitionsCache {
+  /** The definitions as `repos` sees them: the kept ones when its stamp has not moved. */
+  get(repos: Repositories, stamp?: string): Promise<Definitions>;
+}
+
+/**
+ * One set of definitions at a time, shared by every request of the same
+ * stamp (a concurrent load at the same stamp is shared too). Inside a
+ * transaction the stamp is read through it, so a transaction that wrote
+ * definitions reads its own, never kept for others.
+ */
+export function createDefinitionsCache(): DefinitionsCache {
+  let kept: { readonly stamp: string; readonly definitions: Promise<Definitions> } | undefined;
+  return {
+    async get(repos, known) {
+      const stamp = known ?? (await repos.changes.read()).definitions;
+      if (kept?.stamp === stamp) return kept.definitions;
+      const definitions = loadDefinitions(repos, stamp);
+      if (stamp === "") return definitions;
+      const entry = { stamp, definitions };
+      kept = entry;
+      definitions.catch(() => {
+        if (kept === entry) kept = undefined;
+      });
+      return definitions;
+    },
+  };
+}

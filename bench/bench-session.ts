@@ -61,12 +61,12 @@ export function openBenchSession(settings: { tempPrefix: string; budget: number;
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
       console.error(`\nbench: ${signal}, cleaning up`);
-      cleanup().finally(() => process.exit(130));
+      void cleanup().finally(() => process.exit(130));
     });
   }
   const watchdog = setTimeout(() => {
     console.error(`bench: over the ${settings.budget} s budget, stopping`);
-    cleanup().finally(() => process.exit(1));
+    void cleanup().finally(() => process.exit(1));
   }, settings.budget * 1000);
 
   function startChild(script: string, childArgs: string[], profile: boolean): ChildProcess {
@@ -94,7 +94,7 @@ export function openBenchSession(settings: { tempPrefix: string; budget: number;
     try {
       await main();
     } catch (error) {
-      console.error(`bench: ${(error as Error).stack ?? error}`);
+      console.error(`bench: ${(error as Error).stack ?? String(error)}`);
       process.exitCode = 1;
     } finally {
       clearTimeout(watchdog);

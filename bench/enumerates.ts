@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   console.log(`bench: importing an enumerate of ${items.length} items into ${dataDir}`);
   const importing = performance.now();
   const { platform } = await openLineage(dataDir, [bundlePath]);
-  platform.store.close();
+  await platform.store.close();
   const importSeconds = (performance.now() - importing) / 1000;
 
   if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });

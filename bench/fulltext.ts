@@ -73,12 +73,12 @@ function corpus(seed: number) {
   return { random, draw };
 }
 
-function seed(store: Store, count: number): number {
-  store.catalog.saveStructure({
+async function seed(store: Store, count: number): Promise<number> {
+  await store.catalog.saveStructure({
     name: "BENCH_TEXT", titleField: "bt_title",
     fields: [{ id: "bt_title", type: "text" }, { id: "bt_body", type: "longtext" }],
   } as never);
-  store.search.saveDomain({
+  await store.search.saveDomain({
     name: DOMAIN, lang: "en", stem: "english",
     configs: [{ structure: "BENCH_TEXT", fields: [{ field: "bt_title", weight: "A" }, { field: "bt_body", weight: "C" }], files: [], callables: [] }],
   });
@@ -86,7 +86,7 @@ function seed(store: Store, count: number): number {
   let words = 0;
   const now = new Date().toISOString();
   for (let start = 0; start < count; start += 5000) {
-    store.transaction(() => {
+    await store.transaction(async (tx) => {
       for (let i = start; i < Math.min(count, start + 5000); i++) {
         const length = 150 + Math.floor(random() * 301);
         const body: string[] = [];
@@ -96,11 +96,11 @@ function seed(store: Store, count: number): number {
         if (i % 10_000 === 5000) body[Math.floor(random() * length)] = RARE;
         words += length + 5;
         const title = Array.from({ length: 5 }, draw).join(" ");
-        const created = store.elements.insert({
+        const created = await tx.elements.insert({
           revision: 0, structure: "BENCH_TEXT", name: null, title, owner: 1, status: "alive", fixed: false, state: null,
           values: { bt_title: title, bt_body: body.join(" ") }, createdAt: now, modifiedAt: now, importKey: null,
         });
-        store.search.markChanged(created.initid, created.structure);
+        await tx.search.markChanged(created.initid, created.structure);
       }
     });
   }
@@ -129,18 +129,18 @@ async function restartPhase(dataDir: string, queries: number) {
   globalThis.gc?.();
   const rssMb = statusMb(process.pid, "VmRSS");
   const principal = systemPrincipal();
-  const measure = (q: string) => {
+  const measure = async (q: string) => {
     const times: number[] = [];
     const indexTimes: number[] = [];
-    const domain = platform.fullsearch.engine.domain(DOMAIN);
+    const domain = await platform.fullsearch.engine.domain(DOMAIN);
     const query = parseSearchQuery(q, platform.fullsearch.engine.analyzer(domain));
     let hits = 0;
     for (let i = 0; i < queries + 20; i++) {
       const t0 = performance.now();
-      const data = platform.fullsearch.search(principal, DOMAIN, { q });
+      const data = await platform.fullsearch.search(principal, DOMAIN, { q });
       const t1 = performance.now();
       // What the use case takes of the index: the first page of hits.
-      const iterator = platform.fullsearch.engine.search(domain, query)[Symbol.iterator]();
+      const iterator = (await platform.fullsearch.engine.search(domain, query))[Symbol.iterator]();
       for (let taken = 0; taken < 10 && !iterator.next().done; taken++);
       const t2 = performance.now();
       if (i >= 20) {
@@ -149,22 +149,22 @@ async function restartPhase(dataDir: string, queries: number) {
       }
       if (data.documents.length === 0) throw new Error(`no result for ${q}`);
     }
-    hits = [...platform.fullsearch.engine.search(domain, query)].length;
+    hits = [...(await platform.fullsearch.engine.search(domain, query))].length;
     times.sort((a, b) => a - b);
     indexTimes.sort((a, b) => a - b);
     return { q, hits, p50: percentile(times, 50), p99: percentile(times, 99), indexP50: percentile(indexTimes, 50), indexP99: percentile(indexTimes, 99) };
   };
-  const results = [measure(COMMON), measure(RARE)];
+  const results = [await measure(COMMON), await measure(RARE)];
   // What the background work does every 1000 changes: 1000 documents replaced, then the snapshot written.
   const { index } = platform.fullsearch.engine;
-  const analyzer = platform.fullsearch.engine.analyzer(platform.fullsearch.engine.domain(DOMAIN));
+  const analyzer = platform.fullsearch.engine.analyzer(await platform.fullsearch.engine.domain(DOMAIN));
   const replaced = index.ids(DOMAIN).slice(0, 1000).map((id) => ({ id, structure: "BENCH_TEXT", terms: { A: analyzer.terms(`replaced ${COMMON} ${id}`) } }));
   const persistStart = performance.now();
   index.upsert(DOMAIN, replaced);
   const written = index.persist(DOMAIN);
   const persistMs = performance.now() - persistStart;
   const writtenMs = (await written, performance.now() - persistStart);
-  platform.store.close();
+  await platform.store.close();
   console.log(JSON.stringify({ restartMs, rssMb, results, persistMs, writtenMs }));
 }
 
@@ -177,8 +177,8 @@ async function allPhases() {
   try {
     const seedStart = performance.now();
     const seedStore = openSqliteStore({ dataDir: dir, synchronous: "normal" });
-    const words = seed(seedStore, count);
-    seedStore.close();
+    const words = await seed(seedStore, count);
+    await seedStore.close();
     console.log(`bench: ${thousands(count)} elements, ${thousands(words)} words written in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
     const platform = openPlatform(dir);
@@ -186,7 +186,7 @@ async function allPhases() {
     const built = await platform.fullsearch.engine.rebuild(DOMAIN, { announce: true });
     const buildMs = performance.now() - buildStart;
     const buildHwmMb = statusMb(process.pid, "VmHWM");
-    platform.store.close();
+    await platform.store.close();
     const snapshotBytes = readdirSync(join(dir, "search")).reduce((sum, name) => sum + statSync(join(dir, "search", name)).size, 0);
     console.log(`bench: built ${thousands(built)} in ${(buildMs / 1000).toFixed(1)} s, snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB`);
 

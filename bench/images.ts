@@ -168,9 +168,9 @@ async function main(): Promise<void> {
     const dataDir = join(session.tempDir, `data-${name}`);
     const { platform } = await openLineage(dataDir);
     const account = await platform.addUser({ login: LOGIN[0], password: LOGIN[1], roles: ["admin"] });
-    platform.store.catalog.saveStructure({ name: "NOTE", title: "Note", icon: "photo-200.jpg", fields: [{ id: "nt_title", type: "text" }] });
-    const element = platform.createElement(platform.principalOfAccount(account), { structure: "NOTE", values: { nt_title: "Benchmark" } });
-    platform.store.close();
+    await platform.store.catalog.saveStructure({ name: "NOTE", title: "Note", icon: "photo-200.jpg", fields: [{ id: "nt_title", type: "text" }] });
+    const element = await platform.createElement(await platform.principalOfAccount(account), { structure: "NOTE", values: { nt_title: "Benchmark" } });
+    await platform.store.close();
     servers.push(await serverRun(name, dataDir, imagesDir, element.initid));
   }
   await session.cleanup();

@@ -19,7 +19,7 @@ const started = performance.now();
 const { platform, imports } = await openLineage(dataDir, [bundlePath]);
 const importSeconds = seconds(started);
 const closing = performance.now();
-platform.store.close();
+await platform.store.close();
 const closeSeconds = seconds(closing);
 const peakRssKb = statusKb("VmHWM");
 

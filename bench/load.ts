@@ -46,11 +46,16 @@ export async function probe(url: string, headers: Record<string, string>): Promi
   return { body: JSON.parse(text), ms };
 }
 
+/** autocannon's per-request hook: the request to send, given the connection's own context object. */
+export type RequestSetup = (request: Record<string, unknown>, context: Record<string, unknown>) => Record<string, unknown>;
+
 /**
  * autocannon on one URL: a warm-up, then the measured run; latencies from every answer. Logs the figures.
- * With `nextPath`, each request asks for the path it gives instead (e.g. a different element each time).
+ * With `nextPath`, each request asks for the path it gives instead (e.g. a different element each time);
+ * a RequestSetup may also change the method and body, per connection.
  */
-export async function runLoad(url: string, headers: Record<string, string>, settings: LoadSettings, nextPath?: () => string): Promise<LoadResult> {
+export async function runLoad(url: string, headers: Record<string, string>, settings: LoadSettings, next?: (() => string) | { readonly setup: RequestSetup }): Promise<LoadResult> {
+  const setupRequest: RequestSetup | undefined = typeof next === "function" ? (request) => ({ ...request, path: next() }) : next?.setup;
   let samples = new Float64Array(1 << 16);
   let count = 0;
   const run = autocannon({
@@ -60,7 +65,7 @@ export async function runLoad(url: string, headers: Record<string, string>, sett
     warmup: { connections: settings.connections, duration: settings.warmup },
     headers,
     timeout: 10,
-    ...(nextPath ? { requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: nextPath() }) }] } : {}),
+    ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
   });
   run.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     if (count === samples.length) {

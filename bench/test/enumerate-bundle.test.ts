@@ -17,6 +17,6 @@ describe("the Enumerates benchmark's bundle", () => {
     const platform = createPlatform({ store: createMemoryStore(), hasher: createScryptPasswordHasher({ N: 16 }) });
     const report = await importBundle(platform, enumerateBundle(enumerateItems(3, 4)), { readFile: () => undefined });
     expect(report.enumerates.created).toBe(2);
-    expect(platform.store.catalog.enumerate(ENUM_NAME)?.items).toHaveLength(15);
+    expect((await platform.store.catalog.enumerate(ENUM_NAME))?.items).toHaveLength(15);
   });
 });

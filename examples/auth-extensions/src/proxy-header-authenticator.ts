@@ -48,7 +48,7 @@ export default class ProxyHeaderAuthenticator implements Authenticator {
     if (!login) return { kind: "anonymous" };
     const fromProxy = this.#trusted.has(request.clientAddress) && constantTimeEqual(request.header("x-proxy-secret") ?? "", this.#secret);
     if (!fromProxy) return { kind: "refused", reason: "Untrusted identity header" };
-    const principal = this.#service.platform.principal(login);
+    const principal = await this.#service.platform.principal(login, request.stamp);
     return principal ? { kind: "authenticated", principal } : { kind: "refused", reason: "Unknown user" };
   }
 

@@ -60,9 +60,9 @@ describe("the SSO proxy authenticator (authentModeConfig.sso)", () => {
 
 describe("the users file provider (authentProvidersConfig.users-file)", () => {
   it("creates the platform account of a file user at first login, with the file's roles", async () => {
-    expect(running.platform.store.accounts.byLogin("dora")).toBeUndefined();
+    expect(await running.platform.store.accounts.byLogin("dora")).toBeUndefined();
     const basic = `Basic ${Buffer.from("dora:dora-pw").toString("base64")}`;
     expect((await get("/api/v2/smart-elements/", { authorization: basic, accept: "application/json" })).status).toBe(200);
-    expect(running.platform.store.accounts.byLogin("dora")).toMatchObject({ displayName: "Dora from the users file", roles: ["reader"], passwordHash: null });
+    expect(await running.platform.store.accounts.byLogin("dora")).toMatchObject({ displayName: "Dora from the users file", roles: ["reader"], passwordHash: null });
   });
 });

@@ -1,22 +1,25 @@
 import { createPlatform, type Platform, type Principal, type Store } from "@lineage/core";
+import { PUBLISHING, publishingHooks } from "./publishing.ts";
 
 /**
  * The app's own catalog, defined in code instead of a bundle: recipes with a
- * difficulty enumerate and a list of steps (an array field).
+ * difficulty enumerate, a list of steps (an array field) and a publishing lifecycle.
  */
-export function defineRecipes(store: Store): void {
-  store.transaction(() => {
-    store.catalog.saveEnumerate({
+export async function defineRecipes(store: Store): Promise<void> {
+  await store.transaction(async (tx) => {
+    await tx.catalog.saveEnumerate({
       name: "DIFFICULTY",
       items: [
         { key: "easy", label: { en: "Easy", fr: "Facile" } },
         { key: "hard", label: { en: "Hard", fr: "Difficile" } },
       ],
     });
-    store.catalog.saveStructure({
+    await tx.catalog.saveLifecycle(PUBLISHING);
+    await tx.catalog.saveStructure({
       name: "RECIPE",
       title: { en: "Recipe", fr: "Recette" },
       titleField: "rc_name",
+      lifecycle: PUBLISHING.name,
       fields: [
         { id: "rc_name", type: "text", needed: true, label: "Name" },
         { id: "rc_difficulty", type: "enum", enum: "DIFFICULTY" },
@@ -28,8 +31,8 @@ export function defineRecipes(store: Store): void {
 }
 
 /** A rule of this app, written against the core only: a quick recipe takes at most 20 minutes. */
-export function quickRecipes(platform: Platform, reader: Principal): string[] {
-  const page = platform.listElements(reader, { family: "RECIPE", slice: "all", fields: "document.properties.title,document.attributes.rc_minutes" });
+export async function quickRecipes(platform: Platform, reader: Principal): Promise<string[]> {
+  const page = await platform.listElements(reader, { family: "RECIPE", slice: "all", fields: "document.properties.title,document.attributes.rc_minutes" });
   return page.documents
     .filter((doc) => {
       const minutes = doc.attributes?.rc_minutes;
@@ -38,10 +41,15 @@ export function quickRecipes(platform: Platform, reader: Principal): string[] {
     .map((doc) => String(doc.properties?.title));
 }
 
+export interface RecipeBookOptions {
+  /** The kitchen service's base URL, which publishing calls; without it, publishing is refused (its hooks are not registered). */
+  readonly kitchen?: string | undefined;
+}
+
 /** Sets up the platform with the app's catalog and a cook account. */
-export async function createRecipeBook(store: Store): Promise<{ platform: Platform; cook: Principal }> {
-  const platform = createPlatform({ store });
-  defineRecipes(store);
-  const account = store.accounts.byLogin("cook") ?? (await platform.addUser({ login: "cook", password: "cook-pw", roles: ["admin"] }));
-  return { platform, cook: platform.principalOfAccount(account) };
+export async function createRecipeBook(store: Store, options: RecipeBookOptions = {}): Promise<{ platform: Platform; cook: Principal }> {
+  const platform = createPlatform({ store, ...(options.kitchen ? { hooks: publishingHooks(options.kitchen) } : {}) });
+  await defineRecipes(store);
+  const account = (await store.accounts.byLogin("cook")) ?? (await platform.addUser({ login: "cook", password: "cook-pw", roles: ["admin"] }));
+  return { platform, cook: await platform.principalOfAccount(account) };
 }

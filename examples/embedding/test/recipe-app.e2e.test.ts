@@ -6,17 +6,20 @@ import { openSqliteStore } from "@lineage/adapter-sqlite";
 import type { Store } from "@lineage/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRecipeApp } from "../src/app.ts";
+import { startKitchen, type Kitchen } from "./kitchen-service.ts";
 
 let dataDir: string;
 let store: Store;
 let server: ServerType;
 let base: string;
+let kitchen: Kitchen;
 const cook = { authorization: `Basic ${Buffer.from("cook:cook-pw").toString("base64")}` };
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "lineage-embedding-"));
   store = openSqliteStore({ dataDir });
-  const app = await createRecipeApp(store);
+  kitchen = await startKitchen();
+  const app = await createRecipeApp(store, { kitchen: kitchen.url });
   await new Promise<void>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
       base = `http://127.0.0.1:${info.port}`;
@@ -26,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  store.close();
+  await kitchen.close();
+  await store.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -50,5 +54,16 @@ describe("the recipe book's HTTP server", () => {
     const document = (await (await fetch(`${base}/api/v2/openapi.json`, { headers: cook })).json()) as any;
     expect(document.openapi).toBe("3.1.0");
     expect(document.paths["/api/v2/smart-elements/{docid}"].put).toBeDefined();
+  });
+
+  it("publishes a recipe through the API: the kitchen's answer to hook m2 is the envelope's message", async () => {
+    const list = await fetch(`${base}/api/v2/smart-structures/RECIPE/smart-elements/`, { headers: cook });
+    const [omelette] = ((await list.json()) as any).data.documents;
+    const published = await fetch(`${base}${omelette.uri.replace(/\.json$/, "")}/workflows/transitions/publish`, { method: "POST", headers: cook });
+    expect(published.status).toBe(200);
+    const body = (await published.json()) as any;
+    expect(body.data.state).toMatchObject({ id: "published" });
+    expect(body.messages).toEqual([{ type: "message", code: "WORKFLOW_TRANSITION", contentText: "On the kitchen board as #1" }]);
+    expect(kitchen.calls.map((call) => call.path)).toEqual(["/approve", "/announce"]);
   });
 });

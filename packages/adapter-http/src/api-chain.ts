@@ -26,7 +26,7 @@ const hasSuffix = (path: string) => /\.[A-Za-z0-9]+$/.test(path.slice(path.lastI
 /**
  * What every /api/ request goes through before its route, in this order: a refused method
  * override; the context (limits, platform) and the default Cache-Control; the request timeout
- * around the rest; the Accept check; the store's version as the request sees it (one read for
+ * around the rest; the Accept check; the change clock as the request sees it (one read for
  * the requests of a turn of the event loop: turnVersion); the body limit (writes only);
  * authentication. Then, on the way out, `alt=html` wraps the JSON.
  *
@@ -40,7 +40,7 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
   const limit = limits.maxBodyBytes;
   const limitBody = bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } });
   const timeout = requestTimeout(limits.requestTimeoutMs);
-  const versionOfTurn = turnVersion(platform.store);
+  const stampOfTurn = turnVersion(platform.store.changes, setImmediate);
 
   /** As Hono's compose takes a middleware's answer: only one given before any other. */
   function take(c: Context<HttpEnv>, answer: Response | void): void {
@@ -53,7 +53,7 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
     const path = pathnameOf(c.req.url);
     const accept = headerOf(c, "accept");
     if (!hasSuffix(path) && !path.startsWith("/api/v2/images/") && !acceptsJson(accept)) throw new LineageError("API0006", [accept ?? ""]);
-    c.set("storeVersion", await versionOfTurn());
+    c.set("stamp", await stampOfTurn());
     // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
     if (c.req.method === "GET" || c.req.method === "HEAD") return authenticated(c, next);
     return limitBody(c, () => authenticated(c, next)).then((answer) => take(c, answer));

@@ -18,8 +18,11 @@ export interface Envelope<T = unknown> {
   exceptionMessage?: string;
 }
 
-/** A successful envelope. */
-export function successEnvelope<T>(data: T, messages: EnvelopeMessage[] = []): Envelope<T> {
+/**
+ * A successful envelope. A promise is refused by the type checker: serialized, it
+ * would answer `{}` (a use case whose result was not awaited).
+ */
+export function successEnvelope<T>(data: T extends PromiseLike<unknown> ? never : T, messages: EnvelopeMessage[] = []): Envelope<T> {
   return { success: true, messages, data };
 }
 

@@ -1,18 +1,17 @@
-import type { Platform, Principal, RequestVersion } from "@lineage/core";
+import type { ChangeStamp, Deadline, Platform, Principal } from "@lineage/core";
 import type { HttpLimits } from "./http-limits.ts";
-import type { Deadline } from "./request-timeout.ts";
 
 /** What every handler finds in the Hono context. */
 export interface HttpEnv {
   Variables: {
     principal: Principal;
     platform: Platform;
-    /** The store's version as this request sees it (read once, at first use): what its cached reads are checked against. */
-    storeVersion: RequestVersion;
+    /** The change clock as this request saw it (one read per turn of the event loop): what its cached reads are checked against. */
+    stamp: ChangeStamp;
     /** This request's id, echoed in X-Request-Id and written in its log line. */
     requestId: string;
     limits: HttpLimits;
-    /** Expires when the request has run out of time (request-timeout.ts). */
+    /** Aborted when the request has run out of time (request-timeout.ts); writes pass it to their transaction. */
     deadline: Deadline;
   };
 }

@@ -1,15 +1,11 @@
-import { LineageError } from "@lineage/core";
+import { LineageError, type Deadline } from "@lineage/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { errorEnvelope } from "./envelope.ts";
 import type { HttpEnv } from "./http-env.ts";
 
-/** Whether a request has run out of time (context `deadline`): body readers check it. */
-export interface Deadline {
-  readonly expired: boolean;
-}
-
+/** A request's deadline (context `deadline`), aborted once it has been answered 503 for its timeout. */
 interface Running extends Deadline {
-  expired: boolean;
+  aborted: boolean;
   readonly at: number;
   readonly expire: () => void;
 }
@@ -39,7 +35,7 @@ function createDeadlines(ms: number) {
     for (const request of running) {
       if (request.at > now) break;
       running.delete(request);
-      request.expired = true;
+      request.aborted = true;
       request.expire();
     }
     arm();
@@ -47,7 +43,7 @@ function createDeadlines(ms: number) {
 
   return {
     start(expire: () => void): Running {
-      const request: Running = { expired: false, at: performance.now() + ms, expire };
+      const request: Running = { aborted: false, at: performance.now() + ms, expire };
       running.add(request);
       // A timer armed for a request that has finished since fires early and arms again for the next one.
       if (!timer) arm();
@@ -63,8 +59,9 @@ function createDeadlines(ms: number) {
  * Answers 503 API0101 (with Retry-After) when a request runs longer than `ms`.
  * 503 rather than 504: this server is the origin, not a gateway waiting on one,
  * and the client may retry later. The work cannot be interrupted, but the
- * request's `deadline` expires, and body readers check it: a PUT whose
- * body took too long to arrive is answered 503 and never written.
+ * request's `deadline` is aborted: body readers check it (a PUT whose body
+ * took too long to arrive is answered 503 and never written), and writes
+ * hand it to their transaction, which then rolls back instead of committing.
  */
 export function requestTimeout(ms: number): MiddlewareHandler<HttpEnv> {
   const deadlines = createDeadlines(ms);
@@ -98,5 +95,5 @@ export function requestTimeout(ms: number): MiddlewareHandler<HttpEnv> {
 /** Refuses to go on with a request whose time is up: its client has already been answered 503. */
 export function throwIfExpired(c: Context): void {
   const deadline = (c as Context<HttpEnv>).get("deadline");
-  if (deadline?.expired) throw new LineageError("API0101", [(c as Context<HttpEnv>).get("limits")?.requestTimeoutMs]);
+  if (deadline?.aborted) throw new LineageError("API0101", [(c as Context<HttpEnv>).get("limits")?.requestTimeoutMs]);
 }

@@ -10,7 +10,7 @@ import { createHttpApp, startServer, type RunningServer } from "../src/index.ts"
 import { apiClient } from "./api-client.ts";
 
 /*
- * GET one element is served from caches checked against the store's version, read once for the
+ * GET one element is served from caches checked against the change clock, read once for the
  * requests received in the same turn of the event loop, after they were received: a write by
  * another process (here, another connection on the same data directory) must show in the very
  * next answer, and so must a change of rights or roles.
@@ -32,8 +32,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close();
-  other.close();
-  served.close();
+  await other.close();
+  await served.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -46,8 +46,8 @@ describe("GET one element after a change made elsewhere", () => {
     expect(again.headers.get("etag")).toBe(first.headers.get("etag"));
     expect(again.text).toBe(first.text);
 
-    const hello = other.elements.latestByName("ART_HELLO")!;
-    other.transaction(() => other.elements.save({
+    const hello = (await other.elements.latestByName("ART_HELLO"))!;
+    await other.transaction((tx) => tx.elements.save({
       ...hello, title: "Written elsewhere", values: { ...hello.values, ar_title: "Written elsewhere" }, modifiedAt: "2026-07-01T00:00:00.000Z",
     }));
     const after = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob);
@@ -59,30 +59,30 @@ describe("GET one element after a change made elsewhere", () => {
 
   it("refuses at once when the profile stops granting the reader's role", async () => {
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(200);
-    other.transaction(() => other.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
+    await other.transaction((tx) => tx.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
     const refused = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob);
     expect(refused.status).toBe(403);
-    other.transaction(() => other.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor", "role:reader"], edit: ["role:editor"], delete: ["role:editor"] } }));
+    await other.transaction((tx) => tx.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor", "role:reader"], edit: ["role:editor"], delete: ["role:editor"] } }));
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(200);
   });
 
   it("applies an account's new roles, rights and password at the next request", async () => {
-    const bob = other.accounts.byLogin("bob")!;
-    other.transaction(() => other.accounts.saveAccount({ ...bob, roles: [] }));
+    const bob = (await other.accounts.byLogin("bob"))!;
+    await other.transaction((tx) => tx.accounts.saveAccount({ ...bob, roles: [] }));
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(403);
 
-    other.transaction(() => other.accounts.saveAccount({ ...bob, rights: [] }));
+    await other.transaction((tx) => tx.accounts.saveAccount({ ...bob, rights: [] }));
     const noRight = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob);
     expect([noRight.status, noRight.json.messages[0].code]).toEqual([403, "CRUD0105"]);
 
-    const carol = other.accounts.byLogin("carol")!;
-    other.transaction(() => other.accounts.saveAccount({ ...bob, passwordHash: carol.passwordHash }));
+    const carol = (await other.accounts.byLogin("carol"))!;
+    await other.transaction((tx) => tx.accounts.saveAccount({ ...bob, passwordHash: carol.passwordHash }));
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", asBob)).status).toBe(401);
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", { as: ["bob", "carol-pw"] })).status).toBe(200);
   });
 });
 
-describe("the store's version shared by the requests of one turn", () => {
+describe("the change clock shared by the requests of one turn", () => {
   /** Sends `count` GETs pipelined in one write on one connection; resolves to the raw answers. */
   function pipelined(count: number): Promise<string> {
     const { hostname, port } = new URL(server.url);
@@ -102,14 +102,14 @@ describe("the store's version shared by the requests of one turn", () => {
   }
 
   it("reads it once for requests received together, and again for the next ones", async () => {
-    const reads = vi.spyOn(served, "version");
+    const reads = vi.spyOn(served.changes, "read");
     try {
       const answers = await pipelined(6);
       expect(answers.split("HTTP/1.1 200 OK").length - 1, answers.slice(0, 300)).toBe(6);
       expect(reads).toHaveBeenCalledTimes(1);
 
-      const hello = other.elements.latestByName("ART_HELLO")!;
-      other.transaction(() => other.elements.save({ ...hello, title: "Written between two turns", modifiedAt: "2026-07-02T00:00:00.000Z" }));
+      const hello = (await other.elements.latestByName("ART_HELLO"))!;
+      await other.transaction((tx) => tx.elements.save({ ...hello, title: "Written between two turns", modifiedAt: "2026-07-02T00:00:00.000Z" }));
       expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO", { as: ["admin", "admin-pw"] })).json.data.document.properties.title).toBe("Written between two turns");
       expect(reads).toHaveBeenCalledTimes(2);
     } finally {

@@ -25,12 +25,12 @@ const LIST = "GET /api/v1/dashboard/";
 /** The seeded platform, plus role dashboard-admin (dora) and four registered dashboards. */
 async function seedDashboards(store: Store): Promise<Seed> {
   const seed = await seededPlatform(store);
-  store.accounts.saveRole({ id: "dashboard-admin", label: { en: "Dashboard administrators", fr: "Administrateurs des tableaux de bord" } });
+  await store.accounts.saveRole({ id: "dashboard-admin", label: { en: "Dashboard administrators", fr: "Administrateurs des tableaux de bord" } });
   await seed.platform.addUser({ login: "dora", password: "dora-pw", roles: ["dashboard-admin"], locale: "fr" });
-  store.catalog.saveDashboard({ slug: "sales", uuid: uuidOf(1), roles: ["reader"] });
-  store.catalog.saveDashboard({ slug: "stock", uuid: EMBEDDED, roles: ["editor", "reader"] });
-  store.catalog.saveDashboard({ slug: "staff", uuid: uuidOf(3), roles: ["editor"] });
-  store.catalog.saveDashboard({ slug: "gone", uuid: GONE, roles: ["reader"] });
+  await store.catalog.saveDashboard({ slug: "sales", uuid: uuidOf(1), roles: ["reader"] });
+  await store.catalog.saveDashboard({ slug: "stock", uuid: EMBEDDED, roles: ["editor", "reader"] });
+  await store.catalog.saveDashboard({ slug: "staff", uuid: uuidOf(3), roles: ["editor"] });
+  await store.catalog.saveDashboard({ slug: "gone", uuid: GONE, roles: ["reader"] });
   return seed;
 }
 

@@ -21,7 +21,7 @@ const CITIES = [
 beforeAll(async () => {
   live = await startLiveServer(seededPlatform);
   ({ api, seed } = live);
-  seed.store.catalog.saveEnumerate({ name: "CITIES", items: CITIES });
+  await seed.store.catalog.saveEnumerate({ name: "CITIES", items: CITIES });
 });
 
 afterAll(() => live.close());

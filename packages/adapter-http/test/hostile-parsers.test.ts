@@ -19,7 +19,8 @@ import { hostileJson, hostileString, parsedOrRefused } from "./hostile-arbitrari
 
 const RUNS = { numRuns: 3000 };
 const seed = await seededPlatform(createMemoryStore());
-const article = seed.platform.scope(seed.principal("admin")).structure("ARTICLE") as SmartStructure;
+const admin = await seed.principal("admin");
+const article = (await seed.platform.scope(admin)).structure("ARTICLE") as SmartStructure;
 
 describe("list parameters", () => {
   it("slice is a page size within the cap, ALL, or a 400", () => {
@@ -54,14 +55,14 @@ describe("list parameters", () => {
 });
 
 describe("enumerate filters", () => {
-  it("keyword, operator and orderBy give parameters or a 400", () => {
+  it("keyword, operator and orderBy give parameters or a 400", async () => {
     const query = fc.record({ keyword: fc.option(hostileString(), { nil: undefined }), operator: fc.option(hostileString(12), { nil: undefined }), orderBy: fc.option(hostileString(12), { nil: undefined }) });
     fc.assert(fc.property(query, (raw) => {
       const parsed = parsedOrRefused(() => parseEnumerateQuery(raw));
       if (parsed) expect(["startswith", "contains"]).toContain(parsed.operator);
     }), RUNS);
-    fc.assert(fc.property(hostileString(), fc.constantFrom("startswith", "contains"), fc.constantFrom("none", "key", "label"), (keyword, operator, orderBy) => {
-      const data = seed.platform.readEnumerate(seed.principal("admin"), { enumerate: "CATEGORIES" }, { keyword, operator, orderBy });
+    await fc.assert(fc.asyncProperty(hostileString(), fc.constantFrom("startswith", "contains"), fc.constantFrom("none", "key", "label"), async (keyword, operator, orderBy) => {
+      const data = await seed.platform.readEnumerate(admin, { enumerate: "CATEGORIES" }, { keyword, operator, orderBy });
       expect(Array.isArray(data.enumItems)).toBe(true);
     }), { numRuns: 500 });
   });
@@ -104,12 +105,12 @@ describe("bodies", () => {
     await fc.assert(fc.asyncProperty(fc.oneof(hostileJson, mutated), async (bundle) => {
       const store = createMemoryStore();
       const platform = (await seededPlatform(store)).platform;
-      const before = store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 }).length;
+      const before = (await store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).length;
       try {
         await importBundle(platform, bundle, { readFile: () => undefined });
       } catch (error) {
         expect((error as { code?: string }).code).toBe("BUNDLE0001");
-        expect(store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).toHaveLength(before);
+        expect(await store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).toHaveLength(before);
       }
     }), { numRuns: 150 });
   });

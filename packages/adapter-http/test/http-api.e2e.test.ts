@@ -176,7 +176,7 @@ describe("writing", () => {
 
 describe("revisions", () => {
   it("lists and reads revisions in the three variants, with ETags", async () => {
-    seed.platform.reviseElement(seed.principal("admin"), seed.store.elements.latest(seed.author.initid)!, { comment: "r1" });
+    await seed.platform.reviseElement(await seed.principal("admin"), (await seed.store.elements.latest(seed.author.initid))!, { comment: "r1" });
     const list = await api.call("GET", "/api/v2/smart-elements/AUTHOR_ADA/revisions/");
     expect(list.json.data.revisions.map((r: any) => [r.properties.revision, r.properties.status])).toEqual([[1, "alive"], [0, "fixed"]]);
     expect(list.json.data.uri).toBe("/api/v2/smart-elements/AUTHOR_ADA/revisions/");
@@ -192,10 +192,10 @@ describe("revisions", () => {
 
 describe("files", () => {
   it("stores a multipart upload in the vault and serves its value", async () => {
-    seed.store.catalog.saveStructure({ name: "GALLERY", titleField: "ga_title", fields: [
+    await seed.store.catalog.saveStructure({ name: "GALLERY", titleField: "ga_title", fields: [
       { id: "ga_title", type: "text" }, { id: "ga_picture", type: "image" }, { id: "ga_notes", type: "file", multiple: true },
     ] });
-    seed.platform.createElement(seed.principal("admin"), { structure: "GALLERY", name: "GAL_ONE", values: { ga_title: "One" } });
+    await seed.platform.createElement(await seed.principal("admin"), { structure: "GALLERY", name: "GAL_ONE", values: { ga_title: "One" } });
     const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
     const form = new FormData();
     form.set("GA_PICTURE", new File([png], "dot.png", { type: "image/png" }));
@@ -206,7 +206,7 @@ describe("files", () => {
     const picture = response.json.data.document.attributes.ga_picture;
     expect(picture).toMatchObject({ value: expect.stringMatching(/^image\/png\|\d+\|dot\.png$/), displayValue: "dot.png", mime: "image/png", size: png.length });
     const vaultId = Number(picture.value.split("|")[1]);
-    expect(Buffer.from(seed.store.vault.read(vaultId) ?? [])).toEqual(png);
+    expect(Buffer.from((await seed.store.vault.read(vaultId)) ?? [])).toEqual(png);
     expect(response.json.data.document.attributes.ga_notes.map((note: any) => note.displayValue)).toEqual(["a.txt", "b.txt"]);
     const text = new FormData();
     text.set("ga_picture", new File(["not an image"], "x.txt", { type: "text/plain" }));

@@ -21,11 +21,11 @@ async function seed(store: Store) {
   const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
   const photo = await bandedImage(400, 300, "jpeg");
   const square = await bandedImage(90, 90, "png");
-  const icon = store.vault.store(await bandedImage(48, 48, "png"), { name: "badge.png", mime: "image/png" });
-  store.transaction(() => {
-    store.accounts.saveRole({ id: "viewer" });
-    store.catalog.saveProfile({ name: "PRF_PHOTO", grants: { view: ["role:viewer"] } });
-    store.catalog.saveStructure({
+  const icon = await store.vault.store(await bandedImage(48, 48, "png"), { name: "badge.png", mime: "image/png" });
+  await store.transaction(async (tx) => {
+    await tx.accounts.saveRole({ id: "viewer" });
+    await tx.catalog.saveProfile({ name: "PRF_PHOTO", grants: { view: ["role:viewer"] } });
+    await tx.catalog.saveStructure({
       name: "PHOTO", title: "Photo", icon: "icon.png", profile: "PRF_PHOTO",
       fields: [
         { id: "ph_title", type: "text" },
@@ -37,13 +37,13 @@ async function seed(store: Store) {
         { id: "ph_words", type: "int" },
       ],
     });
-    store.catalog.saveStructure({ name: "BADGE", title: "Badge", icon: formatFileValue({ mime: "image/png", vaultId: icon.id, name: "badge.png" }), fields: [{ id: "bd_title", type: "text" }] });
+    await tx.catalog.saveStructure({ name: "BADGE", title: "Badge", icon: formatFileValue({ mime: "image/png", vaultId: icon.id, name: "badge.png" }), fields: [{ id: "bd_title", type: "text" }] });
   });
   const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
   await platform.addUser({ login: "vera", password: "vera-pw", roles: ["viewer"] });
   await platform.addUser({ login: "sam", password: "sam-pw" });
-  const system = platform.principalOfAccount(admin);
-  const element = platform.createElement(system, {
+  const system = await platform.principalOfAccount(admin);
+  const element = await platform.createElement(system, {
     structure: "PHOTO", name: "PH_ONE",
     values: {
       ph_title: "One", ph_image: upload("photo.jpg", "image/jpeg", photo),
@@ -54,7 +54,7 @@ async function seed(store: Store) {
       ph_words: 3,
     },
   });
-  const badge = platform.createElement(system, { structure: "BADGE", name: "BD_ONE", values: { bd_title: "Badge" } });
+  const badge = await platform.createElement(system, { structure: "BADGE", name: "BD_ONE", values: { bd_title: "Badge" } });
   const fileOf = (field: string) => {
     const value = element.values[field];
     return Number(/\|(\d+)\|/.exec(String(Array.isArray(value) ? value[0] : value))?.[1]);
@@ -379,7 +379,7 @@ describe("unavailable methods and uploads", () => {
     form.append("ph_image", new Blob([await bandedImage(20, 20, "png")], { type: "text/plain" }), "claimed.txt");
     const put = await live.api.call("PUT", "/api/v2/smart-elements/PH_ONE", { body: form });
     expect(put.status).toBe(200);
-    const stored = live.seed.store.elements.latestByName("PH_ONE")?.values.ph_image;
+    const stored = (await live.seed.store.elements.latestByName("PH_ONE"))?.values.ph_image;
     expect(String(stored)).toMatch(/^image\/png\|\d+\|claimed\.txt$/);
     const lie = new FormData();
     lie.append("ph_image", new Blob(["<script>alert(1)</script>"], { type: "image/png" }), "evil.png");

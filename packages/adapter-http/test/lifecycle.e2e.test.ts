@@ -19,8 +19,8 @@ const errorOf = (response: { status: number; json: any }) => [response.status, r
 
 let count = 0;
 /** A fresh article in draft, so tests do not depend on each other. */
-function newArticle(): { initid: number; base: string } {
-  const created = seed.platform.createElement(seed.principal("admin"), { structure: "ARTICLE", values: { ar_title: `Lifecycle ${++count}` } });
+async function newArticle(): Promise<{ initid: number; base: string }> {
+  const created = await seed.platform.createElement(await seed.principal("admin"), { structure: "ARTICLE", values: { ar_title: `Lifecycle ${++count}` } });
   return { initid: created.initid, base: `/api/v2/smart-elements/${created.initid}/workflows` };
 }
 
@@ -29,7 +29,7 @@ const revisionsOf = async (initid: number) =>
 
 describe("reading states", () => {
   it("lists the next states the user may reach, in both URL variants", async () => {
-    const { initid, base } = newArticle();
+    const { initid, base } = await newArticle();
     const response = await api.call("GET", `${base}/states/`, { as: ALICE });
     expect(response.status).toBe(200);
     expect(response.json).toMatchObject({ success: true, messages: [] });
@@ -48,7 +48,7 @@ describe("reading states", () => {
   });
 
   it("lists every state with allStates=1 (allState=1 too)", async () => {
-    const { base } = newArticle();
+    const { base } = await newArticle();
     for (const query of ["allStates=1", "allState=1"]) {
       const response = await api.call("GET", `${base}/states/?${query}`);
       expect(response.json.data.states.map((s: any) => [s.id, s.isCurrentState, s.transition?.id ?? null])).toEqual([
@@ -59,7 +59,7 @@ describe("reading states", () => {
   });
 
   it("reads one state, with or without .json, and answers CRUD0228 for an unknown one", async () => {
-    const { base } = newArticle();
+    const { base } = await newArticle();
     for (const path of [`${base}/states/review`, `${base}/states/review.json`]) {
       const response = await api.call("GET", path);
       expect(response.json.data).toEqual({
@@ -75,7 +75,7 @@ describe("reading states", () => {
 
 describe("reading transitions", () => {
   it("lists every transition with valid, and describes one", async () => {
-    const { base } = newArticle();
+    const { base } = await newArticle();
     const list = await api.call("GET", `${base}/transitions/`, { as: BOB });
     expect(list.json.data.uri).toBe(`${base}/transitions/`);
     expect(list.json.data.transitions.map((t: any) => [t.id, t.valid])).toEqual([["submit", true], ["publish", false], ["reject", false], ["retract", false], ["lock", true]]);
@@ -97,7 +97,7 @@ describe("reading transitions", () => {
 
 describe("the lifecycle collection's errors", () => {
   it("answers the spec's codes for the element, on every route", async () => {
-    const { initid, base } = newArticle();
+    const { initid, base } = await newArticle();
     const routes = ["GET states/", "GET states/review", "POST states/review", "GET transitions/", "GET transitions/submit", "POST transitions/submit"];
     const call = (prefix: string, route: string, as?: [string, string]) => {
       const [method, path] = route.split(" ") as [string, string];
@@ -120,7 +120,7 @@ describe("the lifecycle collection's errors", () => {
   });
 
   it("answers 501 for the methods the collection does not implement", async () => {
-    const { base } = newArticle();
+    const { base } = await newArticle();
     for (const [method, path] of [["POST", "states/"], ["PUT", "states/review"], ["DELETE", "states/review"], ["POST", "transitions/"], ["PUT", "transitions/submit"], ["DELETE", "transitions/"]] as const) {
       expect(errorOf(await api.call(method, `${base}/${path}`))).toEqual([501, "CRUD0103"]);
     }
@@ -130,7 +130,7 @@ describe("the lifecycle collection's errors", () => {
 
 describe("changing state", () => {
   it("runs a transition: new revision, previous fixed, comment in the history, state property updated", async () => {
-    const { initid, base } = newArticle();
+    const { initid, base } = await newArticle();
     const response = await api.call("POST", `${base}/transitions/submit`, { as: ALICE, json: { comment: "Please review" } });
     expect(response.status).toBe(200);
     expect(response.json).toEqual({
@@ -152,7 +152,7 @@ describe("changing state", () => {
   });
 
   it("goes to a state with parameters, answering like GET state with the hooks' messages", async () => {
-    const { initid, base } = newArticle();
+    const { initid, base } = await newArticle();
     expect((await api.call("POST", `${base}/states/review`, { as: ALICE })).status).toBe(200);
     const response = await api.call("POST", `${base}/states/published.json`, {
       as: ALICE, json: { comment: "Out now", parameters: { pub_date: "2026-06-01", pub_channels: ["tech"] } },
@@ -172,7 +172,7 @@ describe("changing state", () => {
   });
 
   it("refuses what may not run with 403 WFL0300 and the reason, and invalid transitions with 404 CRUD0235", async () => {
-    const { initid, base } = newArticle();
+    const { initid, base } = await newArticle();
     const invalid = await api.call("POST", `${base}/transitions/publish`, { as: ALICE, json: {} });
     expect(errorOf(invalid)).toEqual([404, "CRUD0235"]);
     expect(errorOf(await api.call("POST", `${base}/states/published`, { as: ALICE }))).toEqual([404, "CRUD0235"]);
@@ -190,7 +190,7 @@ describe("changing state", () => {
   });
 
   it("refuses bad bodies and parameters with 400 naming what is wrong", async () => {
-    const { initid, base } = newArticle();
+    const { initid, base } = await newArticle();
     await api.call("POST", `${base}/transitions/submit`, { as: ALICE });
     const post = (body: Record<string, unknown>) => api.call("POST", `${base}/transitions/publish`, { as: ALICE, ...body });
     const cases: Array<[Record<string, unknown>, string, string]> = [
@@ -212,7 +212,7 @@ describe("changing state", () => {
   });
 
   it("lets admin force a state no valid transition leads to, and says so in the history", async () => {
-    const { initid, base } = newArticle();
+    const { initid, base } = await newArticle();
     const response = await api.call("POST", `${base}/states/published`, { json: { comment: "Forced" } });
     expect(response.status).toBe(200);
     expect(response.json.data.state).toMatchObject({ id: "published", isCurrentState: true });
@@ -226,7 +226,7 @@ describe("changing state", () => {
 describe("concurrent state changes", () => {
   it("lets exactly one of two simultaneous changes win, without a duplicate revision", async () => {
     for (const [first, second] of [["transitions/submit", "transitions/submit"], ["states/review", "transitions/submit"], ["states/review", "states/review"]]) {
-      const { initid, base } = newArticle();
+      const { initid, base } = await newArticle();
       const responses = await Promise.all([first, second].map((path) => api.call("POST", `${base}/${path}`, { as: ALICE, json: { comment: "race" } })));
       const outcomes = responses.map(errorOf).map(([status, code]) => (status === 200 ? "ok" : `${status} ${code}`));
       expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);

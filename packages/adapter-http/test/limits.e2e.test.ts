@@ -1,7 +1,7 @@
 import { connect } from "node:net";
-import { createPlatform } from "@lineage/core";
+import { createPlatform, type Store, type TransitionHooks } from "@lineage/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lifecyclePlatform } from "../../core/test/lifecycle-fixture.ts";
+import { lifecyclePlatform, recordingHooks } from "../../core/test/lifecycle-fixture.ts";
 import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
 import { startLiveServer, type LiveServer } from "./live-server.ts";
 
@@ -156,5 +156,98 @@ describe("request timeout", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
     expect(after.data.document.attributes.ar_title.value).not.toBe("Too late");
+  });
+});
+
+describe("a write whose transaction is still open when its time is up", () => {
+  const TIMEOUT = { requestTimeoutMs: 300 };
+
+  /** A promise and what settles it: lets the test decide when the slow part of a write goes on. */
+  function gate() {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  }
+
+  /** A second app on the live server's store (or a stand-in of it), answering 503 after 300 ms. */
+  async function withTinyTimeout(options: { store?: Store; hooks?: TransitionHooks }, run: (url: string) => Promise<void>) {
+    const { seed } = live;
+    const platform = createPlatform({ store: options.store ?? seed.store, clock: seed.clock, hasher: seed.platform.hasher, ...(options.hooks ? { hooks: options.hooks } : {}) });
+    const tiny = await startServer(createHttpApp({ platform, limits: TIMEOUT, onUnexpectedError: (error) => unexpected.push(error) }), { limits: TIMEOUT });
+    try {
+      await run(tiny.url);
+    } finally {
+      await tiny.close();
+    }
+  }
+
+  async function expect503(answer: Response) {
+    expect([answer.status, answer.headers.get("retry-after")]).toEqual([503, "5"]);
+    expect(((await answer.json()) as any).messages[0]).toMatchObject({ code: "API0101", contentText: "The request took longer than 300 ms" });
+  }
+
+  /** Resolves once every transaction begun so far has ended: SQLite runs them one after the other. */
+  const transactionsEnded = () => live.seed.store.transaction(() => Promise.resolve());
+
+  it("a PUT still waiting to commit: 503 API0101, rolled back, and the element is unchanged", async () => {
+    const store = live.seed.store;
+    const reached = gate();
+    const proceed = gate();
+    // A slow database: the transaction has written, and waits (until the test says so) before it may commit.
+    const transaction: Store["transaction"] = (fn, options) => store.transaction(async (tx) => {
+      const result = await fn(tx);
+      reached.open();
+      await proceed.opened;
+      return result;
+    }, options);
+    const before = await live.api.call("GET", "/api/v2/smart-elements/ART_ZEBRA");
+    await withTinyTimeout({ store: { ...store, transaction } }, async (url) => {
+      let inTransaction = false;
+      void reached.opened.then(() => (inTransaction = true));
+      const answer = await fetch(`${url}/api/v2/smart-elements/ART_ZEBRA`, {
+        method: "PUT", headers: { authorization: ADMIN, "content-type": "application/json" },
+        body: JSON.stringify({ document: { attributes: { ar_title: { value: "Committed after its 503" } } } }),
+      });
+      expect(inTransaction).toBe(true);
+      await expect503(answer);
+      proceed.open();
+      await transactionsEnded();
+    });
+    const after = await live.api.call("GET", "/api/v2/smart-elements/ART_ZEBRA");
+    expect(after.json.data.document.properties).toEqual(before.json.data.document.properties);
+    expect(after.text).toBe(before.text);
+  });
+
+  it("a transition whose hook m1 is still waiting: 503 API0101, and the element keeps its state and revisions", async () => {
+    const { seed } = live;
+    const admin = await seed.principal("admin");
+    const article = await seed.platform.createElement(admin, { structure: "ARTICLE", values: { ar_title: "Slow review" } });
+    await seed.platform.lifecycle.runTransition(admin, String(article.initid), "submit", {});
+    const path = `/api/v2/smart-elements/${article.initid}`;
+    const revisions = async () => (await live.api.call("GET", `${path}/revisions/?fields=document.properties.revision,document.properties.state`)).json.data.revisions
+      .map((r: any) => [r.properties.revision, r.properties.state.reference]);
+    expect(await revisions()).toEqual([[1, "review"], [0, "draft"]]);
+    const reached = gate();
+    const proceed = gate();
+    const calls: string[] = [];
+    // Hook m1 of "publish" calls a slow service: the state change's transaction stays open meanwhile.
+    const hooks = recordingHooks(calls, { check: async () => {
+      reached.open();
+      await proceed.opened;
+    } });
+    await withTinyTimeout({ hooks }, async (url) => {
+      let inTransaction = false;
+      void reached.opened.then(() => (inTransaction = true));
+      const answer = await fetch(`${url}${path}/workflows/transitions/publish`, {
+        method: "POST", headers: { authorization: ADMIN, "content-type": "application/json" },
+        body: JSON.stringify({ parameters: { pub_date: "2026-05-01" } }),
+      });
+      expect(inTransaction).toBe(true);
+      await expect503(answer);
+      proceed.open();
+      await transactionsEnded();
+    });
+    expect(calls.filter((call) => call.startsWith("m3"))).toEqual([]);
+    expect(await revisions()).toEqual([[1, "review"], [0, "draft"]]);
   });
 });

@@ -29,7 +29,7 @@ export async function startLiveServer<S extends { platform: Platform; store: Sto
     api: apiClient(server.url),
     async close() {
       await server.close();
-      seed.store.close();
+      await seed.store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -20,7 +20,7 @@ function slowApp(seen: string[]) {
   app.use("*", requestTimeout(1000));
   app.get("/wait/:name/:ms", async (c) => {
     await new Promise((resolve) => setTimeout(resolve, Number(c.req.param("ms"))));
-    seen.push(`${c.req.param("name")} ${c.get("deadline").expired ? "expired" : "in time"}`);
+    seen.push(`${c.req.param("name")} ${c.get("deadline").aborted ? "aborted" : "in time"}`);
     return c.text("done");
   });
   return app;
@@ -58,7 +58,7 @@ it("answers each request 503 at its own deadline, and lets the others finish", a
   expect(c.status).toBe(503);
 
   await vi.advanceTimersByTimeAsync(4000);
-  expect(seen).toEqual(["b in time", "a expired", "c expired"]);
+  expect(seen).toEqual(["b in time", "a aborted", "c aborted"]);
 });
 
 it("still keeps time after it has been idle", async () => {
@@ -73,10 +73,10 @@ it("still keeps time after it has been idle", async () => {
   expect(late.status).toBe(503);
 });
 
-it("lets a request go whose rest throws before its first await: its deadline does not expire later", async () => {
+it("lets a request go whose rest throws before its first await: its deadline is not aborted later", async () => {
   const timeout = requestTimeout(1000);
   const app = new Hono<HttpEnv>();
-  let deadline: { expired: boolean } | undefined;
+  let deadline: { aborted: boolean } | undefined;
   let caught: unknown;
   app.get("/refused", async (c) => {
     try {
@@ -90,5 +90,5 @@ it("lets a request go whose rest throws before its first await: its deadline doe
   expect((await app.request("/refused")).status).toBe(200);
   expect(caught).toMatchObject({ message: "refused at once" });
   await vi.advanceTimersByTimeAsync(2000);
-  expect(deadline?.expired).toBe(false);
+  expect(deadline?.aborted).toBe(false);
 });

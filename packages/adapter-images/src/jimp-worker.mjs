@@ -5,7 +5,10 @@ import { Jimp } from "jimp";
 
 const QUALITY = { "image/jpeg": { quality: 85 } };
 
-parentPort.on("message", async ({ id, source, plan, mime }) => {
+// Every failure is caught and posted back: nothing of a resize can reject unseen.
+parentPort.on("message", (message) => void resize(message));
+
+async function resize({ id, source, plan, mime }) {
   try {
     const image = await Jimp.fromBuffer(Buffer.from(source.buffer, source.byteOffset, source.byteLength));
     if (!plan.keep) {
@@ -18,4 +21,4 @@ parentPort.on("message", async ({ id, source, plan, mime }) => {
   } catch (error) {
     parentPort.postMessage({ id, error: String(error?.message ?? error) });
   }
-});
+}

@@ -83,8 +83,8 @@ export function createMiniSearchIndex(options: MiniSearchIndexOptions): SearchIn
   }
 
   return {
-    open(domain, expected) {
-      const index = files.read(domain, expected, FORMAT, (bytes): SnapshotHead<DomainIndex> => {
+    async open(domain, expected) {
+      const index = await files.read(domain, expected, FORMAT, (bytes): SnapshotHead<DomainIndex> => {
         const snapshot = JSON.parse(bytes.toString("utf8")) as Snapshot;
         return {
           format: snapshot.format,

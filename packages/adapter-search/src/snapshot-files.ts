@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { open, rename } from "node:fs/promises";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { open, readdir, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 
 /** What a snapshot file says of itself, and how to load the rest. */
@@ -28,7 +28,7 @@ export interface SnapshotFiles {
    * there is none to use (another generation, format or definition, or an
    * unreadable file, `parse` or `load` having thrown) and answers undefined.
    */
-  read<T>(domain: string, expected: { readonly fingerprint: string; readonly generation: number }, format: number, parse: (bytes: Buffer) => SnapshotHead<T>): T | undefined;
+  read<T>(domain: string, expected: { readonly fingerprint: string; readonly generation: number }, format: number, parse: (bytes: Buffer) => SnapshotHead<T>): Promise<T | undefined>;
 }
 
 /** The snapshot files of an index in `dir` (created when missing); `log` (the console by default) is told why a snapshot is not used. */
@@ -36,7 +36,8 @@ export function snapshotFiles(dir: string, extension: string, log = (message: st
   mkdirSync(dir, { recursive: true });
   const pattern = new RegExp(`^(.*)\\.(\\d+)\\.${extension}$`);
   const path = (domain: string, generation: number) => join(dir, `${encodeURIComponent(domain)}.${generation}.${extension}`);
-  const of = (domain: string) => readdirSync(dir).filter((name) => pattern.exec(name)?.[1] === encodeURIComponent(domain));
+  const isOf = (domain: string, name: string) => pattern.exec(name)?.[1] === encodeURIComponent(domain);
+  const of = (domain: string) => readdirSync(dir).filter((name) => isOf(domain, name));
   const queues = new Map<string, Promise<unknown>>();
 
   async function writeNow(target: string, parts: readonly (string | NodeJS.ArrayBufferView)[]): Promise<number> {
@@ -78,14 +79,15 @@ export function snapshotFiles(dir: string, extension: string, log = (message: st
       // A cleanup that fails (the directory gone) leaves nothing worse than stale files.
       void queues.get(domain)?.then(remove, remove).catch(() => {});
     },
-    read(domain, expected, format, parse) {
+    async read(domain, expected, format, parse) {
       const file = path(domain, expected.generation);
       const why = (reason: string) => void log(`domain "${domain}": snapshot ${file} ${reason}: rebuilding`);
       let bytes: Buffer;
       try {
-        bytes = readFileSync(file);
+        // Read off the event loop: a search waits for it after another process rebuilt the domain.
+        bytes = await readFile(file);
       } catch {
-        const others = of(domain);
+        const others = (await readdir(dir).catch((): string[] => [])).filter((name) => isOf(domain, name));
         if (others.length > 0) log(`domain "${domain}": snapshot ${others.join(", ")} is of another generation than ${expected.generation}: rebuilding`);
         return undefined;
       }

@@ -77,10 +77,10 @@ describe("compact index snapshots", () => {
     await index.persist("d");
     return join(dir, "d.3.lnsx");
   };
-  const reopen = () => {
+  const reopen = async () => {
     const lines: string[] = [];
     const index = createCompactSearchIndex({ dir, log: (line) => lines.push(line) });
-    return { opened: index.open("d", coverage), lines, index };
+    return { opened: await index.open("d", coverage), lines, index };
   };
 
   it("writes one binary file per domain and generation, removing older generations", async () => {
@@ -95,7 +95,7 @@ describe("compact index snapshots", () => {
 
   it("loads what it wrote", async () => {
     await persisted();
-    const { opened, index } = reopen();
+    const { opened, index } = await reopen();
     expect(opened).toEqual(coverage);
     expect(search(index, "granite").map((h) => h.id)).toEqual([1, 2]);
     expect(index.stats("d")).toMatchObject({ documents: { NOTE: 2 } });
@@ -123,7 +123,7 @@ describe("compact index snapshots", () => {
     }, /has format 9, not 1: rebuilding/],
   ])("refuses a snapshot %s, telling why", async (_, spoil, why) => {
     spoil(await persisted());
-    const { opened, lines } = reopen();
+    const { opened, lines } = await reopen();
     expect(opened).toBeUndefined();
     expect(lines).toEqual([expect.stringMatching(why)]);
   });
@@ -132,8 +132,8 @@ describe("compact index snapshots", () => {
     await persisted();
     const lines: string[] = [];
     const index = createCompactSearchIndex({ dir, log: (line) => lines.push(line) });
-    expect(index.open("d", { fingerprint: "g", generation: 3 })).toBeUndefined();
-    expect(index.open("d", { fingerprint: "f", generation: 4 })).toBeUndefined();
+    expect(await index.open("d", { fingerprint: "g", generation: 3 })).toBeUndefined();
+    expect(await index.open("d", { fingerprint: "f", generation: 4 })).toBeUndefined();
     expect(lines).toEqual([
       expect.stringMatching(/another definition of the domain: rebuilding/),
       expect.stringMatching(/of another generation than 4: rebuilding/),

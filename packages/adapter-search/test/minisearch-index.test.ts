@@ -30,12 +30,12 @@ describe("MiniSearch snapshots", () => {
     const index = createMiniSearchIndex({ dir, log: (line) => lines.push(line) });
     index.reset("d", coverage);
     await index.persist("d");
-    expect(index.open("d", { fingerprint: "g", generation: 3 })).toBeUndefined();
-    expect(index.open("d", { fingerprint: "f", generation: 4 })).toBeUndefined();
+    expect(await index.open("d", { fingerprint: "g", generation: 3 })).toBeUndefined();
+    expect(await index.open("d", { fingerprint: "f", generation: 4 })).toBeUndefined();
     writeFileSync(join(dir, "d.3.json"), '{"format":1,"coverage":');
-    expect(index.open("d", { fingerprint: "f", generation: 3 })).toBeUndefined();
+    expect(await index.open("d", { fingerprint: "f", generation: 3 })).toBeUndefined();
     writeFileSync(join(dir, "d.3.json"), '{"format":0}');
-    expect(index.open("d", { fingerprint: "f", generation: 3 })).toBeUndefined();
+    expect(await index.open("d", { fingerprint: "f", generation: 3 })).toBeUndefined();
     expect(lines).toEqual([
       expect.stringMatching(/another definition of the domain: rebuilding/),
       expect.stringMatching(/of another generation than 4: rebuilding/),

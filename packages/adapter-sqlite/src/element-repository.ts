@@ -6,25 +6,45 @@ import type {
   ElementQuery, ElementRepository, ElementRevision, ElementValues, LineageStatus, NewRevision, OrderTerm, SORTABLE_PROPERTIES,
 } from "@lineage/core";
 import { elements, history, structures } from "./schema.ts";
-import type { Atomic } from "./atomic.ts";
 
 /** The columns of a revision, in the order every read selects them (toRevision maps them). */
 const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
 
+/** The live revision of a lineage when there is one, else its highest (as the fake picks it). */
+const LATEST_ORDER = "order by fixed asc, revision desc, id desc limit 1";
+/** The live revision of a name, a lineage out of the trash first. */
+const LATEST_BY_NAME = "name = ? and fixed = 0 order by status = 'alive' desc, revision desc, id desc limit 1";
+
 /**
- * Element revisions and their history in SQLite, reads through cached prepared statements.
- * Reads are prepared on the client with their LIMIT written out: SQLite re-prepares a statement
- * whenever a bound LIMIT is bound again (it plans with the limit's value), and drizzle binds every
- * limit, `.limit(1)` included, so each call would be parsed and planned anew.
+ * The WHERE clauses of the batch reads, their keys one JSON array; exported so that tests can
+ * check their query plans. On a table of any size SQLite looks each key up by index (it scans
+ * only a table its statistics tell is tiny).
  */
-export function createElementRepository(db: BetterSQLite3Database, client: Database, atomic: Atomic): ElementRepository {
+export const BATCH_READS = {
+  byIds: "id in (select value from json_each(?))",
+  latestMany: `id in (select (select id from elements where initid = keys.value ${LATEST_ORDER}) from json_each(?) as keys)`,
+  latestByNames: `id in (select (select id from elements where ${LATEST_BY_NAME.replace("name = ?", "name = keys.value")}) from json_each(?) as keys)`,
+} as const;
+
+/**
+ * Element revisions and their history in SQLite, on one connection, reads through cached prepared
+ * statements. Reads are prepared on the client with their LIMIT written out: SQLite re-prepares a
+ * statement whenever a bound LIMIT is bound again (it plans with the limit's value), and drizzle
+ * binds every limit, `.limit(1)` included, so each call would be parsed and planned anew.
+ * Batch reads take their keys as one JSON array (`json_each`): one prepared statement serves any
+ * number of keys, with no limit on bound variables to chunk around.
+ * Writes expect the connection's transaction to be open (the store runs them in one).
+ */
+export function createElementRepository(db: BetterSQLite3Database, client: Database): ElementRepository {
   const read = (where: string) => rows(client.prepare(`select ${COLUMNS} from elements where ${where}`));
   const byId = read("id = ?");
-  // Mirrors the fake: the live revision when there is one, else the highest revision.
-  const latest = read("initid = ? order by fixed asc, revision desc, id desc limit 1");
-  const latestByName = read("name = ? and fixed = 0 order by status = 'alive' desc, revision desc, id desc limit 1");
+  const byIds = read(BATCH_READS.byIds);
+  const latest = read(`initid = ? ${LATEST_ORDER}`);
+  const latestMany = read(BATCH_READS.latestMany);
+  const latestByName = read(LATEST_BY_NAME);
+  const latestByNames = read(BATCH_READS.latestByNames);
   const revisions = read("initid = ? order by revision desc, id desc");
-  const byImportKey = read("import_key = ? order by fixed asc, revision desc, id desc limit 1");
+  const byImportKey = read(`import_key = ? ${LATEST_ORDER}`);
   const one = (row: ElementRow | undefined) => (row === undefined ? undefined : toRevision(row));
   const historyOf = db.select().from(history).where(eq(history.initid, sql.placeholder("initid")))
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
@@ -41,37 +61,52 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
   );
 
   return {
-    insert(revision) {
+    async insert(revision) {
       const stored = columns(revision);
-      return atomic(() => {
-        const { lastInsertRowid } = insertRow.run({
-          ...stored, initid: revision.initid ?? 0, fixed: stored.fixed ? 1 : 0, values: JSON.stringify(stored.values),
-        });
-        const id = Number(lastInsertRowid);
-        // The initid of a new lineage is the id SQLite just gave, so it can only be set afterwards.
-        if (revision.initid === undefined) setInitid.run(id);
-        return { ...stored, id, initid: revision.initid ?? id };
+      const { lastInsertRowid } = insertRow.run({
+        ...stored, initid: revision.initid ?? 0, fixed: stored.fixed ? 1 : 0, values: JSON.stringify(stored.values),
       });
+      const id = Number(lastInsertRowid);
+      // The initid of a new lineage is the id SQLite just gave, so it can only be set afterwards.
+      if (revision.initid === undefined) setInitid.run(id);
+      return { ...stored, id, initid: revision.initid ?? id };
     },
-    save(revision) {
+    async save(revision) {
       const { changes } = db.update(elements).set({ ...columns(revision), initid: revision.initid })
         .where(eq(elements.id, revision.id)).run();
       if (changes === 0) throw new Error(`No revision ${revision.id} to save`);
     },
-    byId: (id) => one(byId.get(id)),
-    latestByName: (name) => one(latestByName.get(name)),
-    latest: (initid) => one(latest.get(initid)),
-    revisions: (initid) => revisions.all(initid).map(toRevision),
-    byImportKey: (key) => one(byImportKey.get(key)),
-    setLineageStatus(initid, status, modifiedAt) {
-      atomic(() => {
-        db.update(elements).set({ status }).where(eq(elements.initid, initid)).run();
-        // Fixed revisions are snapshots: only the live one records when the lineage moved.
-        const live = one(latest.get(initid));
-        if (live) db.update(elements).set({ modifiedAt }).where(eq(elements.id, live.id)).run();
-      });
+    async byId(id) {
+      return one(byId.get(id));
     },
-    list(query) {
+    async byIds(ids) {
+      return ids.length === 0 ? [] : byIds.all(JSON.stringify(ids)).map(toRevision);
+    },
+    async latestByName(name) {
+      return one(latestByName.get(name));
+    },
+    async latestByNames(names) {
+      return names.length === 0 ? [] : latestByNames.all(JSON.stringify(names)).map(toRevision);
+    },
+    async latest(initid) {
+      return one(latest.get(initid));
+    },
+    async latestMany(initids) {
+      return initids.length === 0 ? [] : latestMany.all(JSON.stringify(initids)).map(toRevision);
+    },
+    async revisions(initid) {
+      return revisions.all(initid).map(toRevision);
+    },
+    async byImportKey(key) {
+      return one(byImportKey.get(key));
+    },
+    async setLineageStatus(initid, status, modifiedAt) {
+      db.update(elements).set({ status }).where(eq(elements.initid, initid)).run();
+      // Fixed revisions are snapshots: only the live one records when the lineage moved.
+      const live = one(latest.get(initid));
+      if (live) db.update(elements).set({ modifiedAt }).where(eq(elements.id, live.id)).run();
+    },
+    async list(query) {
       if (query.structures?.length === 0) return [];
       const key = JSON.stringify([query.orderBy, query.structures?.length, query.limit]);
       let statement = lists.get(key);
@@ -83,10 +118,12 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       }
       return statement.all(query).map(toRevision);
     },
-    appendHistory(entry) {
+    async appendHistory(entry) {
       insertHistory.run(entry);
     },
-    history: (initid) => historyOf.all({ initid }).map(({ id: _sequence, ...entry }) => entry),
+    async history(initid) {
+      return historyOf.all({ initid }).map(({ id: _sequence, ...entry }) => entry);
+    },
   };
 }
 

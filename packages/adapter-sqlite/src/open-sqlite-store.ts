@@ -5,15 +5,12 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { systemClock, type Clock, type Store } from "@lineage/core";
-import { createAccountRepository } from "./account-repository.ts";
-import { createAtomic } from "./atomic.ts";
-import { createDefinitionCache } from "./definition-cache.ts";
-import { createCatalogRepository } from "./catalog-repository.ts";
-import { createElementRepository } from "./element-repository.ts";
-import { createSearchRepository } from "./search-repository.ts";
-import { createVault } from "./vault.ts";
-import { createSessionRepository } from "./session-repository.ts";
-import { createTokenRepository } from "./token-repository.ts";
+import { createCommittedClock, createTransactionClock } from "./change-clocks.ts";
+import { connectionRepositories } from "./connection-repositories.ts";
+import { createDefinitionsCounter } from "./definitions-counter.ts";
+import { outsideTransactions } from "./outside-transactions.ts";
+import { createSerialQueue } from "./serial-queue.ts";
+import { createWriteTransactions, WRITE_LOCK_TIMEOUT_MS } from "./write-transactions.ts";
 
 export interface SqliteStoreOptions {
   /** Holds `lineage.sqlite` and the `vault/` folder; created when missing. */
@@ -31,52 +28,72 @@ export interface SqliteStoreOptions {
 const MIGRATIONS = fileURLToPath(new URL("../drizzle", import.meta.url));
 
 /**
- * Opens (creating and migrating as needed) the SQLite store in `dataDir`.
- * Several stores, even in several processes, may share one dataDir.
+ * Opens (creating and migrating as needed) the SQLite store in `dataDir`, on two connections: a
+ * write connection, where transactions run one at a time (writes on the store's own repositories
+ * run as transactions of their own), and a read connection, where every read outside a
+ * transaction runs on committed data (WAL) without waiting for them. Several stores, even in
+ * several processes, may share one dataDir. Transactions do not nest: inside `transaction`, use
+ * the repositories it gives, never the store's (a write there would wait for the transaction).
+ * `close()` waits for the transactions already asked for.
  *
  * @example
  * const store = openSqliteStore({ dataDir: "./data" });
+ * await store.transaction(async (tx) => tx.catalog.saveEnumerate(colors));
+ * await store.close();
  */
 export function openSqliteStore({ dataDir, clock = systemClock, synchronous = "full" }: SqliteStoreOptions): Store {
   mkdirSync(dataDir, { recursive: true });
-  const client = new Database(join(dataDir, "lineage.sqlite"));
+  const file = join(dataDir, "lineage.sqlite");
+  const vaultDir = join(dataDir, "vault");
+  const writer = new Database(file);
+  let reader: Database.Database | undefined;
   try {
-    client.pragma("journal_mode = WAL");
-    client.pragma("busy_timeout = 5000");
-    client.pragma("foreign_keys = ON");
+    writer.pragma("journal_mode = WAL");
+    writer.pragma(`busy_timeout = ${WRITE_LOCK_TIMEOUT_MS}`);
+    writer.pragma("foreign_keys = ON");
     // What was answered as saved must stay saved, power cuts included, unless the owner chose "normal".
-    client.pragma(`synchronous = ${synchronous === "normal" ? "NORMAL" : "FULL"}`);
-    const db = drizzle({ client });
-    migrateSchema(db);
-    const definitions = createDefinitionCache(client);
-    const atomic = createAtomic(client, definitions.transactionEnded);
-    // total_changes counts this connection's writes, data_version the commits of others. Two plain
-    // statements: the pragma_data_version table function prepares its pragma anew at every call.
-    const totalChanges = client.prepare("SELECT total_changes()").pluck();
-    const dataVersion = client.prepare("PRAGMA data_version").pluck();
+    writer.pragma(`synchronous = ${synchronous === "normal" ? "NORMAL" : "FULL"}`);
+    migrateSchema(drizzle({ client: writer }));
+    // From now on the write lock is waited for without blocking (write-transactions.ts).
+    writer.pragma("busy_timeout = 0");
+    reader = new Database(file);
+    reader.pragma(`busy_timeout = ${WRITE_LOCK_TIMEOUT_MS}`);
+    // The read connection never writes: a write sent to it by mistake fails instead of escaping the write queue.
+    reader.pragma("query_only = ON");
+
+    const writeCounter = createDefinitionsCounter(writer);
+    const readCounter = createDefinitionsCounter(reader);
+    const written = connectionRepositories({ client: writer, counter: writeCounter, changes: createTransactionClock(writeCounter), vaultDir, clock });
+    const committed = connectionRepositories({ client: reader, counter: readCounter, changes: createCommittedClock(reader, readCounter), vaultDir, clock });
+    const queue = createSerialQueue();
+    const run = createWriteTransactions(writer, written, writeCounter, queue);
+    let closing: Promise<void> | undefined;
+    const transaction: Store["transaction"] = (fn, options) =>
+      closing ? Promise.reject(new Error("The store is closed")) : run(fn, options);
+    const read = reader;
     return {
-      elements: createElementRepository(db, client, atomic),
-      catalog: createCatalogRepository(db, atomic, definitions),
-      search: createSearchRepository(client, atomic),
-      accounts: createAccountRepository(db, atomic, definitions),
-      vault: createVault(db, atomic, join(dataDir, "vault"), clock),
-      sessions: createSessionRepository(db),
-      tokens: createTokenRepository(db),
-      transaction: atomic,
-      version: () => (client.inTransaction ? undefined : `${totalChanges.get() as number}.${dataVersion.get() as number}`),
+      ...outsideTransactions(committed, transaction),
+      transaction,
       close() {
-        if (!client.open) return;
-        try {
-          // Refreshes the planner's statistics, as SQLite advises before closing a connection.
-          client.pragma("optimize");
-        } finally {
-          client.close();
-        }
+        closing ??= queue.run(async () => closeConnections(writer, read));
+        return closing;
       },
     };
   } catch (error) {
-    client.close();
+    reader?.close();
+    writer.close();
     throw error;
+  }
+}
+
+function closeConnections(writer: Database.Database, reader: Database.Database): void {
+  reader.close();
+  try {
+    // Refreshes the planner's statistics, as SQLite advises before closing a connection.
+    writer.pragma(`busy_timeout = ${WRITE_LOCK_TIMEOUT_MS}`);
+    writer.pragma("optimize");
+  } finally {
+    writer.close();
   }
 }
 

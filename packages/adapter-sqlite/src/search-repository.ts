@@ -1,9 +1,9 @@
 import type { Database } from "better-sqlite3";
-import type { SearchDomain, SearchRepository } from "@lineage/core";
-import type { Atomic } from "./atomic.ts";
+import type { SearchChange, SearchDomain, SearchRepository } from "@lineage/core";
+import type { DefinitionsCounter } from "./definitions-counter.ts";
 
 /** Search domains and the search change log (schema-search.ts), over prepared statements. */
-export function createSearchRepository(client: Database, atomic: Atomic): SearchRepository {
+export function createSearchRepository(client: Database, counter: DefinitionsCounter): SearchRepository {
   const allDomains = client.prepare("select definition from search_domains order by name");
   const domainByName = client.prepare("select definition from search_domains where name = ?");
   const upsertDomain = client.prepare(
@@ -23,33 +23,48 @@ export function createSearchRepository(client: Database, atomic: Atomic): Search
   const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",");
 
   return {
-    domains: () => allDomains.all().map(parse),
-    domain(name) {
+    async domains() {
+      return allDomains.all().map(parse);
+    },
+    async domain(name) {
       const row = domainByName.get(name);
       return row === undefined ? undefined : parse(row);
     },
-    saveDomain: (domain) => void atomic(() => upsertDomain.run(domain.name, JSON.stringify(domain))),
-    markChanged: (initid, structure) => void atomic(() => mark.run(initid, structure)),
-    changesAfter: (seq, limit) => after.all(seq, Math.min(limit, Number.MAX_SAFE_INTEGER)) as { initid: number; structure: string; seq: number }[],
-    lastSeq: () => last.get() as number,
-    changedAfterByStructure(seq) {
+    async saveDomain(domain) {
+      counter.raise();
+      upsertDomain.run(domain.name, JSON.stringify(domain));
+    },
+    async markChanged(initid, structure) {
+      mark.run(initid, structure);
+    },
+    async changesAfter(seq, limit) {
+      return after.all(seq, Math.min(limit, Number.MAX_SAFE_INTEGER)) as SearchChange[];
+    },
+    async lastSeq() {
+      return last.get() as number;
+    },
+    async changedAfterByStructure(seq) {
       const rows = countAfter.all(seq) as { structure: string; n: number }[];
       return Object.fromEntries(rows.map((row) => [row.structure, row.n]));
     },
-    aliveCounts(structures) {
+    async aliveCounts(structures) {
       if (structures.length === 0) return {};
       const rows = client.prepare(
         `select structure, count(*) as n from elements where status = 'alive' and fixed = 0 and structure in (${placeholders(structures.length)}) group by structure`,
       ).all(...structures) as { structure: string; n: number }[];
       return Object.fromEntries(rows.map((row) => [row.structure, row.n]));
     },
-    aliveInitids(structures) {
+    async aliveInitids(structures) {
       if (structures.length === 0) return [];
       return client.prepare(
         `select initid from elements where status = 'alive' and fixed = 0 and structure in (${placeholders(structures.length)}) order by initid`,
       ).pluck().all(...structures) as number[];
     },
-    generation: (domain) => (generationOf.get(domain) as number | undefined) ?? 0,
-    setGeneration: (domain, generation) => void atomic(() => setGeneration.run(generation, domain)),
+    async generation(domain) {
+      return (generationOf.get(domain) as number | undefined) ?? 0;
+    },
+    async setGeneration(domain, generation) {
+      setGeneration.run(generation, domain);
+    },
   };
 }

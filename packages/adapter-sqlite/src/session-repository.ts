@@ -7,18 +7,25 @@ import { sessions } from "./schema-auth.ts";
 export function createSessionRepository(db: BetterSQLite3Database): SessionRepository {
   const byId = db.select().from(sessions).where(eq(sessions.id, sql.placeholder("id"))).prepare();
   return {
-    create(session) {
+    async create(session) {
       db.insert(sessions).values(columns(session)).run();
     },
-    byId: (id) => byId.get({ id }),
-    extend(id, expiresAt) {
+    async byId(id) {
+      return byId.get({ id });
+    },
+    async extend(id, expiresAt) {
       db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id)).run();
     },
-    delete: (id) => db.delete(sessions).where(eq(sessions.id, id)).run().changes > 0,
-    deleteForAccount: (accountId) => db.delete(sessions).where(eq(sessions.accountId, accountId)).run().changes,
+    async delete(id) {
+      return db.delete(sessions).where(eq(sessions.id, id)).run().changes > 0;
+    },
+    async deleteForAccount(accountId) {
+      return db.delete(sessions).where(eq(sessions.accountId, accountId)).run().changes;
+    },
     // ISO dates of one format sort as text.
-    deleteExpired: (now) =>
-      db.delete(sessions).where(or(lte(sessions.expiresAt, now), lte(sessions.absoluteExpiresAt, now))).run().changes,
+    async deleteExpired(now) {
+      return db.delete(sessions).where(or(lte(sessions.expiresAt, now), lte(sessions.absoluteExpiresAt, now))).run().changes;
+    },
   };
 }
 

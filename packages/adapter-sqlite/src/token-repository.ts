@@ -9,22 +9,34 @@ type Row = typeof accessTokens.$inferSelect;
 export function createTokenRepository(db: BetterSQLite3Database): TokenRepository {
   const byHash = db.select().from(accessTokens).where(eq(accessTokens.hash, sql.placeholder("hash"))).prepare();
   const byId = db.select().from(accessTokens).where(eq(accessTokens.id, sql.placeholder("id"))).prepare();
-  // One DELETE statement: SQLite runs it atomically, so of two consumers only one sees a change.
+  const all = db.select().from(accessTokens).orderBy(asc(accessTokens.seq)).prepare();
+  // One DELETE: of two consumers (connections or processes), only the one whose statement deleted the row sees a change.
   const consume = db.delete(accessTokens).where(eq(accessTokens.hash, sql.placeholder("hash"))).prepare();
   return {
-    create(token) {
+    async create(token) {
       db.insert(accessTokens).values({
         id: token.id, hash: token.hash, accountId: token.accountId, routes: token.routes, expiresAt: token.expiresAt,
         oneshot: token.oneshot, description: token.description, createdAt: token.createdAt,
       }).run();
     },
-    byHash: (hash) => toToken(byHash.get({ hash })),
-    byId: (id) => toToken(byId.get({ id })),
-    list: () => db.select().from(accessTokens).orderBy(asc(accessTokens.seq)).all().map((row) => toToken(row)!),
-    delete: (id) => db.delete(accessTokens).where(eq(accessTokens.id, id)).run().changes > 0,
-    consume: (hash) => consume.run({ hash }).changes > 0,
-    deleteExpired: (now) =>
-      db.delete(accessTokens).where(and(isNotNull(accessTokens.expiresAt), lte(accessTokens.expiresAt, now))).run().changes,
+    async byHash(hash) {
+      return toToken(byHash.get({ hash }));
+    },
+    async byId(id) {
+      return toToken(byId.get({ id }));
+    },
+    async list() {
+      return all.all().map((row) => toToken(row)!);
+    },
+    async delete(id) {
+      return db.delete(accessTokens).where(eq(accessTokens.id, id)).run().changes > 0;
+    },
+    async consume(hash) {
+      return consume.run({ hash }).changes > 0;
+    },
+    async deleteExpired(now) {
+      return db.delete(accessTokens).where(and(isNotNull(accessTokens.expiresAt), lte(accessTokens.expiresAt, now))).run().changes;
+    },
   };
 }
 

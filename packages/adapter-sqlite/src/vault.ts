@@ -4,34 +4,39 @@ import { dirname, join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { Clock, Vault } from "@lineage/core";
-import type { Atomic } from "./atomic.ts";
 import { vaultFiles } from "./schema.ts";
 
 /**
- * Files stored by content under `<dir>/<first 2 hex>/<sha256>`, metadata in
- * vault_files. Content is written outside the transaction: a rollback leaves
- * an unreferenced file, which is harmless since the same content reuses it.
+ * Files stored by content under `<dir>/<first 2 hex>/<sha256>`, metadata in vault_files. Content is
+ * written before the row, in the transaction's time: a rollback leaves an unreferenced file, which
+ * is harmless since the same content reuses it.
  */
-export function createVault(db: BetterSQLite3Database, atomic: Atomic, dir: string, clock: Clock): Vault {
+export function createVault(db: BetterSQLite3Database, dir: string, clock: Clock): Vault {
   const byId = db.select().from(vaultFiles).where(eq(vaultFiles.id, sql.placeholder("id"))).prepare();
+  const byIds = db.select().from(vaultFiles)
+    .where(sql`${vaultFiles.id} in (select value from json_each(${sql.placeholder("ids")}))`).prepare();
   const byContent = db.select().from(vaultFiles)
     .where(and(eq(vaultFiles.sha256, sql.placeholder("sha256")), eq(vaultFiles.name, sql.placeholder("name")))).prepare();
   const pathOf = (sha256: string) => join(dir, sha256.slice(0, 2), sha256);
 
   return {
-    store(content, meta) {
+    async store(content, meta) {
       const sha256 = createHash("sha256").update(content).digest("hex");
       const key = { sha256, name: meta.name };
       const existing = byContent.get(key);
       if (existing) return existing;
       writeOnce(pathOf(sha256), content);
-      // Looked up again under the write lock: another store on this dataDir may have just added it.
-      return atomic(() => byContent.get(key) ?? db.insert(vaultFiles).values({
+      return db.insert(vaultFiles).values({
         ...key, mime: meta.mime, size: content.byteLength, createdAt: clock.now().toISOString(),
-      }).returning().get());
+      }).returning().get();
     },
-    file: (id) => byId.get({ id }),
-    read(id) {
+    async file(id) {
+      return byId.get({ id });
+    },
+    async files(ids) {
+      return ids.length === 0 ? [] : byIds.all({ ids: JSON.stringify(ids) });
+    },
+    async read(id) {
       const file = byId.get({ id });
       return file && new Uint8Array(readFileSync(pathOf(file.sha256)));
     },

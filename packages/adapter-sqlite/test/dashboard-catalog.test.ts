@@ -18,16 +18,16 @@ function freshDir(): string {
 
 dashboardCatalogContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 
-it("shows a dashboard another connection saved at once", () => {
+it("shows a dashboard another connection saved at once", async () => {
   const dataDir = freshDir();
   const reader = openSqliteStore({ dataDir });
   const writer = openSqliteStore({ dataDir });
   try {
-    expect(reader.catalog.dashboards()).toEqual([]);
-    writer.catalog.saveDashboard({ slug: "sales", uuid: "8f0c2a9e-1111-2222-3333-444455556666", roles: ["clerk"] });
-    expect(reader.catalog.dashboard("sales")?.roles).toEqual(["clerk"]);
+    expect(await reader.catalog.dashboards()).toEqual([]);
+    await writer.catalog.saveDashboard({ slug: "sales", uuid: "8f0c2a9e-1111-2222-3333-444455556666", roles: ["clerk"] });
+    expect((await reader.catalog.dashboard("sales"))?.roles).toEqual(["clerk"]);
   } finally {
-    reader.close();
-    writer.close();
+    await reader.close();
+    await writer.close();
   }
 });

@@ -1,19 +1,23 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { fillPlaceholders } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ElementQuery, NewRevision, Store } from "@lineage/core";
 import { storeContract } from "@lineage/core/testing";
-import { listStatementSql } from "../src/element-repository.ts";
+import { BATCH_READS, listStatementSql } from "../src/element-repository.ts";
 import { openSqliteStore } from "../src/index.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+
+const MIGRATIONS = fileURLToPath(new URL("../drizzle", import.meta.url));
 
 function freshDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "lineage-sqlite-"));
@@ -31,6 +35,15 @@ function inspect<T>(dataDir: string, look: (client: Database.Database) => T): T 
   }
 }
 
+/** A promise with its resolve function, to hold a transaction open at a chosen await. */
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
 const revision = (overrides: Partial<NewRevision> = {}): NewRevision => ({
   revision: 0, structure: "article", name: null, title: "Title", owner: 1, status: "alive", fixed: false, state: null,
   values: {}, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null, ...overrides,
@@ -39,64 +52,143 @@ const revision = (overrides: Partial<NewRevision> = {}): NewRevision => ({
 storeContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 
 describe("openSqliteStore", () => {
-  it("keeps data across reopening and applies migrations once", () => {
+  const migrationFiles = () => readdirSync(MIGRATIONS).filter((f) => f.endsWith(".sql")).sort();
+
+  it("keeps data across reopening and applies migrations once", async () => {
     const dataDir = freshDir();
     let store: Store = openSqliteStore({ dataDir });
-    store.elements.insert(revision({ name: "KEPT" }));
-    store.catalog.saveStructure({ name: "article", fields: [] });
-    const file = store.vault.store(new TextEncoder().encode("kept"), { name: "kept.txt", mime: "text/plain" });
-    store.close();
+    const kept = await store.elements.insert(revision({ name: "KEPT" }));
+    const structure = await store.catalog.saveStructure({ name: "article", fields: [] });
+    const file = await store.vault.store(new TextEncoder().encode("kept"), { name: "kept.txt", mime: "text/plain" });
+    await store.close();
     const migrations = () => inspect(dataDir, (c) => c.prepare("select hash, created_at from __drizzle_migrations").all());
     const applied = migrations();
-    expect(applied).toHaveLength(readdirSync(new URL("../drizzle", import.meta.url)).filter((f) => f.endsWith(".sql")).length);
+    expect(applied).toHaveLength(migrationFiles().length);
 
     store = openSqliteStore({ dataDir });
     try {
       expect(migrations()).toEqual(applied);
-      expect(store.elements.latestByName("KEPT")?.id).toBe(1);
-      expect(store.elements.insert(revision()).id).toBe(2);
-      expect(store.catalog.structure("article")?.id).toBe(1);
-      expect(store.vault.read(file.id)).toEqual(new TextEncoder().encode("kept"));
+      expect(await store.elements.latestByName("KEPT")).toEqual(kept);
+      expect((await store.elements.insert(revision())).id).toBeGreaterThan(kept.id);
+      expect((await store.catalog.structure("article"))?.id).toBe(structure.id);
+      expect(await store.vault.read(file.id)).toEqual(new TextEncoder().encode("kept"));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it("runs in WAL mode with the connection settings it asks for", () => {
+  it("migrates a data directory made before the definitions counter, keeping its data", async () => {
     const dataDir = freshDir();
-    openSqliteStore({ dataDir }).close();
+    // The migrations as they stood before 0004, applied as the previous version of the store did.
+    const before = join(freshDir(), "drizzle");
+    cpSync(MIGRATIONS, before, { recursive: true });
+    const journalFile = join(before, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((e) => e.tag < "0004");
+    writeFileSync(journalFile, JSON.stringify(journal));
+    const old = new Database(join(dataDir, "lineage.sqlite"));
+    migrate(drizzle({ client: old }), { migrationsFolder: before });
+    old.prepare(`insert into enumerates (name, definition) values ('COLORS', '{"name":"COLORS","items":[]}')`).run();
+    old.close();
+
+    const store = openSqliteStore({ dataDir });
+    try {
+      expect(await store.catalog.enumerate("COLORS")).toEqual({ name: "COLORS", items: [] });
+      const stamp = await store.changes.read();
+      expect(stamp.definitions).toBe("0");
+      await store.catalog.saveEnumerate({ name: "COLORS", items: [{ key: "red", label: "Red" }] });
+      expect((await store.changes.read()).definitions).toBe("1");
+      expect(inspect(dataDir, (c) => c.prepare("select count(*) from __drizzle_migrations").pluck().get())).toBe(migrationFiles().length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("runs in WAL mode with the connection settings it asks for", async () => {
+    const dataDir = freshDir();
+    await openSqliteStore({ dataDir }).close();
     expect(inspect(dataDir, (c) => c.pragma("journal_mode", { simple: true }))).toBe("wal");
   });
 
-  it("keeps vault content by sha256 under two-letter folders, with no temporary file left", () => {
+  it("keeps vault content by sha256 under two-letter folders, with no temporary file left", async () => {
     const dataDir = freshDir();
     const store = openSqliteStore({ dataDir });
-    const file = store.vault.store(new TextEncoder().encode("hello"), { name: "a.txt", mime: "text/plain" });
-    store.vault.store(new TextEncoder().encode("hello"), { name: "b.txt", mime: "text/plain" });
-    store.close();
+    const file = await store.vault.store(new TextEncoder().encode("hello"), { name: "a.txt", mime: "text/plain" });
+    await store.vault.store(new TextEncoder().encode("hello"), { name: "b.txt", mime: "text/plain" });
+    await store.close();
     expect(readdirSync(join(dataDir, "vault"))).toEqual([file.sha256.slice(0, 2)]);
     expect(readdirSync(join(dataDir, "vault", file.sha256.slice(0, 2)))).toEqual([file.sha256]);
   });
 
-  it("lets two stores on one dataDir see each other's committed writes only", () => {
+  it("lets two stores on one dataDir see each other's committed writes only", async () => {
     const dataDir = freshDir();
     const a = openSqliteStore({ dataDir });
     const b = openSqliteStore({ dataDir });
     try {
-      const element = a.elements.insert(revision({ title: "from a" }));
-      expect(b.elements.byId(element.id)).toEqual(element);
-      b.catalog.saveStructure({ name: "from-b", fields: [] });
-      expect(a.catalog.structure("from-b")?.id).toBe(1);
-      expect(b.elements.insert(revision()).id).toBe(element.id + 1);
-      a.transaction(() => {
-        a.elements.save({ ...element, title: "pending" });
-        expect(b.elements.byId(element.id)?.title).toBe("from a");
+      const element = await a.elements.insert(revision({ title: "from a" }));
+      expect(await b.elements.byId(element.id)).toEqual(element);
+      const structure = await b.catalog.saveStructure({ name: "from-b", fields: [] });
+      expect(await a.catalog.structure("from-b")).toEqual(structure);
+      expect((await b.elements.insert(revision())).id).toBeGreaterThan(element.id);
+      await a.transaction(async (tx) => {
+        await tx.elements.save({ ...element, title: "pending" });
+        expect((await b.elements.byId(element.id))?.title).toBe("from a");
       });
-      expect(b.elements.byId(element.id)?.title).toBe("pending");
+      expect((await b.elements.byId(element.id))?.title).toBe("pending");
     } finally {
-      a.close();
-      b.close();
+      await a.close();
+      await b.close();
     }
+  });
+
+  it("waits for another store's transaction on the same file without blocking reads", async () => {
+    const dataDir = freshDir();
+    const a = openSqliteStore({ dataDir });
+    const b = openSqliteStore({ dataDir });
+    try {
+      const existing = await a.elements.insert(revision({ name: "EXISTING" }));
+      const entered = deferred();
+      const release = deferred();
+      const first = a.transaction(async (tx) => {
+        const element = await tx.elements.insert(revision({ name: "FIRST" }));
+        entered.resolve();
+        await release.promise;
+        return element;
+      });
+      await entered.promise;
+      // b's BEGIN IMMEDIATE finds a's write lock: it waits without holding the event loop.
+      const second = b.transaction(async (tx) => tx.elements.insert(revision({ name: "SECOND" })));
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        expect(await b.elements.byId(existing.id)).toEqual(existing);
+        expect(await b.elements.latestByName("FIRST")).toBeUndefined();
+      } finally {
+        release.resolve();
+      }
+      const [one, two] = await Promise.all([first, second]);
+      expect(two.id).toBeGreaterThan(one.id);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("finishes the transactions already asked for before it closes, and refuses new ones", async () => {
+    const store = openSqliteStore({ dataDir: freshDir() });
+    const release = deferred();
+    const pending = store.transaction(async (tx) => {
+      await release.promise;
+      return tx.elements.insert(revision({ name: "LAST" }));
+    });
+    const closed = store.close();
+    try {
+      await expect(store.transaction(async () => undefined)).rejects.toThrow("closed");
+    } finally {
+      release.resolve();
+    }
+    expect((await pending).name).toBe("LAST");
+    await closed;
+    await store.close();
   });
 });
 
@@ -105,11 +197,13 @@ describe("list query plan", () => {
   const dataDir = freshDir();
   let client: Database.Database;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     // The store's own migrations, with rows added in bulk since only the plan matters here.
     const store = openSqliteStore({ dataDir });
-    for (let i = 0; i < 20; i++) store.catalog.saveStructure({ name: `s${i}`, fields: [] });
-    store.close();
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 20; i++) await tx.catalog.saveStructure({ name: `s${i}`, fields: [] });
+    });
+    await store.close();
     client = new Database(join(dataDir, "lineage.sqlite"));
     client.prepare(`
       with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
@@ -162,15 +256,26 @@ describe("list query plan", () => {
     expect(() => listStatementSql(drizzle({ client }), { orderBy: titleThenId, limit: 1.5 })).toThrow(RangeError);
   });
 
-  it("gives the same page as a full sort would", () => {
+  it("reads batches by index, each key looked up", () => {
+    const planOf = (where: string) =>
+      (client.prepare(`explain query plan select id from elements where ${where}`).all("[1,2,3]") as { detail: string }[]).map((r) => r.detail).join("\n");
+    expect(planOf(BATCH_READS.byIds)).toMatch(/SEARCH elements USING INTEGER PRIMARY KEY/);
+    for (const where of [BATCH_READS.latestMany, BATCH_READS.latestByNames]) {
+      const steps = planOf(where);
+      expect(steps).toMatch(/SEARCH elements USING INTEGER PRIMARY KEY/);
+      expect(steps).toMatch(/SEARCH elements USING (COVERING )?INDEX elements_(initid|name)_idx/);
+    }
+  });
+
+  it("gives the same page as a full sort would", async () => {
     const reopened = openSqliteStore({ dataDir });
     try {
-      const page = reopened.elements.list({ status: "alive", orderBy: titleThenId, limit: 10, offset: 20 });
+      const page = await reopened.elements.list({ status: "alive", orderBy: titleThenId, limit: 10, offset: 20 });
       const expected = client.prepare(`
         select id from elements where status = 'alive' and fixed = 0 order by title, id desc limit 10 offset 20`).pluck().all();
       expect(page.map((r) => r.id)).toEqual(expected);
     } finally {
-      reopened.close();
+      await reopened.close();
     }
   });
 });

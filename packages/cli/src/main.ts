@@ -1,4 +1,4 @@
-import { HTTP_RIGHTS, isLineageError, type HttpRight, type ImportReport } from "@lineage/core";
+import { HTTP_RIGHTS, isLineageError, type HttpRight, type ImportCounts, type ImportReport } from "@lineage/core";
 import { parseArgs } from "node:util";
 import { createRequestLogger } from "@lineage/adapter-http";
 import { SERVE_LIMIT_OPTIONS, SERVE_LIMIT_USAGE, flagsOfConfig, serveSettings } from "./serve-flags.ts";
@@ -34,7 +34,7 @@ function parsePort(raw: string | undefined): number {
 }
 
 function printReport(io: Io, path: string, report: ImportReport): void {
-  const parts = Object.entries(report)
+  const parts = (Object.entries(report) as Array<[string, ImportCounts]>)
     .map(([kind, counts]) => `${kind}: ${Object.entries(counts).map(([what, n]) => `${n} ${what}`).join(", ")}`);
   io.out(`${path}\n  ${parts.join("\n  ")}`);
 }
@@ -94,7 +94,7 @@ async function importCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { data: { type: "string" } } });
   if (positionals.length === 0) throw new UsageError("lineage import needs at least one bundle file");
   const { platform, imports } = await openLineage(values.data ?? "./data", positionals);
-  platform.store.close();
+  await platform.store.close();
   imports.forEach((report, i) => printReport(io, positionals[i] ?? "", report));
   return 0;
 }
@@ -128,7 +128,7 @@ async function userAdd(args: string[], io: Io): Promise<number> {
     io.out(`Account "${account.login}" added (id ${account.id}).`);
     return 0;
   } finally {
-    platform.store.close();
+    await platform.store.close();
   }
 }
 

@@ -38,7 +38,7 @@ export async function searchReindex(args: string[], io: Io): Promise<number> {
   const { platform } = await openLineage(values.data ?? "./data");
   try {
     const engine = platform.fullsearch.engine;
-    const names = positionals.length === 1 ? [engine.domain(positionals[0]!).name] : engine.domains().map((d) => d.name);
+    const names = positionals.length === 1 ? [(await engine.domain(positionals[0]!)).name] : (await engine.domains()).map((d) => d.name);
     if (names.length === 0) io.out("No search domain is recorded: import a bundle with searchDomains first.");
     for (const name of names) {
       const started = performance.now();
@@ -47,6 +47,6 @@ export async function searchReindex(args: string[], io: Io): Promise<number> {
     }
     return 0;
   } finally {
-    platform.store.close();
+    await platform.store.close();
   }
 }

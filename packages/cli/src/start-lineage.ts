@@ -1,4 +1,5 @@
 import { createPlatform, importBundle, type ImportReport, type Platform } from "@lineage/core";
+import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
 import { openSqliteStore } from "@lineage/adapter-sqlite";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
@@ -58,7 +59,8 @@ export async function openLineage(dataDir: string, bundles: readonly string[] = 
   // Chosen before the store opens: an unknown kind fails with nothing to close.
   const searchIndex = chooseSearchIndex(join(dataDir, "search"), settings.searchIndex);
   const store = openSqliteStore({ dataDir, ...(settings.synchronous ? { synchronous: settings.synchronous } : {}) });
-  const platform = createPlatform({ store, searchIndex, ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}) });
+  // Node's native scrypt: a login or `user add` hashes off the event loop.
+  const platform = createPlatform({ store, searchIndex, hasher: createNodeScryptPasswordHasher(), ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}) });
   const imports: ImportReport[] = [];
   try {
     for (const path of bundles) {
@@ -66,7 +68,7 @@ export async function openLineage(dataDir: string, bundles: readonly string[] = 
       imports.push(await importBundle(platform, bundle.json, { readFile: bundle.readFile }));
     }
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
   return { platform, imports };
@@ -87,7 +89,7 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
     // Loads the persisted search indexes (or builds them) before the first request.
     await platform.fullsearch.engine.start();
   } catch (error) {
-    platform.store.close();
+    await platform.store.close();
     throw error;
   }
   const images = createJimpImages({
@@ -98,7 +100,7 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   const release = async () => {
     await images.close();
     await platform.fullsearch.engine.stop();
-    platform.store.close();
+    await platform.store.close();
   };
   try {
     const server = await startServer(app, { port: options.port ?? 8080, host: options.host ?? "127.0.0.1", readiness, limits: httpLimits });

@@ -29,9 +29,9 @@ export async function tokenCreate(args: string[], io: Io): Promise<number> {
   const expiration = parseExpire(values.expire);
   const { platform } = await openLineage(values.data ?? "./data");
   try {
-    const token = platform.getAuthorizationToken(values.user, values.route, expiration, values.oneshot ?? false, values.description ?? "");
-    const id = platform.store.tokens.byHash(secretHash(token))?.id;
-    const created = platform.listAuthorizationTokens(systemPrincipal()).find((t) => t.id === id);
+    const token = await platform.getAuthorizationToken(values.user, values.route, expiration, values.oneshot ?? false, values.description ?? "");
+    const id = (await platform.store.tokens.byHash(secretHash(token)))?.id;
+    const created = (await platform.listAuthorizationTokens(systemPrincipal())).find((t) => t.id === id);
     if (created) {
       io.out(`Token ${created.id} for "${created.login}", ${created.oneshot ? "oneshot, " : ""}expires ${created.expiresAt ?? "never"}`);
       for (const route of created.routes) io.out(`  ${route.methods.join(",")} ${route.pattern}`);
@@ -39,7 +39,7 @@ export async function tokenCreate(args: string[], io: Io): Promise<number> {
     io.out(token);
     return 0;
   } finally {
-    platform.store.close();
+    await platform.store.close();
   }
 }
 
@@ -48,7 +48,7 @@ export async function tokenList(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: { data: { type: "string" } } });
   const { platform } = await openLineage(values.data ?? "./data");
   try {
-    const tokens = platform.listAuthorizationTokens(systemPrincipal());
+    const tokens = await platform.listAuthorizationTokens(systemPrincipal());
     if (tokens.length === 0) io.out("No access tokens.");
     for (const t of tokens) {
       const routes = t.routes.map((r) => `${r.methods.join(",")} ${r.pattern}`).join("; ");
@@ -57,7 +57,7 @@ export async function tokenList(args: string[], io: Io): Promise<number> {
     }
     return 0;
   } finally {
-    platform.store.close();
+    await platform.store.close();
   }
 }
 
@@ -68,11 +68,11 @@ export async function tokenRevoke(args: string[], io: Io): Promise<number> {
   const { platform } = await openLineage(values.data ?? "./data");
   try {
     for (const id of positionals) {
-      platform.revokeAuthorizationToken(systemPrincipal(), id);
+      await platform.revokeAuthorizationToken(systemPrincipal(), id);
       io.out(`Token ${id.length === 40 ? `${id.slice(0, 4)}…` : id} revoked.`);
     }
     return 0;
   } finally {
-    platform.store.close();
+    await platform.store.close();
   }
 }

@@ -11,6 +11,7 @@ export * from "./accounts/account.ts";
 export * from "./accounts/principal.ts";
 export * from "./accounts/manage-accounts.ts";
 export * from "./accounts/scrypt-password-hasher.ts";
+export * from "./accounts/scrypt-hash.ts";
 export * from "./element/smart-element.ts";
 export * from "./element/history-entry.ts";
 export * from "./element/uploaded-file.ts";

@@ -61,7 +61,7 @@ describe("password verification through the service", () => {
     expect(await auth.verifyPassword("stranger", "dir-pw", "a")).toBeUndefined();
     const newbie = await auth.verifyPassword("newbie", "dir-pw", "a");
     expect([newbie?.account.displayName, [...(newbie?.roles ?? [])]]).toEqual(["New Bie", ["reader"]]);
-    expect(store.accounts.byLogin("newbie")?.passwordHash).toBeNull();
+    expect((await store.accounts.byLogin("newbie"))?.passwordHash).toBeNull();
   });
 
   it("delays failed attempts per account and address, without telling whether the login exists", async () => {
@@ -80,32 +80,38 @@ describe("password verification through the service", () => {
 });
 
 describe("a password the internal provider remembers", () => {
-  it("is known without waiting only once verified, and never past a change of password", async () => {
+  it("is known without waiting only once verified, at the stamp of a request, and never past a change of password", async () => {
     const { platform, store } = await seededPlatform();
     const internal = createInternalProvider(platform);
+    const stamp = await store.changes.read();
+    expect(internal.rememberedCredential?.("alice", "alice-pw", stamp)).toBeUndefined();
+    expect(await internal.validateCredential("alice", "alice-pw", stamp)).toEqual({ login: "alice" });
+    expect(internal.rememberedCredential?.("alice", "alice-pw", stamp)).toEqual({ login: "alice" });
+    expect(internal.rememberedCredential?.("alice", "other-pw", stamp)).toBeUndefined();
+    // Without the request's stamp it cannot know the account is unchanged without reading it: not known.
     expect(internal.rememberedCredential?.("alice", "alice-pw")).toBeUndefined();
-    expect(await internal.validateCredential("alice", "alice-pw")).toEqual({ login: "alice" });
-    expect(internal.rememberedCredential?.("alice", "alice-pw")).toEqual({ login: "alice" });
-    expect(internal.rememberedCredential?.("alice", "other-pw")).toBeUndefined();
 
-    const alice = store.accounts.byLogin("alice")!;
-    const bob = store.accounts.byLogin("bob")!;
-    store.transaction(() => store.accounts.saveAccount({ ...alice, passwordHash: bob.passwordHash }));
-    expect(internal.rememberedCredential?.("alice", "alice-pw")).toBeUndefined();
-    expect(await internal.validateCredential("alice", "alice-pw")).toBeUndefined();
+    const alice = (await store.accounts.byLogin("alice"))!;
+    const bob = (await store.accounts.byLogin("bob"))!;
+    await store.transaction((tx) => tx.accounts.saveAccount({ ...alice, passwordHash: bob.passwordHash }));
+    const changed = await store.changes.read();
+    expect(internal.rememberedCredential?.("alice", "alice-pw", changed)).toBeUndefined();
+    expect(await internal.validateCredential("alice", "alice-pw", changed)).toBeUndefined();
+    expect(internal.rememberedCredential?.("alice", "alice-pw", changed)).toBeUndefined();
   });
 
   it("answers for the chain only when its provider comes first", async () => {
-    const { platform } = await seededPlatform();
+    const { platform, store } = await seededPlatform();
     const asked: string[] = [];
     const internal = createInternalProvider(platform);
-    await internal.validateCredential("alice", "alice-pw");
+    const stamp = await store.changes.read();
+    await internal.validateCredential("alice", "alice-pw", stamp);
     const directory = pairProvider("directory", "alice", "alice-pw", asked);
     const first = createAuthenticationService({ platform, providers: [internal, directory], wait: async () => {} });
-    expect((await first.verifyPassword("alice", "alice-pw", "a"))?.account.login).toBe("alice");
+    expect((await first.verifyPassword("alice", "alice-pw", "a", stamp))?.account.login).toBe("alice");
     expect(asked).toEqual([]);
     const second = createAuthenticationService({ platform, providers: [directory, internal], wait: async () => {} });
-    expect((await second.verifyPassword("alice", "alice-pw", "a"))?.account.login).toBe("alice");
+    expect((await second.verifyPassword("alice", "alice-pw", "a", stamp))?.account.login).toBe("alice");
     expect(asked).toEqual(["directory"]);
   });
 
@@ -121,17 +127,28 @@ describe("a password the internal provider remembers", () => {
 });
 
 describe("passwords verified at the same time", () => {
-  /** The fixture's scrypt, counting its verifications. */
+  /** The fixture's scrypt, counting its verifications and telling when one starts. */
   function countingScrypt() {
     const scrypt = createScryptPasswordHasher({ N: 1024 });
-    const counted = { runs: 0, hash: scrypt.hash, verify: (password: string, hash: string) => (counted.runs++, scrypt.verify(password, hash)) };
+    let started: () => void = () => {};
+    const counted = {
+      runs: 0,
+      /** Resolves once the next verification has started. */
+      nextRun: () => new Promise<void>((resolve) => { started = resolve; }),
+      hash: scrypt.hash,
+      verify: (password: string, hash: string) => {
+        counted.runs++;
+        started();
+        return scrypt.verify(password, hash);
+      },
+    };
     return counted;
   }
 
   it("run the KDF once for the same login and password, and apart for others", async () => {
-    const { store } = await seededPlatform();
+    const { platform, store } = await seededPlatform();
     const hasher = countingScrypt();
-    const passwords = createPasswordAuthenticator(store, hasher, manualClock());
+    const passwords = createPasswordAuthenticator(store, platform.definitions, hasher, manualClock());
     const burst = await Promise.all([
       ...Array.from({ length: 8 }, () => passwords.verify("alice", "alice-pw")),
       passwords.verify("alice", "wrong"),
@@ -140,17 +157,21 @@ describe("passwords verified at the same time", () => {
     ]);
     expect(burst.map((principal) => principal?.account.login)).toEqual([...Array(8).fill("alice"), undefined, undefined, undefined]);
     expect(hasher.runs).toBe(3);
-    expect(passwords.remembered("alice", "alice-pw")?.account.login).toBe("alice");
-    expect(passwords.remembered("alice", "wrong")).toBeUndefined();
+    const stamp = await store.changes.read();
+    expect(passwords.remembered("alice", "alice-pw", stamp)?.account.login).toBe("alice");
+    expect(passwords.remembered("alice", "wrong", stamp)).toBeUndefined();
   });
 
   it("verify anew a password changed while the first verification ran", async () => {
-    const { store } = await seededPlatform();
+    const { platform, store } = await seededPlatform();
     const hasher = countingScrypt();
-    const passwords = createPasswordAuthenticator(store, hasher, manualClock());
+    const passwords = createPasswordAuthenticator(store, platform.definitions, hasher, manualClock());
+    const running = hasher.nextRun();
     const before = passwords.verify("alice", "alice-pw");
-    const alice = store.accounts.byLogin("alice")!;
-    store.transaction(() => store.accounts.saveAccount({ ...alice, passwordHash: store.accounts.byLogin("bob")!.passwordHash }));
+    await running;
+    const alice = (await store.accounts.byLogin("alice"))!;
+    const bob = (await store.accounts.byLogin("bob"))!;
+    await store.transaction((tx) => tx.accounts.saveAccount({ ...alice, passwordHash: bob.passwordHash }));
     const after = passwords.verify("alice", "alice-pw");
     expect((await before)?.account.login).toBe("alice");
     expect(await after).toBeUndefined();
@@ -160,11 +181,12 @@ describe("passwords verified at the same time", () => {
 
 describe("the access guard", () => {
   it("lets a named role (or admin) through and refuses others with ROUTES0131", async () => {
-    const { principal } = await seededPlatform();
+    const seed = await seededPlatform();
+    const [admin, bob, alice, carol] = [await seed.principal("admin"), await seed.principal("bob"), await seed.principal("alice"), await seed.principal("carol")];
     const requirement = { route: "admin::fullsearch", anyRole: ["fullsearch_administrator"] };
-    expect(() => requireAccess(principal("admin"), requirement)).not.toThrow();
-    expect(() => requireAccess(principal("bob"), requirement)).toThrow('Route "admin::fullsearch" access deny : need "OR:fullsearch_administrator" privilege');
-    expect(() => requireAccess(principal("alice"), { route: "x", anyRole: ["editor"] })).not.toThrow();
-    expect(() => requireAccess(principal("carol"), { route: "x", right: "PUT" })).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => requireAccess(admin, requirement)).not.toThrow();
+    expect(() => requireAccess(bob, requirement)).toThrow('Route "admin::fullsearch" access deny : need "OR:fullsearch_administrator" privilege');
+    expect(() => requireAccess(alice, { route: "x", anyRole: ["editor"] })).not.toThrow();
+    expect(() => requireAccess(carol, { route: "x", right: "PUT" })).toThrow(expect.objectContaining({ status: 403 }));
   });
 });

@@ -21,10 +21,10 @@ function pngSize(content: Uint8Array | undefined): { width: number; height: numb
 }
 
 describe("the demo bundle (examples/demo)", () => {
-  it("has the shape of BundleSchema and no problem", () => {
+  it("has the shape of BundleSchema and no problem", async () => {
     expect(v.safeParse(BundleSchema, bundle).success).toBe(true);
     const platform = testPlatform();
-    expect(checkBundle(bundle, { store: platform.store, readFile }).problems).toEqual([]);
+    expect((await checkBundle(bundle, { store: platform.store, readFile })).problems).toEqual([]);
   });
 
   it("has a real PNG icon of 32x32 or more for every structure, under images/", () => {
@@ -44,15 +44,15 @@ describe("the demo bundle (examples/demo)", () => {
       lifecycles: { created: 1 }, elements: { created: 15, updated: 0 }, searchDomains: { created: 1 }, dashboards: { created: 1 },
     });
     const { store } = platform;
-    const article = store.elements.latestByName("ART_SPIRAL_GALAXIES");
-    expect(article?.values.ar_author).toBe(store.elements.latestByName("AUTHOR_SAKURA")?.initid);
+    const article = await store.elements.latestByName("ART_SPIRAL_GALAXIES");
+    expect(article?.values.ar_author).toBe((await store.elements.latestByName("AUTHOR_SAKURA"))?.initid);
     expect(article?.state).toBe("draft");
-    expect(store.catalog.structure("CONTACT")?.profile).toBeUndefined();
-    expect(store.accounts.byLogin("carol")?.rights).toEqual(["GET"]);
+    expect((await store.catalog.structure("CONTACT"))?.profile).toBeUndefined();
+    expect((await store.accounts.byLogin("carol"))?.rights).toEqual(["GET"]);
     expect(await platform.authenticate("admin", "admin")).toMatchObject({ isAdmin: true });
-    const before = snapshot(store);
+    const before = await snapshot(store);
     const second = await importBundle(platform, bundle, { readFile });
     expect(second.elements).toEqual({ created: 0, updated: 0, unchanged: 15 });
-    expect(snapshot(store)).toEqual(before);
+    expect(await snapshot(store)).toEqual(before);
   });
 });

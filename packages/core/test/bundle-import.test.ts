@@ -24,28 +24,28 @@ describe("importBundle", () => {
       searchDomains: counts(1, 0, 0), dashboards: counts(1, 0, 0),
     });
     const { store } = platform;
-    expect(store.accounts.roles()).toEqual([{ id: "editor", label: { en: "Editors", fr: "Rédacteurs" } }, { id: "reader" }]);
-    expect(store.accounts.groups()).toEqual([{ id: "newsroom", roles: ["editor"] }]);
-    expect(store.accounts.byLogin("alice")).toMatchObject({ displayName: "Alice", groups: ["newsroom"], locale: "fr", rights: ["GET", "PUT", "POST", "DELETE"] });
-    expect(store.accounts.byLogin("bob")).toMatchObject({ displayName: "bob", roles: ["reader"], locale: "en", rights: ["GET"] });
+    expect(await store.accounts.roles()).toEqual([{ id: "editor", label: { en: "Editors", fr: "Rédacteurs" } }, { id: "reader" }]);
+    expect(await store.accounts.groups()).toEqual([{ id: "newsroom", roles: ["editor"] }]);
+    expect(await store.accounts.byLogin("alice")).toMatchObject({ displayName: "Alice", groups: ["newsroom"], locale: "fr", rights: ["GET", "PUT", "POST", "DELETE"] });
+    expect(await store.accounts.byLogin("bob")).toMatchObject({ displayName: "bob", roles: ["reader"], locale: "en", rights: ["GET"] });
     expect(await platform.authenticate("alice", "alice-pw")).toBeDefined();
     expect(await platform.authenticate("alice", "wrong")).toBeUndefined();
-    expect(store.catalog.enumerate("CATEGORIES")?.items[1]).toEqual({ key: "ai", label: "Artificial intelligence", parentKey: "tech" });
-    expect(store.catalog.profile("PRF_NOTE")?.grants.view).toEqual(["role:editor", "user:bob"]);
-    expect(store.catalog.lifecycle("WFL_NOTE")?.transitions[0]?.hooks).toEqual({ m1: "beforeFinish" });
-    expect(store.catalog.structure("NOTE")).toMatchObject({ name: "NOTE", icon: "note.png", lifecycle: "WFL_NOTE", titleField: "no_title" });
+    expect((await store.catalog.enumerate("CATEGORIES"))?.items[1]).toEqual({ key: "ai", label: "Artificial intelligence", parentKey: "tech" });
+    expect((await store.catalog.profile("PRF_NOTE"))?.grants.view).toEqual(["role:editor", "user:bob"]);
+    expect((await store.catalog.lifecycle("WFL_NOTE"))?.transitions[0]?.hooks).toEqual({ m1: "beforeFinish" });
+    expect(await store.catalog.structure("NOTE")).toMatchObject({ name: "NOTE", icon: "note.png", lifecycle: "WFL_NOTE", titleField: "no_title" });
   });
 
   it("creates elements as the system principal, owned as the bundle says, in the lifecycle's first state", async () => {
     const { platform, run } = load();
     await run();
     const { store } = platform;
-    const ann = store.elements.latestByName("P_ANN");
-    const note = store.elements.latestByName("N_ONE");
-    expect(ann).toMatchObject({ title: "Ann", revision: 0, state: null, owner: store.accounts.byLogin("admin")?.id, importKey: null });
-    expect(note).toMatchObject({ title: "First note", state: "draft", owner: store.accounts.byLogin("alice")?.id, status: "alive" });
+    const ann = await store.elements.latestByName("P_ANN");
+    const note = await store.elements.latestByName("N_ONE");
+    expect(ann).toMatchObject({ title: "Ann", revision: 0, state: null, owner: (await store.accounts.byLogin("admin"))?.id, importKey: null });
+    expect(note).toMatchObject({ title: "First note", state: "draft", owner: (await store.accounts.byLogin("alice"))?.id, status: "alive" });
     expect(note?.id).toBe(note?.initid);
-    const history = store.elements.history(note?.initid ?? 0);
+    const history = await store.elements.history(note?.initid ?? 0);
     expect(history).toEqual([expect.objectContaining({ code: "CREATE", accountId: 0, accountName: "System" })]);
     expect(note?.values).toMatchObject({
       no_title: "First note", no_body: "<p>Hello</p>", no_count: 3, no_score: 2.5, no_day: "2024-02-29",
@@ -57,16 +57,16 @@ describe("importBundle", () => {
   it("gives unnamed elements an import key and the admin account as default owner", async () => {
     const { platform, run } = load();
     await run();
-    const unnamed = platform.store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 }).find((e) => e.name === null);
+    const unnamed = (await platform.store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).find((e) => e.name === null);
     expect(unnamed?.importKey).toMatch(/^[0-9a-f]{64}$/);
-    expect(unnamed?.owner).toBe(platform.store.accounts.byLogin("admin")?.id);
+    expect(unnamed?.owner).toBe((await platform.store.accounts.byLogin("admin"))?.id);
   });
 
   it("resolves docid values naming elements of the bundle to their initid", async () => {
     const { platform, run } = load();
     await run();
-    const ann = platform.store.elements.latestByName("P_ANN");
-    const note = platform.store.elements.latestByName("N_ONE");
+    const ann = await platform.store.elements.latestByName("P_ANN");
+    const note = await platform.store.elements.latestByName("N_ONE");
     expect(note?.values.no_author).toBe(ann?.initid);
     expect(note?.values.no_readers).toEqual([ann?.initid]);
   });
@@ -77,9 +77,9 @@ describe("importBundle", () => {
     bundle.elements.push({ structure: "PERSON", name: "P_ZED", values: { pe_name: "Zed", pe_friend: "P_ANN" } });
     const { platform, run } = load(bundle);
     await run();
-    const zed = platform.store.elements.latestByName("P_ZED");
-    expect(platform.store.elements.latestByName("N_FIRST")?.values.no_author).toBe(zed?.initid);
-    expect(zed?.values.pe_friend).toBe(platform.store.elements.latestByName("P_ANN")?.initid);
+    const zed = await platform.store.elements.latestByName("P_ZED");
+    expect((await platform.store.elements.latestByName("N_FIRST"))?.values.no_author).toBe(zed?.initid);
+    expect(zed?.values.pe_friend).toBe((await platform.store.elements.latestByName("P_ANN"))?.initid);
   });
 
   it("resolves docid values that make a cycle, and a re-import finds nothing to change", async () => {
@@ -91,21 +91,21 @@ describe("importBundle", () => {
     );
     const { platform, run } = load(bundle);
     expect((await run()).elements).toEqual(counts(6, 0, 0));
-    const x = platform.store.elements.latestByName("P_X");
-    const y = platform.store.elements.latestByName("P_Y");
-    const self = platform.store.elements.latestByName("P_SELF");
+    const x = await platform.store.elements.latestByName("P_X");
+    const y = await platform.store.elements.latestByName("P_Y");
+    const self = await platform.store.elements.latestByName("P_SELF");
     expect(x?.values.pe_friend).toBe(y?.initid);
     expect(y?.values.pe_friend).toBe(x?.initid);
     expect(self?.values.pe_friend).toBe(self?.initid);
-    const before = snapshot(platform.store);
+    const before = await snapshot(platform.store);
     expect((await run()).elements).toEqual(counts(0, 0, 6));
-    expect(snapshot(platform.store)).toEqual(before);
+    expect(await snapshot(platform.store)).toEqual(before);
   });
 
   it("turns array rows into one list per column", async () => {
     const { platform, run } = load();
     await run();
-    const values = platform.store.elements.latestByName("N_ONE")?.values ?? {};
+    const values = (await platform.store.elements.latestByName("N_ONE"))?.values ?? {};
     expect(values.no_link_url).toEqual(["https://example.org/a", "https://example.org/b"]);
     expect(values.no_link_tags).toEqual([["tech"], []]);
     const images = values.no_link_img as unknown[];
@@ -119,29 +119,29 @@ describe("importBundle", () => {
     const { platform, run } = load();
     await run();
     const { store } = platform;
-    const note = store.elements.latestByName("N_ONE")?.values ?? {};
-    const unnamed = store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 }).find((e) => e.name === null);
+    const note = (await store.elements.latestByName("N_ONE"))?.values ?? {};
+    const unnamed = (await store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).find((e) => e.name === null);
     expect(note.no_picture).toMatch(/^image\/png\|\d+\|cover\.png$/);
     expect(unnamed?.values.no_picture).toBe(note.no_picture);
     const [notes, report] = note.no_files as string[];
     expect(notes).toMatch(/^text\/plain\|\d+\|notes\.txt$/);
     expect(report).toMatch(/^application\/pdf\|\d+\|report\.pdf$/);
-    expect(vaultFiles(store).map((f) => f?.name).sort()).toEqual(["a.png", "cover.png", "notes.txt", "report.pdf"]);
-    expect(store.vault.read(vaultIdOf(note.no_picture) ?? 0)).toEqual(FILES["files/cover.png"]);
+    expect((await vaultFiles(store)).map((f) => f?.name).sort()).toEqual(["a.png", "cover.png", "notes.txt", "report.pdf"]);
+    expect(await store.vault.read(vaultIdOf(note.no_picture) ?? 0)).toEqual(FILES["files/cover.png"]);
   });
 
   it("changes nothing when the same bundle is imported again", async () => {
     const { platform, run } = load();
     await run();
     const hashes = platform.hasher.hashes;
-    const before = snapshot(platform.store);
+    const before = await snapshot(platform.store);
     const report = await run();
     expect(report).toEqual<ImportReport>({
       roles: counts(0, 0, 2), groups: counts(0, 0, 1), users: counts(0, 0, 3), enumerates: counts(0, 0, 1),
       profiles: counts(0, 0, 1), lifecycles: counts(0, 0, 1), structures: counts(0, 0, 2), elements: counts(0, 0, 3),
       searchDomains: counts(0, 0, 1), dashboards: counts(0, 0, 1),
     });
-    expect(snapshot(platform.store)).toEqual(before);
+    expect(await snapshot(platform.store)).toEqual(before);
     expect(platform.hasher.hashes).toBe(hashes);
   });
 
@@ -149,40 +149,40 @@ describe("importBundle", () => {
     const { platform, run } = load();
     await run();
     const { store } = platform;
-    const before = store.elements.latestByName("N_ONE");
-    const vaultBefore = vaultFiles(store).length;
+    const before = await store.elements.latestByName("N_ONE");
+    const vaultBefore = (await vaultFiles(store)).length;
     const bundle: RawBundle = baseBundle();
     bundle.elements[1].values.no_count = 4;
     bundle.elements[1].values.no_links[1].no_link_url = "https://example.org/c";
     const report = await run(bundle);
     expect(report.elements).toEqual(counts(0, 1, 2));
     expect(report.structures).toEqual(counts(0, 0, 2));
-    const after = store.elements.latestByName("N_ONE");
+    const after = await store.elements.latestByName("N_ONE");
     expect(after).toMatchObject({ id: before?.id, initid: before?.initid, revision: 0, fixed: false });
     expect(after?.values.no_count).toBe(4);
     expect(after?.values.no_link_url).toEqual(["https://example.org/a", "https://example.org/c"]);
     expect(after?.values.no_picture).toBe(before?.values.no_picture);
     expect(after?.modifiedAt).not.toBe(before?.modifiedAt);
     expect(after?.createdAt).toBe(before?.createdAt);
-    expect(store.elements.revisions(before?.initid ?? 0)).toHaveLength(1);
-    expect(store.elements.history(before?.initid ?? 0).map((h) => [h.code, h.comment])).toEqual([
+    expect(await store.elements.revisions(before?.initid ?? 0)).toHaveLength(1);
+    expect((await store.elements.history(before?.initid ?? 0)).map((h) => [h.code, h.comment])).toEqual([
       ["MODIFY", "Updated by bundle import"],
       ["CREATE", "Created"],
     ]);
-    expect(vaultFiles(store)).toHaveLength(vaultBefore);
+    expect(await vaultFiles(store)).toHaveLength(vaultBefore);
   });
 
   it("updates an element whose file changed, with a new vault file", async () => {
     const { platform, run } = load();
     await run();
     const { store } = platform;
-    const before = store.elements.latestByName("N_ONE");
+    const before = await store.elements.latestByName("N_ONE");
     const files = { ...FILES, "files/cover.png": bytes("png: a new cover") };
     const report = await run(baseBundle(), files);
     expect(report.elements).toEqual(counts(0, 1, 2));
-    const after = store.elements.latestByName("N_ONE");
+    const after = await store.elements.latestByName("N_ONE");
     expect(vaultIdOf(after?.values.no_picture)).not.toBe(vaultIdOf(before?.values.no_picture));
-    expect(store.vault.read(vaultIdOf(after?.values.no_picture) ?? 0)).toEqual(files["files/cover.png"]);
+    expect(await store.vault.read(vaultIdOf(after?.values.no_picture) ?? 0)).toEqual(files["files/cover.png"]);
   });
 
   it("creates a new unnamed element when its content changed (unnamed elements are found by content)", async () => {
@@ -191,16 +191,16 @@ describe("importBundle", () => {
     const bundle: RawBundle = baseBundle();
     bundle.elements[2].values.no_title = "Another unnamed note";
     expect((await run(bundle)).elements).toEqual(counts(1, 0, 2));
-    expect(platform.store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).toHaveLength(4);
+    expect(await platform.store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).toHaveLength(4);
   });
 
   it("updates catalog entries and accounts that changed, keeping ids", async () => {
     const { platform, run } = load();
     await run();
     const { store } = platform;
-    const noteId = store.catalog.structure("NOTE")?.id;
-    const aliceId = store.accounts.byLogin("alice")?.id;
-    const aliceHash = store.accounts.byLogin("alice")?.passwordHash;
+    const noteId = (await store.catalog.structure("NOTE"))?.id;
+    const aliceId = (await store.accounts.byLogin("alice"))?.id;
+    const aliceHash = (await store.accounts.byLogin("alice"))?.passwordHash;
     const bundle: RawBundle = baseBundle();
     bundle.accounts.roles[1].label = "Readers";
     bundle.accounts.users[1].password = "a-new-password";
@@ -213,11 +213,11 @@ describe("importBundle", () => {
       roles: counts(0, 1, 1), users: counts(0, 2, 1), enumerates: counts(0, 1, 0), structures: counts(0, 1, 1), elements: counts(0, 0, 3),
     });
     expect(platform.hasher.hashes).toBe(hashes + 1);
-    expect(store.catalog.structure("NOTE")?.id).toBe(noteId);
-    expect(store.accounts.byLogin("alice")?.id).toBe(aliceId);
-    expect(store.accounts.byLogin("alice")?.passwordHash).not.toBe(aliceHash);
+    expect((await store.catalog.structure("NOTE"))?.id).toBe(noteId);
+    expect((await store.accounts.byLogin("alice"))?.id).toBe(aliceId);
+    expect((await store.accounts.byLogin("alice"))?.passwordHash).not.toBe(aliceHash);
     expect(await platform.authenticate("alice", "a-new-password")).toBeDefined();
-    expect(store.accounts.byLogin("bob")?.locale).toBe("de");
+    expect((await store.accounts.byLogin("bob"))?.locale).toBe("de");
   });
 
   it("keeps the password of a user the bundle gives none", async () => {
@@ -232,16 +232,16 @@ describe("importBundle", () => {
   it("leaves an element in the trash where it is", async () => {
     const { platform, run } = load();
     await run();
-    platform.deleteElement(systemPrincipal(), "N_ONE");
-    const before = snapshot(platform.store);
+    await platform.deleteElement(systemPrincipal(), "N_ONE");
+    const before = await snapshot(platform.store);
     expect((await run()).elements).toEqual(counts(0, 0, 3));
-    expect(snapshot(platform.store)).toEqual(before);
+    expect(await snapshot(platform.store)).toEqual(before);
   });
 
   it("lets a later bundle name elements of an earlier one, by logical name or id", async () => {
     const { platform, run } = load();
     await run();
-    const ann = platform.store.elements.latestByName("P_ANN");
+    const ann = await platform.store.elements.latestByName("P_ANN");
     const report = await run({
       elements: [
         { structure: "PERSON", name: "P_BEA", values: { pe_name: "Bea", pe_friend: "P_ANN" } },
@@ -249,8 +249,8 @@ describe("importBundle", () => {
       ],
     });
     expect(report.elements).toEqual(counts(2, 0, 0));
-    expect(platform.store.elements.latestByName("P_BEA")?.values.pe_friend).toBe(ann?.initid);
-    expect(platform.store.elements.latestByName("P_CY")?.values.pe_friend).toBe(ann?.initid);
+    expect((await platform.store.elements.latestByName("P_BEA"))?.values.pe_friend).toBe(ann?.initid);
+    expect((await platform.store.elements.latestByName("P_CY"))?.values.pe_friend).toBe(ann?.initid);
   });
 
   it("rolls everything back when a write fails, and names the element", async () => {
@@ -266,10 +266,10 @@ describe("importBundle", () => {
     expect(isLineageError(error) && error.code).toBe("BUNDLE0001");
     const problems = isLineageError(error) ? (error.data as { problems: unknown[] }).problems : [];
     expect(problems).toEqual([{ path: "$.elements[4]", message: 'Smart field "pa_other" is needed' }]);
-    expect(platform.store.accounts.roles()).toEqual([]);
-    expect(platform.store.catalog.structures()).toEqual([]);
-    expect(vaultFiles(platform.store)).toEqual([]);
-    expect(platform.store.elements.latestByName("P_ANN")).toBeUndefined();
+    expect(await platform.store.accounts.roles()).toEqual([]);
+    expect(await platform.store.catalog.structures()).toEqual([]);
+    expect(await vaultFiles(platform.store)).toEqual([]);
+    expect(await platform.store.elements.latestByName("P_ANN")).toBeUndefined();
   });
 });
 

@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { importBundle } from "../src/bundle/import-bundle.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
+import type { Store } from "../src/ports/store.port.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { baseBundle, FILES, folder, snapshot, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
 import example from "./fixtures/bundle-md-example.json" with { type: "json" };
 
-const check = (bundle: unknown, store = createMemoryStore()) => checkBundle(bundle, { store, readFile: folder(FILES) });
+const check = (bundle: unknown, store: Store = createMemoryStore()) => checkBundle(bundle, { store, readFile: folder(FILES) });
 
 /** A bundle with one of each problem the checks know, and what they must say. */
 function brokenBundle(): { bundle: RawBundle; expected: Record<string, string | RegExp> } {
@@ -137,15 +138,15 @@ function brokenBundle(): { bundle: RawBundle; expected: Record<string, string | 
 }
 
 describe("checkBundle", () => {
-  it("finds no problem in a good bundle", () => {
-    const result = check(baseBundle());
+  it("finds no problem in a good bundle", async () => {
+    const result = await check(baseBundle());
     expect(result.problems).toEqual([]);
     expect(result.bundle).toBeDefined();
   });
 
-  it("reports every problem at once, each at its JSON path, and nothing else", () => {
+  it("reports every problem at once, each at its JSON path, and nothing else", async () => {
     const { bundle, expected } = brokenBundle();
-    const { problems, bundle: checked } = check(bundle);
+    const { problems, bundle: checked } = await check(bundle);
     expect(checked).toBeUndefined();
     const byPath = Object.fromEntries(problems.map((p) => [p.path, p.message]));
     expect(Object.keys(byPath).sort()).toEqual(Object.keys(expected).sort());
@@ -156,13 +157,13 @@ describe("checkBundle", () => {
     expect(problems).toHaveLength(Object.keys(expected).length);
   });
 
-  it("finds one problem in the example of bundle.md: its profile grants a user it does not define", () => {
-    const { problems } = checkBundle(example, { store: createMemoryStore(), readFile: folder(FILES) });
+  it("finds one problem in the example of bundle.md: its profile grants a user it does not define", async () => {
+    const { problems } = await checkBundle(example, { store: createMemoryStore(), readFile: folder(FILES) });
     expect(problems).toEqual([{ path: "$.profiles[0].grants.view[1]", message: 'unknown user "bob"' }]);
   });
 
-  it("reports the files of bundle.md's example when the folder does not have them", () => {
-    const { problems } = checkBundle(example, { store: createMemoryStore(), readFile: folder({}) });
+  it("reports the files of bundle.md's example when the folder does not have them", async () => {
+    const { problems } = await checkBundle(example, { store: createMemoryStore(), readFile: folder({}) });
     expect(problems.map((p) => p.path)).toEqual([
       "$.profiles[0].grants.view[1]",
       "$.elements[0].values.ar_cover.file",
@@ -170,25 +171,25 @@ describe("checkBundle", () => {
     ]);
   });
 
-  it("takes an empty value for no value", () => {
+  it("takes an empty value for no value", async () => {
     const bundle: RawBundle = baseBundle();
     bundle.elements[0].values.pe_name = "";
     bundle.elements[1].values.no_title = null;
-    expect(check(bundle).problems).toEqual([
+    expect((await check(bundle)).problems).toEqual([
       { path: "$.elements[0].values.pe_name", message: 'field "pe_name" is needed: give it a value' },
       { path: "$.elements[1].values.no_title", message: 'field "no_title" is needed: give it a value' },
     ]);
   });
 
-  it("still knows an element whose entry has a wrong shape, so docid values naming it are not reported", () => {
+  it("still knows an element whose entry has a wrong shape, so docid values naming it are not reported", async () => {
     const bundle: RawBundle = baseBundle();
     bundle.elements[0].colour = "blue";
-    expect(check(bundle).problems).toEqual([{ path: "$.elements[0].colour", message: 'unknown key "colour"' }]);
+    expect((await check(bundle)).problems).toEqual([{ path: "$.elements[0].colour", message: 'unknown key "colour"' }]);
   });
 
-  it("knows the role admin without a declaration", () => {
+  it("knows the role admin without a declaration", async () => {
     const bundle = { accounts: { users: [{ login: "root", roles: ["admin"] }] }, profiles: [{ name: "P", grants: { view: ["role:admin"] } }] };
-    expect(check(bundle).problems).toEqual([]);
+    expect((await check(bundle)).problems).toEqual([]);
   });
 
   it("resolves names against what earlier imports stored", async () => {
@@ -203,17 +204,17 @@ describe("checkBundle", () => {
       ] }],
       elements: [
         { structure: "MEMO", owner: "bob", values: { me_note: "N_ONE", me_category: "science" } },
-        { structure: "PERSON", name: "P_CARL", values: { pe_name: "Carl", pe_friend: String(platform.store.elements.latestByName("P_ANN")?.initid) } },
+        { structure: "PERSON", name: "P_CARL", values: { pe_name: "Carl", pe_friend: String((await platform.store.elements.latestByName("P_ANN"))?.initid) } },
       ],
     };
-    expect(check(next, platform.store).problems).toEqual([]);
+    expect((await check(next, platform.store)).problems).toEqual([]);
   });
 
   it("refuses a logical name that an element of another structure has", async () => {
     const platform = testPlatform();
     await importBundle(platform, baseBundle(), { readFile: folder(FILES) });
     const next = { elements: [{ structure: "NOTE", name: "P_ANN", values: { no_title: "Not a person" } }] };
-    expect(check(next, platform.store).problems).toEqual([
+    expect((await check(next, platform.store)).problems).toEqual([
       { path: "$.elements[0].name", message: '"P_ANN" is an existing element of structure "PERSON", not "NOTE"' },
     ]);
   });
@@ -222,7 +223,7 @@ describe("checkBundle", () => {
     const platform = testPlatform();
     await importBundle(platform, baseBundle(), { readFile: folder(FILES) });
     const next = { elements: [{ structure: "PERSON", name: "P_ANN", values: { pe_friend: "P_ANN" } }] };
-    expect(check(next, platform.store).problems).toEqual([]);
+    expect((await check(next, platform.store)).problems).toEqual([]);
   });
 });
 
@@ -230,7 +231,7 @@ describe("importBundle with problems", () => {
   it("throws BUNDLE0001 with every problem and writes nothing", async () => {
     const platform = testPlatform();
     await importBundle(platform, baseBundle(), { readFile: folder(FILES) });
-    const before = snapshot(platform.store);
+    const before = await snapshot(platform.store);
     const { bundle, expected } = brokenBundle();
     bundle.accounts.roles.push({ id: "brand-new" });
     bundle.elements.push({ structure: "PERSON", name: "P_NEW", values: { pe_name: "New" } });
@@ -242,8 +243,8 @@ describe("importBundle with problems", () => {
     const problems = (error.data as { problems: { path: string }[] }).problems;
     expect(problems).toHaveLength(Object.keys(expected).length);
     expect(error.message).toMatch(/^Invalid bundle: \d+ problems, the first at \$\.accounts\.roles\[2\]\.id: duplicate role "editor"/);
-    expect(snapshot(platform.store)).toEqual(before);
-    expect(platform.store.accounts.roles().map((r) => r.id)).not.toContain("brand-new");
+    expect(await snapshot(platform.store)).toEqual(before);
+    expect((await platform.store.accounts.roles()).map((r) => r.id)).not.toContain("brand-new");
   });
 
   it("hashes no password when the bundle is refused", async () => {
@@ -252,6 +253,6 @@ describe("importBundle with problems", () => {
     bundle.elements[0].structure = "ANIMAL";
     await expect(importBundle(platform, bundle, { readFile: folder(FILES) })).rejects.toThrow(/Invalid bundle/);
     expect(platform.hasher.hashes).toBe(0);
-    expect(platform.store.accounts.byLogin("admin")).toBeUndefined();
+    expect(await platform.store.accounts.byLogin("admin")).toBeUndefined();
   });
 });

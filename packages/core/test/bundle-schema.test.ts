@@ -29,12 +29,12 @@ describe("BundleSchema", () => {
     expect(schemaProblems(baseBundle())).toEqual([]);
   });
 
-  it("refuses what is not an object", () => {
+  it("refuses what is not an object", async () => {
     const store = createMemoryStore();
     const readFile = folder({});
     expect(schemaProblems("bundle")).toEqual([{ path: "$", message: expect.stringContaining("expected Object") }]);
-    expect(checkBundle([], { store, readFile }).problems).toEqual([{ path: "$", message: "a bundle is a JSON object" }]);
-    expect(checkBundle(null, { store, readFile }).problems).toEqual([{ path: "$", message: expect.stringContaining("expected Object") }]);
+    expect((await checkBundle([], { store, readFile })).problems).toEqual([{ path: "$", message: "a bundle is a JSON object" }]);
+    expect((await checkBundle(null, { store, readFile })).problems).toEqual([{ path: "$", message: expect.stringContaining("expected Object") }]);
   });
 
   it("reports every shape problem with its JSON path", () => {
@@ -82,12 +82,12 @@ describe("BundleSchema", () => {
     expect(problems).toHaveLength(18);
   });
 
-  it("checks no further what has a wrong shape, so one mistake is reported once", () => {
+  it("checks no further what has a wrong shape, so one mistake is reported once", async () => {
     const bundle: RawBundle = baseBundle();
     bundle.structures[1].fields[0].type = "title"; // NOTE is invalid: its elements are not typed
     bundle.accounts.roles[0].colour = "blue"; // editor is invalid, yet still a known role
     bundle.lifecycles[0].states = "draft,done";
-    const { problems, bundle: checked } = checkBundle(bundle, { store: createMemoryStore(), readFile: folder(FILES) });
+    const { problems, bundle: checked } = await checkBundle(bundle, { store: createMemoryStore(), readFile: folder(FILES) });
     expect(checked).toBeUndefined();
     expect(problems.map((p) => p.path)).toEqual([
       "$.accounts.roles[0].colour",

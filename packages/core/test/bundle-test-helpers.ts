@@ -128,30 +128,30 @@ export function baseBundle(): RawBundle {
 }
 
 /** Everything a store holds, as comparable data. */
-export function snapshot(store: Store) {
-  const alive = store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 });
-  const deleted = store.elements.list({ status: "deleted", orderBy: [], limit: null, offset: 0 });
+export async function snapshot(store: Store) {
+  const all = (status: "alive" | "deleted") => store.elements.list({ status, orderBy: [], limit: null, offset: 0 });
+  const [alive, deleted] = await Promise.all([all("alive"), all("deleted")]);
   const lineages = [...alive, ...deleted].map((latest) => latest.initid).sort((a, b) => a - b);
   return {
-    lineages: lineages.map((initid) => ({ revisions: store.elements.revisions(initid), history: store.elements.history(initid) })),
-    vault: vaultFiles(store),
-    structures: store.catalog.structures(),
-    dashboards: store.catalog.dashboards(),
-    roles: store.accounts.roles(),
-    groups: store.accounts.groups(),
-    accounts: accountsOf(store),
+    lineages: await Promise.all(lineages.map(async (initid) => ({ revisions: await store.elements.revisions(initid), history: await store.elements.history(initid) }))),
+    vault: await vaultFiles(store),
+    structures: await store.catalog.structures(),
+    dashboards: await store.catalog.dashboards(),
+    roles: await store.accounts.roles(),
+    groups: await store.accounts.groups(),
+    accounts: await accountsOf(store),
   };
 }
 
 /** The vault's files: ids are given in sequence, so probing finds them all. */
-export function vaultFiles(store: Store) {
+export async function vaultFiles(store: Store) {
   const files = [];
-  for (let id = 1; store.vault.file(id); id++) files.push(store.vault.file(id));
+  for (let id = 1, file = await store.vault.file(id); file; file = await store.vault.file(++id)) files.push(file);
   return files;
 }
 
-function accountsOf(store: Store) {
+async function accountsOf(store: Store) {
   const accounts = [];
-  for (let id = 1; store.accounts.byId(id); id++) accounts.push(store.accounts.byId(id));
+  for (let id = 1, account = await store.accounts.byId(id); account; account = await store.accounts.byId(++id)) accounts.push(account);
   return accounts;
 }

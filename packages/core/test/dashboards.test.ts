@@ -20,13 +20,15 @@ const onServer = (id: number, uuid: string, title: string): ServerDashboard => (
   changedByName: "Ada Admin", slug: `superset-${id}`, url: `http://superset.test/superset/dashboard/${id}/`,
 });
 
-function setUp() {
+async function setUp() {
   const store = createMemoryStore();
-  store.accounts.saveRole({ id: "clerk", label: { en: "Clerks", fr: "Employés" } });
-  store.accounts.saveRole({ id: "editor" });
-  store.catalog.saveDashboard({ slug: "sales", uuid: SALES, roles: ["clerk"] });
-  store.catalog.saveDashboard({ slug: "stock", uuid: STOCK.toUpperCase(), roles: ["editor", "clerk"] });
-  store.catalog.saveDashboard({ slug: "gone", uuid: GONE, roles: ["clerk"] });
+  await store.transaction(async (tx) => {
+    await tx.accounts.saveRole({ id: "clerk", label: { en: "Clerks", fr: "Employés" } });
+    await tx.accounts.saveRole({ id: "editor" });
+    await tx.catalog.saveDashboard({ slug: "sales", uuid: SALES, roles: ["clerk"] });
+    await tx.catalog.saveDashboard({ slug: "stock", uuid: STOCK.toUpperCase(), roles: ["editor", "clerk"] });
+    await tx.catalog.saveDashboard({ slug: "gone", uuid: GONE, roles: ["clerk"] });
+  });
   const server = createMemoryDashboardServer({ dashboards: [onServer(1, SALES, "Sales overview"), onServer(2, STOCK, "Inventory")] });
   const sources: DashboardSources = { catalog: store.catalog, roles: () => store.accounts.roles(), server };
   return { store, server, sources };
@@ -60,7 +62,7 @@ describe("who sees which dashboard", () => {
 
 describe("listDashboards", () => {
   it("maps the server's data to the spec's object, ordered by title, without owners for a user", async () => {
-    const { sources } = setUp();
+    const { sources } = await setUp();
     expect(await listDashboards(sources, principal(["clerk"]))).toEqual([
       {
         uuid: STOCK.toUpperCase(), title: "Inventory", published: false, changed_on: "2024-02-05T13:15:31.442937",
@@ -74,7 +76,7 @@ describe("listDashboards", () => {
   });
 
   it("gives only the user's dashboards, and asks the server nothing when there are none", async () => {
-    const { sources, server } = setUp();
+    const { sources, server } = await setUp();
     expect((await listDashboards(sources, principal(["editor"]))).map((d) => d.slug)).toEqual(["stock"]);
     server.failure = new LineageError("DASH0101", ["http://superset.test", "connection refused"]);
     expect(await listDashboards(sources, principal(["reader"]))).toEqual([]);
@@ -82,14 +84,14 @@ describe("listDashboards", () => {
   });
 
   it("shows dashboard-admin the owners with id, login and the label in its locale", async () => {
-    const { sources } = setUp();
+    const { sources } = await setUp();
     const [stock] = await listDashboards(sources, principal(["dashboard-admin"], "fr"));
     expect(stock?.owners).toEqual([{ id: "editor", login: "editor", displayName: "editor" }, { id: "clerk", login: "clerk", displayName: "Employés" }]);
     expect((await listDashboards(sources, principal(["admin"]))).map((d) => [d.slug, d.owners])).toEqual([["stock", undefined], ["sales", undefined]]);
   });
 
   it("answers DASH0100 when no dashboard server is configured", async () => {
-    const { sources } = setUp();
+    const { sources } = await setUp();
     await expect(listDashboards({ ...sources, server: undefined }, principal(["reader"]))).rejects.toMatchObject({
       code: "DASH0100", status: 500, message: 'No dashboard server is configured: set "dashboards" in the configuration file',
     });
@@ -98,13 +100,13 @@ describe("listDashboards", () => {
 
 describe("readDashboard", () => {
   it("gives one dashboard by its platform slug, owners without id for dashboard-admin", async () => {
-    const { sources } = setUp();
+    const { sources } = await setUp();
     expect(await readDashboard(sources, principal(["clerk"]), "sales")).toMatchObject({ slug: "sales", uuid: SALES, title: "Sales overview" });
     expect((await readDashboard(sources, principal(["dashboard-admin"]), "sales")).owners).toEqual([{ login: "clerk", displayName: "Clerks" }]);
   });
 
   it("refuses a missing ref (400), an unknown one (404), one not theirs (403), one the server lacks (404)", async () => {
-    const { sources } = setUp();
+    const { sources } = await setUp();
     const clerk = principal(["clerk"]);
     const failure = (ref: string | undefined, who = clerk) => readDashboard(sources, who, ref).then(() => undefined, (e: LineageError) => [e.status, e.code, e.message]);
     expect(await failure(undefined)).toEqual([400, "DASH0001", "The dashboard reference is missing: give it as ?ref=<slug>"]);
@@ -121,11 +123,11 @@ describe("bundles", () => {
     const platform = createPlatform({ store });
     const bundle = { accounts: { roles: [{ id: "clerk" }] }, dashboards: [{ slug: "sales", uuid: SALES, roles: ["clerk"] }, { slug: "open", uuid: STOCK }] };
     expect((await importBundle(platform, bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 2, updated: 0, unchanged: 0 });
-    expect(store.catalog.dashboards()).toEqual([{ slug: "open", uuid: STOCK, roles: [] }, { slug: "sales", uuid: SALES, roles: ["clerk"] }]);
+    expect(await store.catalog.dashboards()).toEqual([{ slug: "open", uuid: STOCK, roles: [] }, { slug: "sales", uuid: SALES, roles: ["clerk"] }]);
     expect((await importBundle(platform, bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 0, updated: 0, unchanged: 2 });
     bundle.dashboards[0]!.roles = ["clerk", "admin"];
     expect((await importBundle(platform, bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 0, updated: 1, unchanged: 1 });
-    expect(store.catalog.dashboard("sales")?.roles).toEqual(["clerk", "admin"]);
+    expect((await store.catalog.dashboard("sales"))?.roles).toEqual(["clerk", "admin"]);
   });
 
   it("are refused with unknown roles, by JSON path, and nothing is stored", async () => {
@@ -135,6 +137,6 @@ describe("bundles", () => {
     await expect(importBundle(platform, bundle, { readFile: () => undefined })).rejects.toMatchObject({
       code: "BUNDLE0001", data: { problems: [{ path: "$.dashboards[0].roles[0]", message: 'unknown role "clerk"' }] },
     });
-    expect(store.catalog.dashboards()).toEqual([]);
+    expect(await store.catalog.dashboards()).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { LineageError } from "../src/index.ts";
+import { createPlatform, LineageError } from "../src/index.ts";
+import { countingStore } from "./counting-store.ts";
 import { seededPlatform } from "./fixture.ts";
 
-function errorOf(fn: () => unknown): LineageError {
+async function errorOf(fn: () => unknown): Promise<LineageError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof LineageError) return error;
     throw error;
@@ -12,25 +13,27 @@ function errorOf(fn: () => unknown): LineageError {
   throw new Error("expected an error");
 }
 
+const codeOf = async (fn: () => unknown) => (await errorOf(fn)).code;
+
 describe("updating an element", () => {
   it("changes the latest revision in place, recomputes the title, keeps R fields", async () => {
     const { platform, hello, principal } = await seededPlatform();
-    const alice = principal("alice");
-    const updated = platform.updateElement(alice, String(hello.initid), { values: { ar_title: "Bonjour", ar_words: "42", ar_stamp: "2030-01-01T00:00:00" } });
+    const alice = await principal("alice");
+    const updated = await platform.updateElement(alice, String(hello.initid), { values: { ar_title: "Bonjour", ar_words: "42", ar_stamp: "2030-01-01T00:00:00" } });
     expect(updated).toMatchObject({ id: hello.id, revision: 0, title: "Bonjour" });
     expect(updated.values).toMatchObject({ ar_words: 42, ar_stamp: "2026-03-04T05:06:07" });
-    expect(platform.store.elements.byId(hello.id)?.title).toBe("Bonjour");
+    expect((await platform.store.elements.byId(hello.id))?.title).toBe("Bonjour");
   });
 
   it("accepts form names case-insensitively", async () => {
     const { platform, principal } = await seededPlatform();
-    const updated = platform.updateElement(principal("admin"), "ART_HELLO", { values: { AR_TITLE: "Upper" }, caseInsensitive: true });
+    const updated = await platform.updateElement(await principal("admin"), "ART_HELLO", { values: { AR_TITLE: "Upper" }, caseInsensitive: true });
     expect(updated.title).toBe("Upper");
   });
 
   it("refuses wrong types naming the field, and writes nothing", async () => {
     const { platform, principal, hello } = await seededPlatform();
-    const admin = principal("admin");
+    const admin = await principal("admin");
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ ar_words: "ten" }, "VALUE0001", /ar_words/],
       [{ ar_words: 1.5 }, "VALUE0001", /ar_words/],
@@ -48,31 +51,32 @@ describe("updating an element", () => {
       [{ ar_link_url: "not a list" }, "VALUE0001", /ar_link_url/],
     ];
     for (const [values, code, message] of cases) {
-      const error = errorOf(() => platform.updateElement(admin, "ART_HELLO", { values: { ar_words: 1, ...values } }));
+      const error = await errorOf(() => platform.updateElement(admin, "ART_HELLO", { values: { ar_words: 1, ...values } }));
       expect([error.code, error.message]).toEqual([code, expect.stringMatching(message)]);
       expect(error.status).toBe(400);
     }
-    expect(platform.store.elements.byId(hello.id)?.values.ar_words).toBe(120);
-    expect(platform.readHistory(admin, "ART_HELLO").history[0]?.messages).toHaveLength(1);
+    expect((await platform.store.elements.byId(hello.id))?.values.ar_words).toBe(120);
+    expect((await platform.readHistory(admin, "ART_HELLO")).history[0]?.messages).toHaveLength(1);
   });
 
   it("answers an array field with ROUTES0107 (500) as the spec says", async () => {
     const { platform, principal } = await seededPlatform();
-    const error = errorOf(() => platform.updateElement(principal("admin"), "ART_HELLO", { values: { ar_links: [] } }));
+    const error = await errorOf(async () => platform.updateElement(await principal("admin"), "ART_HELLO", { values: { ar_links: [] } }));
     expect([error.code, error.status]).toEqual(["ROUTES0107", 500]);
   });
 
   it("checks the edit permission and the deleted state", async () => {
     const { platform, principal } = await seededPlatform();
-    expect(errorOf(() => platform.updateElement(principal("bob"), "ART_HELLO", { values: {} })).code).toBe("CRUD0201");
-    expect(errorOf(() => platform.updateElement(principal("admin"), "ARTICLE", { values: {} })).code).toBe("CRUD0213");
-    platform.deleteElement(principal("admin"), "ART_HELLO");
-    expect(errorOf(() => platform.updateElement(principal("admin"), "ART_HELLO", { values: {} })).code).toBe("ROUTES0102");
+    const [admin, bob] = [await principal("admin"), await principal("bob")];
+    expect(await codeOf(() => platform.updateElement(bob, "ART_HELLO", { values: {} }))).toBe("CRUD0201");
+    expect(await codeOf(() => platform.updateElement(admin, "ARTICLE", { values: {} }))).toBe("CRUD0213");
+    await platform.deleteElement(admin, "ART_HELLO");
+    expect(await codeOf(() => platform.updateElement(admin, "ART_HELLO", { values: {} }))).toBe("ROUTES0102");
   });
 
   it("normalises timestamps with a zone to UTC", async () => {
     const { platform, principal } = await seededPlatform();
-    const created = platform.createElement(principal("admin"), { structure: "ARTICLE", values: { ar_title: "T", ar_stamp: "2026-05-01T12:00:00+02:00" } });
+    const created = await platform.createElement(await principal("admin"), { structure: "ARTICLE", values: { ar_title: "T", ar_stamp: "2026-05-01T12:00:00+02:00" } });
     expect(created.values.ar_stamp).toBe("2026-05-01T10:00:00");
   });
 });
@@ -80,34 +84,83 @@ describe("updating an element", () => {
 describe("trash", () => {
   it("deletes the whole lineage, lists it in the trash, restores it", async () => {
     const { platform, hello, principal } = await seededPlatform();
-    const admin = principal("admin");
-    platform.reviseElement(admin, hello);
-    const deleted = platform.deleteElement(admin, "ART_HELLO");
-    expect(platform.store.elements.revisions(hello.initid).every((r) => r.status === "deleted")).toBe(true);
-    expect(platform.writeResult(admin, deleted, 0).document).toMatchObject({ uri: `/api/v2/trash/${hello.initid}.json`, properties: { status: "deleted" } });
-    expect(platform.listElements(admin, { slice: "all" }).documents.map((d) => d.properties?.name)).not.toContain("ART_HELLO");
-    expect(platform.listTrash(admin).documents.map((d) => d.uri)).toEqual([`/api/v2/trash/${hello.initid}.json`]);
-    expect(errorOf(() => platform.deleteElement(admin, "ART_HELLO")).code).toBe("ROUTES0102");
-    expect(errorOf(() => platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "deleted" } } })).code).toBe("CRUD0236");
-    const restored = platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "alive" } } });
+    const admin = await principal("admin");
+    await platform.reviseElement(admin, hello);
+    const deleted = await platform.deleteElement(admin, "ART_HELLO");
+    expect((await platform.store.elements.revisions(hello.initid)).every((r) => r.status === "deleted")).toBe(true);
+    expect((await platform.writeResult(admin, deleted, 0)).document).toMatchObject({ uri: `/api/v2/trash/${hello.initid}.json`, properties: { status: "deleted" } });
+    expect((await platform.listElements(admin, { slice: "all" })).documents.map((d) => d.properties?.name)).not.toContain("ART_HELLO");
+    expect((await platform.listTrash(admin)).documents.map((d) => d.uri)).toEqual([`/api/v2/trash/${hello.initid}.json`]);
+    expect(await codeOf(() => platform.deleteElement(admin, "ART_HELLO"))).toBe("ROUTES0102");
+    expect(await codeOf(() => platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "deleted" } } }))).toBe("CRUD0236");
+    const restored = await platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "alive" } } });
     expect(restored.status).toBe("alive");
-    expect(errorOf(() => platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "alive" } } })).code).toBe("CRUD0237");
-    expect(platform.readHistory(admin, "ART_HELLO").history[0]?.messages.map((m) => m.code)).toEqual(["RESTORE", "DELETE", "REVISION"]);
+    expect(await codeOf(() => platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "alive" } } }))).toBe("CRUD0237");
+    expect((await platform.readHistory(admin, "ART_HELLO")).history[0]?.messages.map((m) => m.code)).toEqual(["RESTORE", "DELETE", "REVISION"]);
   });
 
   it("needs the delete permission", async () => {
     const { platform, principal } = await seededPlatform();
-    expect(errorOf(() => platform.deleteElement(principal("bob"), "ART_HELLO")).code).toBe("ROUTES0110");
-    expect(errorOf(() => platform.deleteElement(principal("carol"), "ART_HELLO")).code).toBe("ROUTES0101");
+    expect(await codeOf(async () => platform.deleteElement(await principal("bob"), "ART_HELLO"))).toBe("ROUTES0110");
+    expect(await codeOf(async () => platform.deleteElement(await principal("carol"), "ART_HELLO"))).toBe("ROUTES0101");
   });
 });
 
 describe("revisions", () => {
   it("refuses to revise a revision that is no longer the latest", async () => {
     const { platform, hello, principal } = await seededPlatform();
-    platform.reviseElement(principal("admin"), hello);
-    expect(errorOf(() => platform.reviseElement(principal("admin"), hello)).code).toBe("ROUTES0109");
-    expect(platform.store.elements.revisions(hello.initid)).toHaveLength(2);
+    const admin = await principal("admin");
+    await platform.reviseElement(admin, hello);
+    expect(await codeOf(() => platform.reviseElement(admin, hello))).toBe("ROUTES0109");
+    expect(await platform.store.elements.revisions(hello.initid)).toHaveLength(2);
+  });
+});
+
+describe("a write past its deadline", () => {
+  const expired = { aborted: true };
+
+  it("commits nothing and answers API0101, for every write use case", async () => {
+    const { platform, store, hello, principal } = await seededPlatform();
+    const admin = await principal("admin");
+    const before = await store.changes.read();
+    const writes: Array<[string, () => Promise<unknown>]> = [
+      ["create", () => platform.createElement(admin, { structure: "ARTICLE", name: "ART_LATE", values: { ar_title: "Late" }, deadline: expired })],
+      ["update", () => platform.updateElement(admin, "ART_HELLO", { values: { ar_title: "Too late" }, deadline: expired })],
+      ["delete", () => platform.deleteElement(admin, "ART_HELLO", undefined, { deadline: expired })],
+    ];
+    for (const [name, write] of writes) {
+      const error = await errorOf(write);
+      expect([name, error.code]).toEqual([name, "API0101"]);
+    }
+    expect(await store.elements.latestByName("ART_LATE")).toBeUndefined();
+    expect(await store.elements.latest(hello.initid)).toMatchObject({ title: "Hello", status: "alive" });
+    expect(await store.elements.history(hello.initid)).toHaveLength(1);
+    expect(await store.changes.read()).toEqual(before);
+
+    await platform.deleteElement(admin, "ART_HELLO");
+    const restore = await errorOf(() => platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "alive" } } }, { deadline: expired }));
+    expect(restore.code).toBe("API0101");
+    expect((await store.elements.latest(hello.initid))?.status).toBe("deleted");
+  });
+
+  it("commits when the deadline has not passed", async () => {
+    const { platform, principal } = await seededPlatform();
+    const updated = await platform.updateElement(await principal("admin"), "ART_HELLO", { values: { ar_title: "In time" }, deadline: { aborted: false } });
+    expect((await platform.store.elements.byId(updated.id))?.title).toBe("In time");
+  });
+
+  it("is checked after the work, before the commit: a deadline passing during the transaction leaves nothing", async () => {
+    const seed = await seededPlatform();
+    const deadline = { aborted: false };
+    // The request times out once the transaction has saved the element, before it commits.
+    const { store } = countingStore(seed.store, (call) => {
+      if (call === "elements.save") deadline.aborted = true;
+    });
+    const platform = createPlatform({ store, clock: seed.clock });
+    const error = await errorOf(async () => platform.updateElement(await seed.principal("admin"), "ART_HELLO", { values: { ar_title: "Slow" }, deadline }));
+    expect([deadline.aborted, error.code, error.status]).toEqual([true, "API0101", 503]);
+    expect((await seed.store.elements.latest(seed.hello.initid))?.title).toBe("Hello");
+    expect(await seed.store.elements.history(seed.hello.initid)).toHaveLength(1);
   });
 });
 

@@ -46,6 +46,16 @@ const thrown = (fn: () => unknown): LineageError => {
   throw new Error("no error thrown");
 };
 
+const rejected = async (fn: () => Promise<unknown>): Promise<LineageError> => {
+  try {
+    await fn();
+  } catch (error) {
+    if (error instanceof LineageError) return error;
+    throw error;
+  }
+  throw new Error("no error thrown");
+};
+
 describe("the query variables of the Enumerates routes", () => {
   it("default to contains, no keyword, definition order; empty values mean the default", () => {
     expect(parseEnumerateQuery()).toEqual({ operator: "contains", keyword: "", orderBy: "none" });
@@ -185,11 +195,11 @@ describe("the data of a route", () => {
 describe("readEnumerate on the platform", () => {
   it("serves the enumerate of a field, in the reader's language", async () => {
     const { platform, principal } = await seededPlatform();
-    const data = platform.readEnumerate(principal("alice"), { family: "ARTICLE", field: "ar_category" }, { keyword: "cuisine" });
+    const data = await platform.readEnumerate(await principal("alice"), { family: "ARTICLE", field: "ar_category" }, { keyword: "cuisine" });
     expect(data.uri).toBe("/api/v2/smart-structures/ARTICLE/enumerates/ar_category");
     expect(data.enumItems).toEqual([{ key: "food", label: "Cuisine", originalLabel: "Food", parentkey: null, path: "food" }]);
     expect(data).toMatchObject({ key: "food", label: "Cuisine", requestParameters: { operator: "contains", keyword: "cuisine", orderBy: "none" } });
-    const all = platform.readEnumerate(principal("admin"), { family: "ARTICLE", field: "AR_TAGS" });
+    const all = await platform.readEnumerate(await principal("admin"), { family: "ARTICLE", field: "AR_TAGS" });
     expect(all.enumItems.map((item) => [item.key, item.path, item.longLabel])).toEqual([
       ["tech", "tech", undefined], ["ai", "tech.ai", "Technology/Artificial intelligence"], ["food", "food", undefined],
     ]);
@@ -197,33 +207,33 @@ describe("readEnumerate on the platform", () => {
 
   it("serves an enumerate by reference", async () => {
     const { platform, principal } = await seededPlatform();
-    const data = platform.readEnumerate(principal("bob"), { enumerate: "CATEGORIES" }, { orderBy: "label" });
+    const data = await platform.readEnumerate(await principal("bob"), { enumerate: "CATEGORIES" }, { orderBy: "label" });
     expect(data.uri).toBe("/api/v2/enumerates/CATEGORIES/");
     expect(data.enumItems.map((item) => item.label)).toEqual(["Artificial intelligence", "Food", "Technology"]);
   });
 
   it("answers the spec's errors, checking the structure, then the query, then the field", async () => {
     const { platform, principal } = await seededPlatform();
-    const admin = principal("admin");
-    const family = (name: string, field: string, query = {}) => thrown(() => platform.readEnumerate(admin, { family: name, field }, query));
-    const unknown = family("NOPE", "ar_category", { operator: "bad" });
+    const admin = await principal("admin");
+    const family = (name: string, field: string, query = {}) => rejected(() => platform.readEnumerate(admin, { family: name, field }, query));
+    const unknown = await family("NOPE", "ar_category", { operator: "bad" });
     expect([unknown.code, unknown.status, unknown.reason, unknown.message]).toEqual(["CRUD0200", 404, "Family not found", 'Document "NOPE" not found']);
-    expect(family("ARTICLE", "nope", { operator: "bad" }).code).toBe("CRUD0402");
-    const field = family("ARTICLE", "nope");
+    expect((await family("ARTICLE", "nope", { operator: "bad" })).code).toBe("CRUD0402");
+    const field = await family("ARTICLE", "nope");
     expect([field.code, field.status, field.message]).toEqual(["CRUD0400", 404, 'Enum "nope" not exists in family "ARTICLE"']);
-    const secret = family("ARTICLE", "ar_secret");
+    const secret = await family("ARTICLE", "ar_secret");
     expect([secret.code, secret.message]).toEqual(["CRUD0400", 'Enum "ar_secret" not exists in family "ARTICLE"']);
-    const text = family("ARTICLE", "ar_title");
+    const text = await family("ARTICLE", "ar_title");
     expect([text.code, text.status, text.message]).toEqual(["CRUD0401", 403, 'Attribute "ar_title" is not an enum (type "text") in family "ARTICLE"']);
-    const byRef = thrown(() => platform.readEnumerate(admin, { enumerate: "NOPE" }));
+    const byRef = await rejected(() => platform.readEnumerate(admin, { enumerate: "NOPE" }));
     expect([byRef.code, byRef.status, byRef.message]).toEqual(["ENUM0404", 404, 'Enumerate "NOPE" not found']);
-    expect(thrown(() => platform.readEnumerate(admin, { enumerate: "NOPE" }, { orderBy: "x" })).code).toBe("CRUD0403");
+    expect((await rejected(() => platform.readEnumerate(admin, { enumerate: "NOPE" }, { orderBy: "x" }))).code).toBe("CRUD0403");
   });
 
   it("serves an enum field whose enumerate is missing as empty", async () => {
     const { platform, store, principal } = await seededPlatform();
-    store.catalog.saveStructure({ name: "ORPHAN", fields: [{ id: "or_kind", type: "enum", enum: "GONE" }] });
-    const data = platform.readEnumerate(principal("admin"), { family: "ORPHAN", field: "or_kind" });
+    await store.catalog.saveStructure({ name: "ORPHAN", fields: [{ id: "or_kind", type: "enum", enum: "GONE" }] });
+    const data = await platform.readEnumerate(await principal("admin"), { family: "ORPHAN", field: "or_kind" });
     expect(data).toEqual({ uri: "/api/v2/smart-structures/ORPHAN/enumerates/or_kind", requestParameters: params(), enumItems: [] });
   });
 });
@@ -231,10 +241,10 @@ describe("readEnumerate on the platform", () => {
 describe("values of enum fields", () => {
   it("show the long label of a child in three levels", async () => {
     const { platform, store, principal } = await seededPlatform();
-    store.catalog.saveEnumerate({ name: "CATEGORIES", items: [...store.catalog.enumerate("CATEGORIES")!.items, { key: "llm", label: { en: "Language models", fr: "Modèles de langue" }, parentKey: "ai" }] });
-    const admin = principal("admin");
-    platform.updateElement(admin, "ART_HELLO", { values: { ar_category: "llm" } });
-    const { data } = await platform.readElement(principal("alice"), "ART_HELLO");
+    await store.catalog.saveEnumerate({ name: "CATEGORIES", items: [...(await store.catalog.enumerate("CATEGORIES"))!.items, { key: "llm", label: { en: "Language models", fr: "Modèles de langue" }, parentKey: "ai" }] });
+    const admin = await principal("admin");
+    await platform.updateElement(admin, "ART_HELLO", { values: { ar_category: "llm" } });
+    const { data } = await platform.readElement(await principal("alice"), "ART_HELLO");
     expect(data.document.attributes?.ar_category).toEqual({
       value: "llm", displayValue: "Modèles de langue", longLabel: "Technologie/Artificial intelligence/Modèles de langue",
     });
@@ -252,6 +262,6 @@ describe("values of enum fields", () => {
       { path: "$.elements[1].values.no_tags", message: 'Smart field "no_tags": "nope" is not a key of enumerate "CATEGORIES"' },
       { path: "$.elements[1].values.no_links[0].no_link_tags", message: 'Smart field "no_link_tags": "zz" is not a key of enumerate "CATEGORIES"' },
     ]);
-    expect(platform.store.catalog.enumerate("CATEGORIES")).toBeUndefined();
+    expect(await platform.store.catalog.enumerate("CATEGORIES")).toBeUndefined();
   });
 });

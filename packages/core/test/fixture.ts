@@ -1,4 +1,4 @@
-import { createPlatform, createScryptPasswordHasher, type Clock, type Platform, type Store } from "../src/index.ts";
+import { createPlatform, createScryptPasswordHasher, type Clock, type Platform, type Principal, type Store } from "../src/index.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 
 /** A clock the test moves by hand. */
@@ -7,15 +7,24 @@ export function manualClock(start = "2026-01-01T10:00:00.000Z"): Clock & { advan
   return { now: () => new Date(now), advance: (ms) => { now += ms; } };
 }
 
+/** The principal of a login on the platform; a test naming an unknown login is wrong. */
+export function principalsOf(platform: Platform): (login: string) => Promise<Principal> {
+  return async (login) => {
+    const found = await platform.principal(login);
+    if (!found) throw new Error(`no account ${login}`);
+    return found;
+  };
+}
+
 /** A platform over the given store (in memory by default) with a small catalog, four accounts and a few elements. */
 export async function seededPlatform(store: Store = createMemoryStore()) {
   const clock = manualClock();
   const platform: Platform = createPlatform({ store, clock, hasher: createScryptPasswordHasher({ N: 1024 }) });
-  store.transaction(() => {
-    store.accounts.saveRole({ id: "editor", label: "Editors" });
-    store.accounts.saveRole({ id: "reader" });
-    store.accounts.saveGroup({ id: "newsroom", roles: ["editor"] });
-    store.catalog.saveEnumerate({
+  await store.transaction(async (tx) => {
+    await tx.accounts.saveRole({ id: "editor", label: "Editors" });
+    await tx.accounts.saveRole({ id: "reader" });
+    await tx.accounts.saveGroup({ id: "newsroom", roles: ["editor"] });
+    await tx.catalog.saveEnumerate({
       name: "CATEGORIES",
       items: [
         { key: "tech", label: { en: "Technology", fr: "Technologie" } },
@@ -23,17 +32,17 @@ export async function seededPlatform(store: Store = createMemoryStore()) {
         { key: "food", label: { en: "Food", fr: "Cuisine" } },
       ],
     });
-    store.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor", "role:reader"], edit: ["role:editor"], delete: ["role:editor"] } });
-    store.catalog.saveLifecycle({
+    await tx.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor", "role:reader"], edit: ["role:editor"], delete: ["role:editor"] } });
+    await tx.catalog.saveLifecycle({
       name: "WFL_ARTICLE", firstState: "draft",
       states: [{ id: "draft", label: { en: "Draft", fr: "Brouillon" }, activity: { en: "Writing" }, color: "#AAAAAA" }, { id: "published", label: "Published", color: "#00AA00" }],
       transitions: [{ id: "publish", from: "draft", to: "published", label: "Publish" }],
     });
-    store.catalog.saveStructure({
+    await tx.catalog.saveStructure({
       name: "AUTHOR", title: "Author", icon: "author.png", titleField: "au_name",
       fields: [{ id: "au_name", type: "text", needed: true }],
     });
-    store.catalog.saveStructure({
+    await tx.catalog.saveStructure({
       name: "ARTICLE", title: { en: "Article", fr: "Article" }, icon: "article.png", lifecycle: "WFL_ARTICLE", profile: "PRF_ARTICLE", titleField: "ar_title",
       fields: [
         { id: "ar_title", type: "text", label: { en: "Title", fr: "Titre" }, needed: true },
@@ -54,9 +63,9 @@ export async function seededPlatform(store: Store = createMemoryStore()) {
   await platform.addUser({ login: "alice", password: "alice-pw", groups: ["newsroom"], locale: "fr" });
   await platform.addUser({ login: "bob", password: "bob-pw", roles: ["reader"] });
   await platform.addUser({ login: "carol", password: "carol-pw", rights: ["GET"] });
-  const system = platform.principalOfAccount(admin);
-  const author = platform.createElement(system, { structure: "AUTHOR", name: "AUTHOR_ADA", values: { au_name: "Ada Lovelace" } });
-  const hello = platform.createElement(system, {
+  const system = await platform.principalOfAccount(admin);
+  const author = await platform.createElement(system, { structure: "AUTHOR", name: "AUTHOR_ADA", values: { au_name: "Ada Lovelace" } });
+  const hello = await platform.createElement(system, {
     structure: "ARTICLE", name: "ART_HELLO",
     values: {
       ar_title: "Hello", ar_category: "tech", ar_tags: ["tech", "ai"], ar_words: 120, ar_score: 3.5, ar_date: "2026-03-04",
@@ -65,13 +74,8 @@ export async function seededPlatform(store: Store = createMemoryStore()) {
     },
   });
   clock.advance(1000);
-  const zebra = platform.createElement(system, { structure: "ARTICLE", name: "ART_ZEBRA", values: { ar_title: "Zebra crossing" } });
+  const zebra = await platform.createElement(system, { structure: "ARTICLE", name: "ART_ZEBRA", values: { ar_title: "Zebra crossing" } });
   clock.advance(1000);
-  const apple = platform.createElement(system, { structure: "ARTICLE", values: { ar_title: "Apple pie", ar_category: "food" } });
-  const principal = (login: string) => {
-    const found = platform.principal(login);
-    if (!found) throw new Error(`no account ${login}`);
-    return found;
-  };
-  return { platform, store, clock, author, hello, zebra, apple, principal };
+  const apple = await platform.createElement(system, { structure: "ARTICLE", values: { ar_title: "Apple pie", ar_category: "food" } });
+  return { platform, store, clock, author, hello, zebra, apple, principal: principalsOf(platform) };
 }

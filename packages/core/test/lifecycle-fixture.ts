@@ -1,6 +1,6 @@
 import { createPlatform, createScryptPasswordHasher, createTransitionHooks, type Lifecycle, type Store, type TransitionHook } from "../src/index.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { seededPlatform } from "./fixture.ts";
+import { principalsOf, seededPlatform } from "./fixture.ts";
 
 /**
  * WFL_ARTICLE with a review step: grants, parameters, hooks (one not
@@ -59,15 +59,10 @@ export function recordingHooks(calls: string[], overrides: Record<string, Transi
 /** The seeded platform with REVIEW_LIFECYCLE and recording hooks (on the given store, in memory by default). */
 export async function lifecyclePlatform(store: Store = createMemoryStore(), overrides: Record<string, TransitionHook> = {}) {
   const seed = await seededPlatform(store);
-  store.transaction(() => store.catalog.saveLifecycle(REVIEW_LIFECYCLE));
+  await store.transaction((tx) => tx.catalog.saveLifecycle(REVIEW_LIFECYCLE));
   const calls: string[] = [];
   const platform = createPlatform({
     store, clock: seed.clock, hasher: createScryptPasswordHasher({ N: 1024 }), hooks: recordingHooks(calls, overrides),
   });
-  const principal = (login: string) => {
-    const found = platform.principal(login);
-    if (!found) throw new Error(`no account ${login}`);
-    return found;
-  };
-  return { ...seed, platform, principal, calls };
+  return { ...seed, platform, principal: principalsOf(platform), calls };
 }

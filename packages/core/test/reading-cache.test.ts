@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createVersionedCache } from "../src/elements/reading-cache.ts";
-import { requestVersion } from "../src/elements/request-version.ts";
-import { seededPlatform } from "./fixture.ts";
+import { createPlatform, createScryptPasswordHasher } from "../src/index.ts";
+import { countingStore } from "./counting-store.ts";
+import { principalsOf, seededPlatform } from "./fixture.ts";
 
 describe("a versioned cache", () => {
   it("serves the kept answer while the version stays, and loads again when it changes", async () => {
@@ -53,76 +54,128 @@ describe("a versioned cache", () => {
 describe("GET one element through the platform's cache", () => {
   it("shows a change at once, and the title of a referenced element that changed", async () => {
     const { platform, principal } = await seededPlatform();
-    const admin = principal("admin");
+    const admin = await principal("admin");
     const before = await platform.readElement(admin, "ART_HELLO");
     expect(await platform.readElement(admin, "ART_HELLO")).toBe(before);
-    platform.updateElement(admin, "AUTHOR_ADA", { values: { au_name: "Augusta Ada King" } });
+    await platform.updateElement(admin, "AUTHOR_ADA", { values: { au_name: "Augusta Ada King" } });
     const after = await platform.readElement(admin, "ART_HELLO");
     expect(after.data.document.attributes?.ar_author).toMatchObject({ displayValue: "Augusta Ada King" });
   });
 
   it("never gives one reader's answer to another", async () => {
     const { platform, principal } = await seededPlatform();
-    const asAdmin = await platform.readElement(principal("admin"), "ART_HELLO");
-    const asAlice = await platform.readElement(principal("alice"), "ART_HELLO");
+    const asAdmin = await platform.readElement(await principal("admin"), "ART_HELLO");
+    const asAlice = await platform.readElement(await principal("alice"), "ART_HELLO");
     expect(asAlice).not.toBe(asAdmin);
     expect(asAlice.etag).not.toBe(asAdmin.etag);
-    await expect(platform.readElement(principal("carol"), "ART_HELLO")).rejects.toMatchObject({ code: expect.any(String) });
+    await expect(platform.readElement(await principal("carol"), "ART_HELLO")).rejects.toMatchObject({ code: expect.any(String) });
   });
 
   it("sees a role taken away at once", async () => {
     const { platform, store, principal } = await seededPlatform();
-    await platform.readElement(principal("bob"), "ART_HELLO");
-    store.transaction(() => store.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
-    await expect(platform.readElement(principal("bob"), "ART_HELLO")).rejects.toMatchObject({ status: 403 });
+    await platform.readElement(await principal("bob"), "ART_HELLO");
+    await store.transaction((tx) => tx.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
+    await expect(platform.readElement(await principal("bob"), "ART_HELLO")).rejects.toMatchObject({ status: 403 });
+  });
+
+  it("is keyed by the data stamp: any commit, of data or of definitions, reads again", async () => {
+    const { platform, store, principal } = await seededPlatform();
+    const bob = await principal("bob");
+    const first = await store.changes.read();
+    const before = await platform.readElement(bob, "ART_HELLO", { stamp: first });
+    expect(await platform.readElement(bob, "ART_HELLO", { stamp: first })).toBe(before);
+    expect(await platform.readElement(bob, "ART_HELLO", { stamp: { ...first, definitions: "elsewhere" } })).toBe(before);
+
+    // A write to another element moves the data stamp only: the answer is read again, and is the same.
+    await platform.updateElement(await principal("admin"), "ART_ZEBRA", { values: { ar_words: 3 } });
+    const second = await store.changes.read();
+    expect([second.data === first.data, second.definitions === first.definitions]).toEqual([false, true]);
+    const again = await platform.readElement(bob, "ART_HELLO", { stamp: second });
+    expect(again).not.toBe(before);
+    expect(again.etag).toBe(before.etag);
+    expect(await platform.readElement(bob, "ART_HELLO", { stamp: second })).toBe(again);
   });
 });
 
-describe("the store's version as one request sees it", () => {
-  it("is read once, at first use, whatever the number of checks", () => {
-    let reads = 0;
-    const version = requestVersion({ version: () => String(++reads) });
-    expect(reads).toBe(0);
-    expect(version()).toBe("1");
-    expect(version()).toBe("1");
-    expect(reads).toBe(1);
-  });
-
-  it("shares one read between the principal and the reading cache, and a later request sees what changed in between", async () => {
-    const { platform, store, principal } = await seededPlatform();
-    let reads = 0;
-    const counted = { version: () => (reads++, store.version()) };
-    const first = requestVersion(counted);
+describe("the change stamp as one request sees it", () => {
+  it("is read once per request and shared by the principal and the reading cache; a later request sees what changed in between", async () => {
+    const seed = await seededPlatform();
+    const counted = countingStore(seed.store);
+    const platform = createPlatform({ store: counted.store, clock: seed.clock, hasher: createScryptPasswordHasher({ N: 1024 }) });
+    const first = await counted.store.changes.read();
     const bob = await platform.authenticate("bob", "bob-pw", first);
     expect(bob).toBeDefined();
-    const before = await platform.readElement(bob!, "ART_HELLO", { version: first });
-    expect(platform.principal("bob", first)).toBe(bob);
-    expect(reads).toBe(1);
+    const before = await platform.readElement(bob!, "ART_HELLO", { stamp: first });
+    expect(await platform.principal("bob", first)).toBe(bob);
+    expect(counted.calls.filter((call) => call === "changes.read")).toHaveLength(1);
+    expect(counted.calls.filter((call) => call === "accounts.byLogin")).toHaveLength(1);
 
-    platform.updateElement(principal("admin"), "ART_HELLO", { values: { ar_title: "Hello again" } });
-    // The request checks the version it read: a write after that belongs to the next request.
-    expect(await platform.readElement(bob!, "ART_HELLO", { version: first })).toBe(before);
-    const second = requestVersion(store);
-    const after = await platform.readElement(platform.principal("bob", second)!, "ART_HELLO", { version: second });
+    await platform.updateElement((await principalsOf(platform)("admin")), "ART_HELLO", { values: { ar_title: "Hello again" } });
+    // The request checks the stamp it read: a write after that belongs to the next request.
+    expect(await platform.readElement(bob!, "ART_HELLO", { stamp: first })).toBe(before);
+    const second = await counted.store.changes.read();
+    const after = await platform.readElement((await platform.principal("bob", second))!, "ART_HELLO", { stamp: second });
     expect(after.data.document.properties?.title).toBe("Hello again");
     expect(after.etag).not.toBe(before.etag);
   });
 
   it("sees rights and roles changed since the last request", async () => {
     const { platform, store } = await seededPlatform();
-    const first = requestVersion(store);
+    const first = await store.changes.read();
     const bob = await platform.authenticate("bob", "bob-pw", first);
-    await platform.readElement(bob!, "ART_HELLO", { version: first });
+    await platform.readElement(bob!, "ART_HELLO", { stamp: first });
 
-    store.transaction(() => store.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
-    const second = requestVersion(store);
-    await expect(platform.readElement(platform.principal("bob", second)!, "ART_HELLO", { version: second })).rejects.toMatchObject({ status: 403 });
+    await store.transaction((tx) => tx.catalog.saveProfile({ name: "PRF_ARTICLE", grants: { view: ["role:editor"], edit: [], delete: [] } }));
+    const second = await store.changes.read();
+    await expect(platform.readElement((await platform.principal("bob", second))!, "ART_HELLO", { stamp: second })).rejects.toMatchObject({ status: 403 });
 
-    const account = store.accounts.byLogin("bob")!;
-    store.transaction(() => store.accounts.saveAccount({ ...account, roles: ["editor"] }));
-    const third = requestVersion(store);
+    const account = (await store.accounts.byLogin("bob"))!;
+    await store.transaction((tx) => tx.accounts.saveAccount({ ...account, roles: ["editor"] }));
+    const third = await store.changes.read();
     const promoted = await platform.authenticate("bob", "bob-pw", third);
     expect([...promoted!.roles]).toEqual(["editor"]);
-    expect((await platform.readElement(promoted!, "ART_HELLO", { version: third })).data.document.properties?.title).toBe("Hello");
+    expect((await platform.readElement(promoted!, "ART_HELLO", { stamp: third })).data.document.properties?.title).toBe("Hello");
+  });
+});
+
+describe("principals kept by the definitions stamp", () => {
+  it("are read once while only data changes", async () => {
+    const seed = await seededPlatform();
+    const counted = countingStore(seed.store);
+    const platform = createPlatform({ store: counted.store, clock: seed.clock });
+    const first = await counted.store.changes.read();
+    const bob = await platform.principal("bob", first);
+    await seed.platform.updateElement(await seed.principal("admin"), "ART_HELLO", { values: { ar_words: 1 } });
+    const second = await counted.store.changes.read();
+    expect(second.definitions).toBe(first.definitions);
+    counted.reset();
+    expect(await platform.principal("bob", second)).toBe(bob);
+    expect(counted.reads()).toEqual([]);
+  });
+
+  it("are read again once an account, a role or a group changed: they count as definitions", async () => {
+    const { platform, store } = await seededPlatform();
+    const stampAfter = async (write: () => Promise<unknown>) => {
+      const before = await store.changes.read();
+      await write();
+      const after = await store.changes.read();
+      expect(after.definitions).not.toBe(before.definitions);
+      return after;
+    };
+    const bob = await platform.principal("bob", await store.changes.read());
+    expect([...bob!.roles]).toEqual(["reader"]);
+
+    const account = (await store.accounts.byLogin("bob"))!;
+    const promoted = await platform.principal("bob", await stampAfter(() => store.accounts.saveAccount({ ...account, groups: ["newsroom"] })));
+    expect([...promoted!.roles].sort()).toEqual(["editor", "reader"]);
+
+    const regrouped = await platform.principal("bob", await stampAfter(() => store.accounts.saveGroup({ id: "newsroom", roles: ["reader"] })));
+    expect([...regrouped!.roles]).toEqual(["reader"]);
+    expect(regrouped).not.toBe(promoted);
+
+    const stamp = await stampAfter(() => store.accounts.saveRole({ id: "auditor" }));
+    const reread = await platform.principal("bob", stamp);
+    expect(reread).not.toBe(regrouped);
+    expect(reread).toEqual(regrouped);
   });
 });

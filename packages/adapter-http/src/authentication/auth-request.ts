@@ -27,7 +27,7 @@ export function toAuthRequest(c: Context): AuthRequest {
     cookie(name) {
       return cookieOf(c, name);
     },
-    storeVersion: c.get("storeVersion"),
+    stamp: c.get("stamp"),
     async variable(name) {
       const query = url.searchParams.get(name);
       if (query !== null) return query;

@@ -23,7 +23,7 @@ export function createBasicAuthenticator(service: AuthenticationService, options
       if (!header) return { kind: "anonymous" };
       const credentials = parseBasicCredentials(header);
       if (!credentials) return { kind: "refused", reason: "malformed Basic credentials" };
-      const principal = await service.verifyPassword(credentials.login, credentials.password, request.clientAddress, request.storeVersion);
+      const principal = await service.verifyPassword(credentials.login, credentials.password, request.clientAddress, request.stamp);
       return principal ? { kind: "authenticated", principal } : { kind: "refused", reason: "Username and/or password is incorrect" };
     },
     askAuthentication: () => ({ kind: "challenge", wwwAuthenticate: challenge }),

@@ -14,7 +14,7 @@ export function createHtmlAuthenticator(service: AuthenticationService): Authent
     id: "html",
     async checkAuthentication(request) {
       const cookie = request.cookie(SESSION_COOKIE);
-      const resumed = cookie ? service.resumeSession(cookie) : undefined;
+      const resumed = cookie ? await service.resumeSession(cookie, request.stamp) : undefined;
       return resumed ? { kind: "authenticated", principal: resumed.principal } : { kind: "anonymous" };
     },
     askAuthentication: (request) => ({ kind: "login-form", returnTo: `${request.url.pathname}${request.url.search}` }),

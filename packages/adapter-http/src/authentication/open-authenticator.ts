@@ -18,7 +18,7 @@ export function createOpenAuthenticator(service: AuthenticationService): Authent
     async checkAuthentication(request) {
       const token = await tokenOf(request);
       if (!token) return { kind: "anonymous" };
-      const use = await service.verifyToken(token, request.method, request.path, request.clientAddress);
+      const use = await service.verifyToken(token, request.method, request.path, request.clientAddress, request.stamp);
       if (use.kind === "refused") return { kind: "refused", reason: "Invalid or expired access token" };
       if (use.kind === "out-of-routes") outOfRoutes.add(request);
       return { kind: "authenticated", principal: use.principal };

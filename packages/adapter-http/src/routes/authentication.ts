@@ -46,8 +46,8 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
     // One message whether the login exists or not.
     if (!principal) return showLogin(c, { returnTo, login, error: "Username and/or password is incorrect." }, 401);
     const previous = cookieOf(c, SESSION_COOKIE);
-    if (previous) auth.service.closeSession(previous);
-    setSessionCookie(c, auth.sessionCookie, auth.service.openSession(principal).secret);
+    if (previous) await auth.service.closeSession(previous);
+    setSessionCookie(c, auth.sessionCookie, (await auth.service.openSession(principal)).secret);
     c.header("Cache-Control", "no-store");
     return c.redirect(returnTo, 303);
   });
@@ -55,18 +55,18 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   app.post("/logout", limitForm, async (c) => {
     const form = await formFields(c);
     const cookie = cookieOf(c, SESSION_COOKIE);
-    const session = cookie ? auth.service.resumeSession(cookie)?.session : undefined;
+    const session = cookie ? (await auth.service.resumeSession(cookie))?.session : undefined;
     // A foreign page must not be able to log people out: the session's own form token is needed.
     if (session && !constantTimeEqual(session.csrfToken, form.csrf ?? "")) return c.text("Invalid form token", 403);
-    if (cookie) auth.service.closeSession(cookie);
+    if (cookie) await auth.service.closeSession(cookie);
     clearSessionCookie(c, auth.sessionCookie);
     return c.redirect("/login?loggedout=1", 303);
   });
 
-  app.get("/", pageAuthentication(auth, { optional: auth.useIndexAsGuest }), (c) => {
+  app.get("/", pageAuthentication(auth, { optional: auth.useIndexAsGuest }), async (c) => {
     const cookie = cookieOf(c, SESSION_COOKIE);
     const principal = c.get("principal") as HttpEnv["Variables"]["principal"] | undefined;
-    const session = principal && cookie ? auth.service.resumeSession(cookie) : undefined;
+    const session = principal && cookie ? await auth.service.resumeSession(cookie) : undefined;
     const csrf = session && session.principal.account.id === principal?.account.id ? session.session.csrfToken : undefined;
     return c.body(homePage(principal, csrf), 200, PAGE_HEADERS);
   });
@@ -80,14 +80,14 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
  */
 export function tokenAdminRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  app.get("/authent/tokens", (c) => {
-    const tokens = c.get("platform").listAuthorizationTokens(c.get("principal"));
+  app.get("/authent/tokens", async (c) => {
+    const tokens = await c.get("platform").listAuthorizationTokens(c.get("principal"));
     return c.json(successEnvelope({ uri: "/api/v2/authent/tokens/", tokens }));
   });
-  app.delete("/authent/tokens/:token", (c) => {
+  app.delete("/authent/tokens/:token", async (c) => {
     const id = c.req.param("token");
     if (!id) throw new LineageError("AUTH0404", [""]);
-    c.get("platform").revokeAuthorizationToken(c.get("principal"), id);
+    await c.get("platform").revokeAuthorizationToken(c.get("principal"), id);
     return c.json(successEnvelope({ id, revoked: true }));
   });
   return app;

@@ -70,8 +70,8 @@ export const elementOperations = defineOperations([false, true].flatMap(collecti
 export function elementRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
 
-  const list = (c: Context<HttpEnv>, family?: string) => {
-    const data = c.get("platform").listElements(c.get("principal"), { ...listQueryOf(c), family });
+  const list = async (c: Context<HttpEnv>, family?: string) => {
+    const data = await c.get("platform").listElements(c.get("principal"), { ...listQueryOf(c), family });
     return c.json(successEnvelope(data));
   };
   app.get("/smart-elements", (c) => list(c));
@@ -84,10 +84,13 @@ export function elementRoutes(): Hono<HttpEnv> {
       // c.get, not c.var: Hono builds a new object of every variable at each c.var.
       const platform = c.get("platform");
       const principal = c.get("principal");
-      const reading = await platform.readElement(principal, name, { fields: c.req.query("fields"), family, version: c.get("storeVersion") });
+      const stamp = c.get("stamp");
+      const reading = await platform.readElement(principal, name, { fields: c.req.query("fields"), family, stamp });
       if (format === "xml") {
+        const scope = await platform.scope(principal, stamp);
+        await scope.prepare([reading.revision]);
         c.header("ETag", reading.etag);
-        return c.body(renderElementXml(reading.revision, platform.scope(principal)), 200, { "Content-Type": "application/xml; charset=utf-8" });
+        return c.body(renderElementXml(reading.revision, scope), 200, { "Content-Type": "application/xml; charset=utf-8" });
       }
       return respondWithEtag(c, reading.etag, reading.data);
     });
@@ -95,16 +98,16 @@ export function elementRoutes(): Hono<HttpEnv> {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
       const { values, caseInsensitive } = await readPutValues(c);
-      const { platform, principal } = c.var;
-      const updated = platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family") });
-      return c.json(successEnvelope(platform.writeResult(principal, updated, started, c.req.query("fields"))));
+      const { platform, principal, deadline } = c.var;
+      const updated = await platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family"), deadline });
+      return c.json(successEnvelope(await platform.writeResult(principal, updated, started, c.req.query("fields"))));
     });
-    app.delete(prefix, (c) => {
+    app.delete(prefix, async (c) => {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
-      const { platform, principal } = c.var;
-      const deleted = platform.deleteElement(principal, name, c.req.param("family"));
-      return c.json(successEnvelope(platform.writeResult(principal, deleted, started, c.req.query("fields"))));
+      const { platform, principal, deadline } = c.var;
+      const deleted = await platform.deleteElement(principal, name, c.req.param("family"), { deadline });
+      return c.json(successEnvelope(await platform.writeResult(principal, deleted, started, c.req.query("fields"))));
     });
   }
   return app;

@@ -42,10 +42,10 @@ export const enumerateOperations = defineOperations([
 export function enumerateRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
 
-  const read = (c: Context<HttpEnv>, target: EnumerateTarget) => {
+  const read = async (c: Context<HttpEnv>, target: EnumerateTarget) => {
     const q = c.req.query();
     const query = { keyword: q.keyword, operator: q.operator, orderBy: q.orderBy ?? q.orderby };
-    return c.json(successEnvelope(c.var.platform.readEnumerate(c.var.principal, target, query)));
+    return c.json(successEnvelope(await c.var.platform.readEnumerate(c.var.principal, target, query)));
   };
   app.get("/smart-structures/:family/enumerates/:enum", (c) => read(c, { family: c.req.param("family"), field: nameOf(c) }));
   app.get("/enumerates/:enum", (c) => read(c, { enumerate: nameOf(c) }));

@@ -87,13 +87,13 @@ export const fullsearchOperations = defineOperations([
  */
 export function fullsearchRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  app.get("/api/v2/fullsearch/domains/:domain/smart-elements", (c) => {
+  app.get("/api/v2/fullsearch/domains/:domain/smart-elements", async (c) => {
     const { platform, principal } = c.var;
-    const data = platform.fullsearch.search(principal, c.req.param("domain"), { ...listQueryOf(c), q: c.req.query("q") });
+    const data = await platform.fullsearch.search(principal, c.req.param("domain"), { ...listQueryOf(c), q: c.req.query("q") });
     return c.json(successEnvelope(data));
   });
-  app.get(ADMIN_PATH, (c) => c.json(successEnvelope(c.var.platform.fullsearch.describeDomains(c.var.principal))));
-  app.post(ADMIN_PATH, (c) => c.json(successEnvelope(c.var.platform.fullsearch.reindexOutdated(c.var.principal))));
+  app.get(ADMIN_PATH, async (c) => c.json(successEnvelope(await c.var.platform.fullsearch.describeDomains(c.var.principal))));
+  app.post(ADMIN_PATH, async (c) => c.json(successEnvelope(await c.var.platform.fullsearch.reindexOutdated(c.var.principal))));
   app.all(ADMIN_PATH, notAvailable);
   return app;
 }

@@ -128,11 +128,11 @@ function resizedName(size: string, name: string, format: ImageFormat, extension?
 }
 
 /** `<vid>` or `<vid>.<ext>`: the vault image and the format the extension names. */
-function recordedImage(c: Context<HttpEnv>, segment: string): { source: SourceImage; extension: string } {
+async function recordedImage(c: Context<HttpEnv>, segment: string): Promise<{ source: SourceImage; extension: string }> {
   const match = /^([0-9]{1,15})(?:\.([A-Za-z0-9]+))?$/.exec(segment);
   const vault = c.var.platform.store.vault;
-  const file = match ? vault.file(Number(match[1])) : undefined;
-  const bytes = file && vault.read(file.id);
+  const file = match ? await vault.file(Number(match[1])) : undefined;
+  const bytes = file && (await vault.read(file.id));
   if (!file || !bytes) throw new LineageError("ROUTES0200", [segment]);
   return { source: { bytes, hash: file.sha256, name: file.name }, extension: (match?.[2] ?? "").toLowerCase() };
 }
@@ -182,14 +182,14 @@ export function imageRoutes(images: ImageServices): Hono<HttpEnv> {
   }));
 
   app.get("/images/recorded/original/:image", imageHandler(async (c) => {
-    const { source, extension } = recordedImage(c, param(c, "image"));
+    const { source, extension } = await recordedImage(c, param(c, "image"));
     const answer = recordedOriginal(images, source);
     if (extension && formatOfExtension(extension) !== answer.format) throw new LineageError("CRUD0604", [param(c, "image"), extension]);
     return sendImage(c, answer, source.name, CACHE.immutable);
   }));
   app.get("/images/recorded/sizes/:size/:image", imageHandler(async (c) => {
     const size = param(c, "size");
-    const { source, extension } = recordedImage(c, param(c, "image"));
+    const { source, extension } = await recordedImage(c, param(c, "image"));
     const format = extension ? requestedFormat(extension) : undefined;
     recordedOriginal(images, source);
     const answer = await images.variants.variant(source, size, format);
@@ -202,8 +202,9 @@ export function imageRoutes(images: ImageServices): Hono<HttpEnv> {
     const [, size = "", extension = ""] = match;
     const format = requestedFormat(extension);
     const { platform, principal } = c.var;
-    const { file, name } = locateFieldImage(platform.scope(principal), param(c, "docid"), param(c, "attrid"), param(c, "index"));
-    const bytes = platform.store.vault.read(file.id);
+    const scope = await platform.scope(principal, c.var.stamp);
+    const { file, name } = await locateFieldImage(scope, param(c, "docid"), param(c, "attrid"), param(c, "index"));
+    const bytes = await platform.store.vault.read(file.id);
     if (!bytes) throw new LineageError("ROUTES0200", [String(file.id)]);
     const source = { bytes, hash: file.sha256, name };
     recordedOriginal(images, source);

@@ -110,35 +110,35 @@ export function lifecycleRoutes(): Hono<HttpEnv> {
     const target = (c: Context<HttpEnv>) => ({ ref: c.req.param("docid") ?? "", options: { family: c.req.param("family") } });
     const last = (c: Context<HttpEnv>, name: string) => splitFormat(c.req.param(name) ?? "").name;
 
-    app.get(`${base}/states`, (c) => {
+    app.get(`${base}/states`, async (c) => {
       const { ref, options } = target(c);
       const query = v.parse(StatesQuerySchema, { allStates: c.req.query("allStates") ?? c.req.query("allState") });
       const all = isSet(query.allStates);
-      return c.json(successEnvelope(c.var.platform.lifecycle.listStates(c.var.principal, ref, { ...options, all })));
+      return c.json(successEnvelope(await c.var.platform.lifecycle.listStates(c.var.principal, ref, { ...options, all })));
     });
-    app.get(`${base}/states/:state`, (c) => {
+    app.get(`${base}/states/:state`, async (c) => {
       const { ref, options } = target(c);
-      return c.json(successEnvelope(c.var.platform.lifecycle.readState(c.var.principal, ref, last(c, "state"), options)));
+      return c.json(successEnvelope(await c.var.platform.lifecycle.readState(c.var.principal, ref, last(c, "state"), options)));
     });
     app.post(`${base}/states/:state`, async (c) => {
       const { ref, options } = target(c);
       const state = last(c, "state");
-      const input = await readStateChange(c);
+      const input = { ...(await readStateChange(c)), deadline: c.var.deadline };
       const result = await c.var.platform.lifecycle.changeStateTo(c.var.principal, ref, state, input, options);
       return c.json(successEnvelope(result.data, transitionMessages(result.messages)));
     });
-    app.get(`${base}/transitions`, (c) => {
+    app.get(`${base}/transitions`, async (c) => {
       const { ref, options } = target(c);
-      return c.json(successEnvelope(c.var.platform.lifecycle.listTransitions(c.var.principal, ref, options)));
+      return c.json(successEnvelope(await c.var.platform.lifecycle.listTransitions(c.var.principal, ref, options)));
     });
-    app.get(`${base}/transitions/:transition`, (c) => {
+    app.get(`${base}/transitions/:transition`, async (c) => {
       const { ref, options } = target(c);
-      return c.json(successEnvelope(c.var.platform.lifecycle.readTransition(c.var.principal, ref, last(c, "transition"), options)));
+      return c.json(successEnvelope(await c.var.platform.lifecycle.readTransition(c.var.principal, ref, last(c, "transition"), options)));
     });
     app.post(`${base}/transitions/:transition`, async (c) => {
       const { ref, options } = target(c);
       const transition = last(c, "transition");
-      const input = await readStateChange(c);
+      const input = { ...(await readStateChange(c)), deadline: c.var.deadline };
       const result = await c.var.platform.lifecycle.runTransition(c.var.principal, ref, transition, input, options);
       return c.json(successEnvelope(result.data, transitionMessages(result.messages)));
     });

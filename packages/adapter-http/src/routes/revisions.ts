@@ -72,9 +72,9 @@ export function revisionRoutes(): Hono<HttpEnv> {
       });
       return respondWithEtag(c, result.etag, result.data);
     });
-    app.get(`${base.path}/history`, (c) => {
+    app.get(`${base.path}/history`, async (c) => {
       const q = c.req.query();
-      const data = c.var.platform.readHistory(c.var.principal, c.req.param("docid"), {
+      const data = await c.var.platform.readHistory(c.var.principal, c.req.param("docid"), {
         family: c.req.param("family"), trash: base.trash, slice: q.slice, offset: q.offset, revision: q.revision,
       });
       return c.json(successEnvelope(data));

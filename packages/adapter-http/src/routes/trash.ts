@@ -33,21 +33,21 @@ export const trashOperations = defineOperations([
 /** The trash: deleted elements, readable and restorable (PUT status alive). */
 export function trashRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  app.get("/trash", (c) => {
-    const data = c.var.platform.listTrash(c.var.principal, listQueryOf(c));
+  app.get("/trash", async (c) => {
+    const data = await c.var.platform.listTrash(c.var.principal, listQueryOf(c));
     return c.json(successEnvelope(data));
   });
   app.get("/trash/:docid", async (c) => {
     const { name } = splitFormat(c.req.param("docid"));
-    const reading = await c.var.platform.readElement(c.var.principal, name, { fields: c.req.query("fields"), trash: true });
+    const reading = await c.var.platform.readElement(c.var.principal, name, { fields: c.req.query("fields"), trash: true, stamp: c.var.stamp });
     return respondWithEtag(c, reading.etag, reading.data);
   });
   app.put("/trash/:docid", async (c) => {
     const started = performance.now();
     const { name } = splitFormat(c.req.param("docid"));
-    const { platform, principal } = c.var;
-    const restored = platform.restoreElement(principal, name, await readJsonBody(c));
-    return c.json(successEnvelope(platform.writeResult(principal, restored, started, c.req.query("fields"))));
+    const { platform, principal, deadline } = c.var;
+    const restored = await platform.restoreElement(principal, name, await readJsonBody(c), { deadline });
+    return c.json(successEnvelope(await platform.writeResult(principal, restored, started, c.req.query("fields"))));
   });
   return app;
 }

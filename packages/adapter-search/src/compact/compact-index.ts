@@ -44,8 +44,8 @@ export function createCompactSearchIndex(options: CompactSearchIndexOptions): Se
   };
 
   return {
-    open(domain, expected) {
-      const state = files.read(domain, expected, SNAPSHOT_FORMAT, (bytes): SnapshotHead<DomainState> => {
+    async open(domain, expected) {
+      const state = await files.read(domain, expected, SNAPSHOT_FORMAT, (bytes): SnapshotHead<DomainState> => {
         const header = readSnapshotHeader(bytes);
         return {
           format: header.format,

@@ -1,4 +1,5 @@
-import { hash as digest } from "node:crypto";
+import { toBase64 } from "../crypto/encoding.ts";
+import { sha256 } from "../crypto/sha256.ts";
 import type { Clock } from "../ports/clock.port.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Store } from "../ports/store.port.ts";
@@ -70,7 +71,7 @@ export function createPasswordAuthenticator(
     return found;
   }
 
-  const keyOf = (login: string, password: string) => digest("sha256", `${login}\0${password}`, "base64");
+  const keyOf = (login: string, password: string) => toBase64(sha256(`${login}\0${password}`));
   /** Whether the password of `key` was verified against the principal's current hash, and not too long ago. */
   const isRemembered = (found: Principal | undefined, key: string) => {
     const hash = found?.account.passwordHash;

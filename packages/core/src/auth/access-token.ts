@@ -1,4 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { toHex } from "../crypto/encoding.ts";
+import { randomBytes } from "../crypto/random-bytes.ts";
+import { sha256Hex } from "../crypto/sha256.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import type { TokenRoute } from "./token-route.ts";
 
@@ -21,17 +23,17 @@ export type TokenExpiration = number | Date | false;
 
 /** 20 random bytes in hex (40 characters), the original's token format. */
 export function newTokenSecret(): string {
-  return randomBytes(20).toString("hex");
+  return toHex(randomBytes(20));
 }
 
 /** A new public token id: 8 random bytes in hex. */
 export function newTokenId(): string {
-  return randomBytes(8).toString("hex");
+  return toHex(randomBytes(8));
 }
 
 /** The stored form of a token secret (or session id): its SHA-256, hex. 160 random bits need no salt or slow hash. */
 export function secretHash(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+  return sha256Hex(secret);
 }
 
 /** The expiry date of a token created `now` (null for never); refuses 0, negative seconds other than -1, and past dates. */

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { sha256 } from "../crypto/sha256.ts";
+import { timingSafeEqual } from "../crypto/timing-safe-equal.ts";
 
 /** Compares two secrets in time independent of where they differ (and of their lengths: both are digested first). */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
-  return timingSafeEqual(digest(a), digest(b));
+  return timingSafeEqual(sha256(a), sha256(b));
 }

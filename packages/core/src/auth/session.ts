@@ -1,4 +1,5 @@
-import { randomBytes } from "node:crypto";
+import { toBase64Url } from "../crypto/encoding.ts";
+import { randomBytes } from "../crypto/random-bytes.ts";
 
 /** A login session of the html authenticator. `id` is the hash of the cookie value, never the value itself. */
 export interface Session {
@@ -25,7 +26,7 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleSeconds: 2 * 3600, ab
 
 /** A fresh unguessable value (32 random bytes, base64url): session cookies and form tokens. */
 export function newSessionSecret(): string {
-  return randomBytes(32).toString("base64url");
+  return toBase64Url(randomBytes(32));
 }
 
 /** True when the session is over at `now` (idle or absolute expiry). */

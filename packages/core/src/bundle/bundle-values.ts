@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../crypto/sha256.ts";
 import type { ResolvedField } from "../structure/smart-field.ts";
 import { fieldIndex, flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
 
@@ -74,7 +74,7 @@ function sortKeys(value: unknown): unknown {
 /** The import key of an unnamed element entry: sha256 of its canonical structure, values and owner. */
 export function elementImportKey(entry: { readonly structure: string; readonly values?: unknown; readonly owner?: string | undefined }): string {
   const canonical = canonicalJson({ structure: entry.structure, values: entry.values ?? {}, owner: entry.owner });
-  return createHash("sha256").update(canonical).digest("hex");
+  return sha256Hex(canonical);
 }
 
 /** One value of an element entry to type: a field's value, or one cell of an array row. */

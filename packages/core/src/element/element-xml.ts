@@ -7,6 +7,7 @@ import { statusProperty, type ElementRevision } from "./smart-element.ts";
 const escapeXml = (text: string) =>
   text.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c] ?? c)
     // Characters XML 1.0 cannot carry at all.
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "");
 
 function valueXml(tag: string, rendered: RenderedValue): string {

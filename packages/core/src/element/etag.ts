@@ -11,7 +11,8 @@ export const PLATFORM_VERSION = "0.1.0";
  */
 export async function elementEtag(id: number, modifiedAt: string, rightsVector: string, principal: Principal, locale: string): Promise<string> {
   const source = [id, modifiedAt, rightsVector, principal.account.id, [...principal.groups].join(","), locale, PLATFORM_VERSION].join(" ");
-  return `"${Buffer.from(await md4(source)).toString("base64")}"`;
+  // base64 of the hex digest's text, not of the digest's bytes: the format ETags have always had.
+  return `"${btoa(await md4(source))}"`;
 }
 
 /** True when an If-None-Match header names this ETag (or `*`); `-gzip` suffixes of proxies are ignored. */

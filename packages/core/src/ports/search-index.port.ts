@@ -46,21 +46,27 @@ export interface IndexStats {
 
 /**
  * Full-text indexes, one per search domain. Terms arrive analysed (see
- * Analyzer), so an index only matches terms. Synchronous, like the store.
+ * Analyzer), so an index only matches terms. The indexes live in the
+ * process, so working on them is synchronous; only what reaches where they
+ * are kept answers a promise: `open` (a request may wait for it, after
+ * another process rebuilt a domain) and `persist`.
  *
  * `search` answers candidates, best first (ties by id), possibly lazily (a
  * caller taking 10 need not pay for ordering them all): plain terms, prefixes
  * and negations are exact; a phrase is matched as all its terms, in any order
  * (adjacency is checked by the caller on the element's text), and a negated
- * phrase excludes nothing.
+ * phrase excludes nothing. The candidates are those of the index when
+ * `search` is called: changes made while a caller iterates them (between its
+ * reads of the elements) do not disturb the iteration.
  */
 export interface SearchIndex {
   /**
    * Loads a domain's index from where it is kept, when it was built for
    * `expected` (same fingerprint and generation). Undefined when there is
-   * none, or it is outdated or unreadable (the adapter reports why).
+   * none, or it is outdated or unreadable (the adapter reports why); the
+   * domain's index in place, if any, is then left as it was.
    */
-  open(domain: string, expected: Omit<IndexCoverage, "seq">): IndexCoverage | undefined;
+  open(domain: string, expected: Omit<IndexCoverage, "seq">): Promise<IndexCoverage | undefined>;
   /** Empties a domain's index for a rebuild that will cover `coverage`. */
   reset(domain: string, coverage: IndexCoverage): void;
   /** Adds documents, replacing those of the same id. */

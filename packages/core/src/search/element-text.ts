@@ -5,7 +5,7 @@ import { findField } from "../structure/smart-structure.ts";
 import { renderFieldValue, type RenderedValue } from "../values/display-value.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import type { Analyzer } from "./analyzer.ts";
-import type { FileTextCache } from "./file-text.ts";
+import type { FileText, FileTextCache } from "./file-text.ts";
 import { htmlToText } from "./html-text.ts";
 import { configsOf, SEARCH_WEIGHTS, type SearchDomain, type SearchWeight } from "./search-domain.ts";
 
@@ -22,9 +22,10 @@ export interface ElementText {
 }
 
 export interface ElementTextContext {
-  /** A read scope of the system principal, in the domain's language. */
+  /** A read scope of the system principal, in the domain's language, prepared for the elements (`prepareElementTexts`). */
   readonly scope: ReadScope;
-  readonly files: FileTextCache;
+  /** The texts of the files the elements name (`prepareElementTexts`). */
+  readonly files: ReadonlyMap<number, FileText>;
   readonly callables: SearchCallables;
   /** Told when a callable throws or is not registered; indexing goes on without its text. */
   readonly warn: (message: string) => void;
@@ -45,6 +46,30 @@ export function fileVaultIds(value: unknown, out: number[] = []): number[] {
   return out;
 }
 
+/** The vault ids of the files a domain indexes the text of, in these elements. */
+function indexedFileIds(domain: SearchDomain, elements: readonly ElementRevision[]): number[] {
+  const ids: number[] = [];
+  for (const element of elements) {
+    for (const config of configsOf(domain, element.structure)) {
+      for (const { field } of config.files) fileVaultIds(element.values[field], ids);
+    }
+  }
+  return ids;
+}
+
+/**
+ * Reads what the texts of these elements need, in a few batch calls: the
+ * elements their docid fields name (display values), vault files, and the
+ * text of the files the domain indexes. Answers those texts, for
+ * `ElementTextContext.files`; `elementText` then does no I/O.
+ */
+export async function prepareElementTexts(
+  domain: SearchDomain, elements: readonly ElementRevision[], scope: ReadScope, fileTexts: FileTextCache,
+): Promise<ReadonlyMap<number, FileText>> {
+  await scope.prepare(elements);
+  return fileTexts.texts(scope, indexedFileIds(domain, elements));
+}
+
 /** The text of an element as a domain indexes it: fields' display values, files' text and callables' output, by weight. */
 export function elementText(element: ElementRevision, domain: SearchDomain, context: ElementTextContext): ElementText {
   const parts: Record<SearchWeight, string[]> = { A: [], B: [], C: [], D: [] };
@@ -63,7 +88,8 @@ export function elementText(element: ElementRevision, domain: SearchDomain, cont
       const ids: number[] = [];
       fileVaultIds(element.values[id], ids);
       for (const vaultId of ids) {
-        const found = context.files.text(context.scope.store.vault, vaultId);
+        const found = context.files.get(vaultId);
+        if (!found) throw new Error(`search: the text of vault file ${vaultId} was not read before the text of element ${element.initid} was made`);
         files.push({ vaultId, status: found.status });
         if (found.text) parts[weight].push(found.text);
       }

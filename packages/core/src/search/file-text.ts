@@ -1,5 +1,6 @@
+import type { ReadScope } from "../elements/read-scope.ts";
 import type { IndexedFileStatus } from "../ports/search-index.port.ts";
-import type { Vault } from "../ports/vault.port.ts";
+import type { VaultFile } from "../ports/vault.port.ts";
 import { htmlToText } from "./html-text.ts";
 
 /** The most text kept of one file (characters): the rest is not indexed. */
@@ -19,7 +20,12 @@ export interface FileText {
  * text extracted once serves every later reindex; the cache is bounded.
  */
 export interface FileTextCache {
-  text(vault: Vault, vaultId: number): FileText;
+  /**
+   * The texts of these vault files, read through `scope`: the metadata of
+   * those not cached in one batch, then the content of each that is a text
+   * (the vault reads contents one by one; the cache makes that once per file).
+   */
+  texts(scope: ReadScope, vaultIds: Iterable<number>): Promise<ReadonlyMap<number, FileText>>;
   /** Characters held. */
   size(): number;
 }
@@ -28,17 +34,34 @@ export interface FileTextCache {
 export function createFileTextCache(maxChars = 16_000_000): FileTextCache {
   const cache = new Map<number, FileText>();
   let size = 0;
+
+  const remember = (vaultId: number, found: FileText) => {
+    if (cache.has(vaultId)) return;
+    cache.set(vaultId, found);
+    size += found.text.length;
+    for (const [id, entry] of cache) {
+      if (size <= maxChars) break;
+      cache.delete(id);
+      size -= entry.text.length;
+    }
+  };
+
   return {
-    text(vault, vaultId) {
-      const cached = cache.get(vaultId);
-      if (cached) return cached;
-      const found = extract(vault, vaultId);
-      cache.set(vaultId, found);
-      size += found.text.length;
-      for (const [id, entry] of cache) {
-        if (size <= maxChars) break;
-        cache.delete(id);
-        size -= entry.text.length;
+    async texts(scope, vaultIds) {
+      const found = new Map<number, FileText>();
+      const missing: number[] = [];
+      for (const id of new Set(vaultIds)) {
+        const cached = cache.get(id);
+        if (cached) found.set(id, cached);
+        else missing.push(id);
+      }
+      if (missing.length === 0) return found;
+      await scope.load({ vaultFiles: missing });
+      // One at a time: a batch of large files is never held in memory at once.
+      for (const id of missing) {
+        const text = await extract(scope.vaultFile(id), (file) => scope.repos.vault.read(file.id));
+        found.set(id, text);
+        remember(id, text);
       }
       return found;
     },
@@ -46,10 +69,9 @@ export function createFileTextCache(maxChars = 16_000_000): FileTextCache {
   };
 }
 
-function extract(vault: Vault, vaultId: number): FileText {
-  const meta = vault.file(vaultId);
+async function extract(meta: VaultFile | undefined, read: (file: VaultFile) => Promise<Uint8Array | undefined>): Promise<FileText> {
   if (!meta || !(TEXT_MIMES.test(meta.mime) || TEXT_EXTENSIONS.test(meta.name))) return { status: "K", text: "" };
-  const content = vault.read(vaultId);
+  const content = await read(meta);
   if (!content) return { status: "K", text: "" };
   let text: string;
   try {

@@ -16,11 +16,11 @@ export interface FullSearchUseCases {
   reindexOutdated(principal: Principal): ReturnType<typeof reindexSearchDomains>;
 }
 
-/** Binds the full-text search use cases to an engine. */
-export function bindFullSearchUseCases(scopeOf: (principal: Principal) => ReadScope, engine: SearchEngine, maxSlice?: number): FullSearchUseCases {
+/** Binds the full-text search use cases to a way of making read scopes and an engine. */
+export function bindFullSearchUseCases(scopeOf: (principal: Principal) => Promise<ReadScope>, engine: SearchEngine, maxSlice?: number): FullSearchUseCases {
   return {
     engine,
-    search: (principal, domain, query) => searchElements(scopeOf(principal), engine, domain, { maxSlice, ...query }),
+    search: async (principal, domain, query) => searchElements(await scopeOf(principal), engine, domain, { maxSlice, ...query }),
     describeDomains: (principal) => describeSearchDomains(principal, engine),
     reindexOutdated: (principal) => reindexSearchDomains(principal, engine),
   };

@@ -89,7 +89,7 @@ export function createMemorySearchIndex(options: MemorySearchIndexOptions = {}):
   }
 
   return {
-    open(domain, expected) {
+    async open(domain, expected) {
       const text = disk.get(domain);
       if (text === undefined) return undefined;
       let snapshot: { coverage: IndexCoverage; documents: IndexedDocument[] };

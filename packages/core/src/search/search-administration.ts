@@ -21,28 +21,34 @@ function sqlDate(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
+/** The fields of a structure whose files a domain indexes. */
+const fileFields = (domain: SearchDomain, structure: string) => configsOf(domain, structure).flatMap((config) => config.files.map((f) => f.field));
+
 /** Files of elements changed but not indexed yet: they wait. */
-function waitingFiles(engine: SearchEngine, domain: SearchDomain): number {
+async function waitingFiles(engine: SearchEngine, domain: SearchDomain): Promise<number> {
   const seq = engine.index.coverage(domain.name)?.seq ?? 0;
+  const changes = await engine.store.search.changesAfter(seq, 1000);
+  const withFiles = changes.filter((change) => fileFields(domain, change.structure).length > 0).map((change) => change.initid);
+  if (withFiles.length === 0) return 0;
   let count = 0;
-  for (const change of engine.store.search.changesAfter(seq, 1000)) {
-    const fields = configsOf(domain, change.structure).flatMap((config) => config.files.map((f) => f.field));
-    if (fields.length === 0) continue;
-    const element = engine.store.elements.latest(change.initid);
-    if (element?.status !== "alive") continue;
-    for (const field of fields) count += fileVaultIds(element.values[field]).length;
+  for (const element of await engine.store.elements.latestMany(withFiles)) {
+    if (element.status !== "alive") continue;
+    for (const field of fileFields(domain, element.structure)) count += fileVaultIds(element.values[field]).length;
   }
   return count;
 }
 
 /** One domain entry: its configuration and what its index holds. */
-function describeDomain(engine: SearchEngine, domain: SearchDomain, locale: string) {
-  engine.open(domain);
+async function describeDomain(engine: SearchEngine, domain: SearchDomain, locale: string) {
+  await engine.open(domain);
   const stats = engine.index.stats(domain.name);
   const structures = domainStructures(domain);
-  const toIndex = engine.store.search.aliveCounts(structures);
-  const dirty = engine.store.search.changedAfterByStructure(engine.index.coverage(domain.name)?.seq ?? 0);
-  const files = { ...stats.files, W: waitingFiles(engine, domain) };
+  const [toIndex, dirty, waiting] = await Promise.all([
+    engine.store.search.aliveCounts(structures),
+    engine.store.search.changedAfterByStructure(engine.index.coverage(domain.name)?.seq ?? 0),
+    waitingFiles(engine, domain),
+  ]);
+  const files = { ...stats.files, W: waiting };
   return {
     name: domain.name,
     lang: domain.lang,
@@ -62,18 +68,21 @@ function describeDomain(engine: SearchEngine, domain: SearchDomain, locale: stri
 }
 
 /** GET /api/admin/fullsearch/domains/: every domain with its configuration and volumes (role fullsearch_administrator or admin). */
-export function describeSearchDomains(principal: Principal, engine: SearchEngine) {
+export async function describeSearchDomains(principal: Principal, engine: SearchEngine) {
   guard(principal, "GET");
+  const config = [];
+  // One domain after the other: each may have to load or build its index first.
+  for (const domain of await engine.domains()) config.push(await describeDomain(engine, domain, principal.account.locale));
   return {
-    config: engine.domains().map((domain) => describeDomain(engine, domain, principal.account.locale)),
+    config,
     fileCacheSize: sizeEntry(engine.fileTexts.size()),
     nextUpdateDate: sqlDate(engine.nextUpdate()),
   };
 }
 
 /** POST /api/admin/fullsearch/domains/: reindexes what is outdated; the elements reindexed per domain. */
-export function reindexSearchDomains(principal: Principal, engine: SearchEngine): Record<string, { id: number; title: string }[]> {
+export async function reindexSearchDomains(principal: Principal, engine: SearchEngine): Promise<Record<string, { id: number; title: string }[]>> {
   guard(principal, "POST");
-  const report = engine.reindexOutdated();
+  const report = await engine.reindexOutdated();
   return Object.fromEntries(Object.entries(report).map(([name, elements]) => [name, elements.map((e) => ({ id: e.initid, title: e.title }))]));
 }

@@ -4,10 +4,10 @@ import type { ElementRevision } from "../element/smart-element.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, sliceLimit, type ListQuery } from "../elements/list-parameters.ts";
 import type { ReadScope } from "../elements/read-scope.ts";
 import { highlight } from "./highlight.ts";
-import { domainStructures } from "./search-domain.ts";
+import { domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchEngine } from "./search-engine.ts";
 import { fullText } from "./element-text.ts";
-import { isEmptyQuery, matchesQuery, needsTextCheck, parseSearchQuery, termPositions } from "./search-query.ts";
+import { isEmptyQuery, matchesQuery, needsTextCheck, parseSearchQuery, termPositions, type SearchQuery } from "./search-query.ts";
 
 /** Query parameters of the full-text search route, as strings. */
 export interface FullSearchQuery extends ListQuery {
@@ -21,13 +21,68 @@ export type SearchResultItem = DocumentView & { highlights: string };
 /** The order echoed when results are by relevance. */
 export const RELEVANCE_ORDER = "relevance desc, id asc";
 
+/** The most hits whose elements are read at once. */
+const MAX_CHUNK = 500;
+
+function take<T>(iterator: Iterator<T>, count: number): T[] {
+  const taken: T[] = [];
+  while (taken.length < count) {
+    const next = iterator.next();
+    if (next.done) break;
+    taken.push(next.value);
+  }
+  return taken;
+}
+
+/**
+ * The elements of the hits that the principal may view (and whose text
+ * holds the query's phrases), after skipping `offset` of them, at most
+ * `limit`. Hits are read a chunk at a time, each chunk in one batch read
+ * (and its texts, for phrases, in one batch), the first chunk as large as
+ * the page: a page costs one read unless the principal may not view many hits.
+ * `texts` receives the text a phrase was checked against, for highlights.
+ */
+async function matchingElements(
+  scope: ReadScope, engine: SearchEngine, domain: SearchDomain, query: SearchQuery, structures: readonly string[],
+  offset: number, limit: number, texts: Map<ElementRevision, string>,
+): Promise<ElementRevision[]> {
+  const analyzer = engine.analyzer(domain);
+  const exact = !needsTextCheck(query);
+  const hits = (await engine.search(domain, query, structures))[Symbol.iterator]();
+  const rows: ElementRevision[] = [];
+  let skipped = 0;
+  for (let chunk = Math.min(offset + limit, MAX_CHUNK); ; chunk = Math.min(chunk * 2, MAX_CHUNK)) {
+    const ids = take(hits, chunk).map((hit) => hit.id);
+    if (ids.length === 0) return rows;
+    const found = new Map((await scope.repos.elements.latestMany(ids)).map((element) => [element.initid, element]));
+    let candidates = ids.map((id) => found.get(id)).filter((e): e is ElementRevision => e !== undefined && e.status === "alive" && scope.canView(e));
+    if (!exact) {
+      const rendered = await engine.texts(domain, candidates);
+      candidates = candidates.filter((element, i) => {
+        const text = fullText(rendered[i]!);
+        if (!matchesQuery(query, termPositions(analyzer.tokens(text)))) return false;
+        texts.set(element, text);
+        return true;
+      });
+    }
+    for (const element of candidates) {
+      if (skipped < offset) {
+        skipped++;
+        continue;
+      }
+      rows.push(element);
+      if (rows.length >= limit) return rows;
+    }
+  }
+}
+
 /**
  * GET /api/v2/fullsearch/domains/<domain>/smart-elements/: the elements of a
  * domain matching `q`, best first, that the principal may view (paged after
  * that filter). Without `q`, the domain's elements in `orderBy` order.
  */
-export function searchElements(scope: ReadScope, engine: SearchEngine, domainName: string, query: FullSearchQuery) {
-  const domain = engine.domain(domainName);
+export async function searchElements(scope: ReadScope, engine: SearchEngine, domainName: string, query: FullSearchQuery) {
+  const domain = await engine.domain(domainName);
   const q = query.q?.trim() ?? "";
   const selection = parseFieldsSelection(query.fields, "list");
   const viewable = scope.viewableStructures();
@@ -43,35 +98,24 @@ export function searchElements(scope: ReadScope, engine: SearchEngine, domainNam
   const texts = new Map<ElementRevision, string>();
   const parsed = q === "" ? undefined : parseSearchQuery(q, analyzer);
   if (parsed === undefined) {
-    rows = structures.length === 0 ? [] : scope.store.elements.list({
+    rows = structures.length === 0 ? [] : await scope.repos.elements.list({
       status: "alive", structures, orderBy: parameters.orderBy, limit, offset: parameters.offset,
     });
   } else if (isEmptyQuery(parsed) || structures.length === 0) {
     rows = [];
   } else {
-    const exact = !needsTextCheck(parsed);
-    rows = [];
-    let skipped = 0;
-    for (const hit of engine.search(domain, parsed, structures)) {
-      if (rows.length >= limit) break;
-      const element = scope.store.elements.latest(hit.id);
-      if (!element || element.status !== "alive" || !scope.canView(element)) continue;
-      if (!exact) {
-        const text = fullText(engine.text(domain, element));
-        if (!matchesQuery(parsed, termPositions(analyzer.tokens(text)))) continue;
-        texts.set(element, text);
-      }
-      if (skipped < parameters.offset) {
-        skipped++;
-        continue;
-      }
-      rows.push(element);
-    }
+    rows = await matchingElements(scope, engine, domain, parsed, structures, parameters.offset, limit, texts);
   }
   checkAllSlice(parameters.slice, rows, query.maxSlice);
+  await scope.prepare(rows);
+  if (parsed !== undefined) {
+    const untexted = rows.filter((row) => !texts.has(row));
+    const rendered = await engine.texts(domain, untexted);
+    untexted.forEach((row, i) => texts.set(row, fullText(rendered[i]!)));
+  }
   const documents: SearchResultItem[] = rows.map((row) => ({
     ...renderDocument(row, selection, scope, "list", itemUri(row)),
-    highlights: parsed === undefined ? "" : highlight(texts.get(row) ?? fullText(engine.text(domain, row)), parsed, analyzer),
+    highlights: parsed === undefined ? "" : highlight(texts.get(row)!, parsed, analyzer),
   }));
   return {
     requestParameters: {

@@ -1,23 +1,31 @@
 import type { ElementRevision } from "../element/smart-element.ts";
+import { createDefinitionsCache, type Definitions } from "../elements/definitions.ts";
 import { createReadScope } from "../elements/read-scope.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { SYSTEM_ACCOUNT, systemPrincipal } from "../bundle/system-principal.ts";
-import type { SearchHit, SearchIndex } from "../ports/search-index.port.ts";
+import type { IndexedDocument, SearchHit, SearchIndex } from "../ports/search-index.port.ts";
 import type { Store } from "../ports/store.port.ts";
 import { analyzerFor, type Analyzer } from "./analyzer.ts";
-import { elementText, indexedDocument, type ElementText, type SearchCallables } from "./element-text.ts";
+import { elementText, indexedDocument, prepareElementTexts, type ElementText, type SearchCallables } from "./element-text.ts";
 import { createFileTextCache, type FileTextCache } from "./file-text.ts";
+import { createIndexLanes } from "./index-lanes.ts";
 import { domainFingerprint, domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchQuery } from "./search-query.ts";
 
 export interface SearchEngineOptions {
   readonly store: Store;
   readonly index: SearchIndex;
-  readonly callables?: SearchCallables;
+  readonly callables?: SearchCallables | undefined;
   /** Where rebuilds and indexing problems are told; console by default. */
-  readonly log?: (message: string) => void;
+  readonly log?: ((message: string) => void) | undefined;
   /** How often changes are applied in the background, in ms (500 by default). */
-  readonly intervalMs?: number;
+  readonly intervalMs?: number | undefined;
+  /**
+   * The definitions element texts are rendered with, as committed now: pass
+   * the platform's (`platform.definitions`) to share its cache; by default
+   * the engine keeps its own, keyed by the store's change clock.
+   */
+  readonly definitions?: (() => Promise<Definitions>) | undefined;
 }
 
 /** Progress of a rebuild: elements done out of total. */
@@ -37,24 +45,31 @@ export interface RebuildOptions {
 export interface SearchEngine {
   /** Opens every domain (loading snapshots, building what has none) and starts applying changes in the background. */
   start(): Promise<void>;
-  /** Stops the background work and persists what changed; settles once every snapshot is written. */
+  /**
+   * Stops the background work (waiting for the work in flight, a rebuild
+   * giving up at its next step) and persists what changed; settles once
+   * every snapshot is written.
+   */
   stop(): Promise<void>;
   /** A recorded domain, or FSEA0002 (400). */
-  domain(name: string): SearchDomain;
-  domains(): SearchDomain[];
+  domain(name: string): Promise<SearchDomain>;
+  domains(): Promise<SearchDomain[]>;
   analyzer(domain: SearchDomain): Analyzer;
   /** Opens a domain's index (loading or building it) without applying pending changes. */
-  open(domain: SearchDomain): void;
-  /** Applies up to `limit` pending changes to every open domain; returns how many elements were reindexed or removed. */
-  sync(limit?: number): number;
-  /** Candidates of a query in a domain (opened and brought up to date first). */
-  search(domain: SearchDomain, query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit>;
+  open(domain: SearchDomain): Promise<void>;
+  /** Applies up to `limit` pending changes to every open domain; answers how many changes were applied. */
+  sync(limit?: number): Promise<number>;
+  /**
+   * Candidates of a query in a domain (opened and brought up to date first),
+   * taken from the index when asked: iterating them while awaiting reads is safe.
+   */
+  search(domain: SearchDomain, query: SearchQuery, structures?: readonly string[]): Promise<Iterable<SearchHit>>;
   /** Rebuilds a domain's index from the store, then persists it; returns the elements indexed. */
   rebuild(name: string, options?: RebuildOptions): Promise<number>;
-  /** The text an element has in a domain. */
-  text(domain: SearchDomain, element: ElementRevision): ElementText;
+  /** The texts elements have in a domain, in their order (read in a few batch calls). */
+  texts(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]>;
   /** Reindexes what is outdated in each domain: pending changes, missing and stray documents. */
-  reindexOutdated(): Record<string, ElementRevision[]>;
+  reindexOutdated(): Promise<Record<string, ElementRevision[]>>;
   readonly index: SearchIndex;
   readonly store: Store;
   readonly fileTexts: FileTextCache;
@@ -82,19 +97,37 @@ const BATCH = 500;
 const PERSIST_AFTER_CHANGES = 1000;
 const PERSIST_AFTER_MS = 5 * 60_000;
 
-/** The search engine over a store and an index. */
+const isAlive = (element: ElementRevision) => element.status === "alive";
+const byInitid = (a: ElementRevision, b: ElementRevision) => a.initid - b.initid;
+/** A macrotask: timers and I/O run between two batches of a build, however fast the store answers. */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The search engine over a store and an index.
+ *
+ * Work that reads the store between changes to an index (applying the change
+ * log, opening a snapshot, swapping in a rebuilt index, dropping a domain)
+ * runs one task at a time per index (IndexLanes), and changes an index only
+ * in synchronous steps, so a snapshot captured between two awaits always
+ * matches its sequence number. Builds run one per domain, in batches.
+ */
 export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const { store, index } = options;
   const log = options.log ?? ((message: string) => console.log(`[search] ${message}`));
   const intervalMs = options.intervalMs ?? 500;
   const callables = options.callables ?? {};
+  const definitionsOf = options.definitions ?? definitionsOfStore(store);
   const fileTexts = createFileTextCache();
+  const lanes = createIndexLanes();
   const open = new Map<string, OpenDomain>();
+  // Loading or building a domain that has no index open yet (or must reload): one at a time per domain.
+  const opening = new Map<string, Promise<OpenDomain>>();
+  const rebuilding = new Map<string, Promise<number>>();
   let timer: ReturnType<typeof setInterval> | undefined;
+  let ticking: Promise<void> | undefined;
   let nextRun = Date.now();
   // Snapshots being written in the background: stop() waits for them.
   const writing = new Set<Promise<void>>();
-  const rebuilding = new Map<string, Promise<number>>();
   // Raised by stop(): a rebuild started before gives up at its next step.
   let epoch = 0;
   const warned = new Set<string>();
@@ -104,49 +137,105 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     log(message);
   };
 
-  const domainNamed = (name: string): SearchDomain => {
-    const found = store.search.domain(name);
+  const domainNamed = async (name: string): Promise<SearchDomain> => {
+    const found = await store.search.domain(name);
     if (!found) throw new LineageError("FSEA0002", [name]);
     return found;
   };
 
-  const textContext = (domain: SearchDomain) => {
+  async function textsOf(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]> {
+    if (elements.length === 0) return [];
     const principal = { ...systemPrincipal(), account: { ...SYSTEM_ACCOUNT, locale: domain.lang } };
-    return { scope: createReadScope(store, principal), files: fileTexts, callables, warn };
-  };
+    const scope = createReadScope(store, principal, await definitionsOf());
+    const files = await prepareElementTexts(domain, elements, scope, fileTexts);
+    const context = { scope, files, callables, warn };
+    return elements.map((element) => elementText(element, domain, context));
+  }
 
-  const documentsOf = (domain: SearchDomain, elements: readonly ElementRevision[]) => {
-    const context = textContext(domain);
+  async function documentsOf(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<IndexedDocument[]> {
+    const texts = await textsOf(domain, elements);
     const analyzer = analyzerFor(domain.stem);
-    return elements.map((element) => indexedDocument(element, elementText(element, domain, context), analyzer));
-  };
+    return elements.map((element, i) => indexedDocument(element, texts[i]!, analyzer));
+  }
+
+  /** The latest revisions of these lineages that are alive, by initid, in one read. */
+  async function aliveLatest(initids: readonly number[]): Promise<ElementRevision[]> {
+    if (initids.length === 0) return [];
+    return (await store.elements.latestMany([...new Set(initids)])).filter(isAlive).sort(byInitid);
+  }
 
   /**
-   * A build in steps, so it can run at once or yield to the event loop
-   * between batches. It fills the domain's shadow index, catches up with the
-   * changes made meanwhile, then makes it the domain's index.
+   * Applies pending changes to the index named `target` (the domain's, or its
+   * shadow), a batch at a time; adds the elements it reindexed or removed to
+   * `touched` when given. The caller holds the target's lane, or owns the shadow.
    */
-  function* buildSteps(state: OpenDomain, generation: number): Generator<[number, number], number> {
-    const { domain } = state;
-    const shadow = shadowOf(domain.name);
-    const structures = domainStructures(domain);
+  async function applyChanges(state: OpenDomain, limit: number, target: string, touched?: Set<number>): Promise<number> {
+    let applied = 0;
+    while (applied < limit) {
+      const from = index.coverage(target)?.seq ?? 0;
+      const changes = await store.search.changesAfter(from, Math.min(BATCH, limit - applied));
+      if (changes.length === 0) break;
+      const relevant = [...new Set(changes.filter((change) => state.structures.has(change.structure)).map((change) => change.initid))];
+      const alive = await aliveLatest(relevant);
+      const documents = await documentsOf(state.domain, alive);
+      const kept = new Set(alive.map((element) => element.initid));
+      const gone = relevant.filter((id) => !kept.has(id));
+      // In one synchronous step: the index never shows a sequence number without the documents it stands for.
+      if (documents.length > 0) index.upsert(target, documents);
+      if (gone.length > 0) index.remove(target, gone);
+      index.advance(target, changes[changes.length - 1]!.seq);
+      applied += changes.length;
+      state.changedSincePersist += relevant.length;
+      if (touched) for (const id of relevant) touched.add(id);
+    }
+    return applied;
+  }
+
+  /** Applies pending changes to a domain's index in place, in its lane. */
+  function catchUp(name: string, limit: number): Promise<number> {
+    return lanes.run(name, async () => {
+      const state = open.get(name);
+      return state ? applyChanges(state, limit, name) : 0;
+    });
+  }
+
+  /**
+   * Builds a domain's index under its shadow name, in batches, then catches
+   * it up with the changes made meanwhile and makes it the domain's index.
+   */
+  async function build(state: OpenDomain, generation: number, onProgress?: RebuildProgress): Promise<number> {
+    const { name } = state.domain;
+    const shadow = shadowOf(name);
+    const startedIn = epoch;
+    const stopped = () => {
+      if (epoch !== startedIn) throw new Error(`the rebuild of domain "${name}" was stopped`);
+    };
     // Changes after this point are applied once the build is over: none is missed.
-    const seq = store.search.lastSeq();
-    const all = store.search.aliveInitids(structures);
-    const total = all.length;
+    const seq = await store.search.lastSeq();
+    const all = await store.search.aliveInitids([...state.structures]);
     index.reset(shadow, { fingerprint: state.fingerprint, generation, seq });
     try {
       let done = 0;
-      yield [0, total];
+      onProgress?.(0, all.length);
       for (let start = 0; start < all.length; start += BATCH) {
-        const elements = all.slice(start, start + BATCH).map((id) => store.elements.latest(id)).filter((e): e is ElementRevision => e?.status === "alive");
-        index.upsert(shadow, documentsOf(domain, elements));
+        await nextTurn();
+        stopped();
+        const elements = await aliveLatest(all.slice(start, start + BATCH));
+        index.upsert(shadow, await documentsOf(state.domain, elements));
         done += elements.length;
-        yield [done, total];
+        onProgress?.(done, all.length);
       }
-      applyChanges(state, Number.MAX_SAFE_INTEGER, shadow);
-      index.replace(domain.name, shadow);
-      state.changedSincePersist = 0;
+      await nextTurn();
+      stopped();
+      // Most of the catching up outside the lane, so that searches go on meanwhile; the rest with the swap.
+      await applyChanges(state, Number.MAX_SAFE_INTEGER, shadow);
+      await lanes.run(name, async () => {
+        stopped();
+        await applyChanges(state, Number.MAX_SAFE_INTEGER, shadow);
+        index.replace(name, shadow);
+        state.changedSincePersist = 0;
+        open.set(name, state);
+      });
       return done;
     } finally {
       // Given up (an error, or stop()): the shadow is forgotten; after the swap this does nothing.
@@ -154,12 +243,27 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     }
   }
 
+  /** One build of a domain at a time: asked again meanwhile, the build running answers. */
+  function building(name: string, task: () => Promise<number>): Promise<number> {
+    const running = rebuilding.get(name);
+    if (running) return running;
+    const started = task().finally(() => rebuilding.delete(name));
+    rebuilding.set(name, started);
+    return started;
+  }
+
   /** Persists a domain; the answer rejects if the snapshot could not be written (which is also logged). */
   function persist(state: OpenDomain): Promise<void> {
     const name = state.domain.name;
     state.changedSincePersist = 0;
     state.lastPersist = Date.now();
-    const written = Promise.resolve(index.persist(name));
+    let written: Promise<void>;
+    try {
+      // Captured now, whatever happens to the index while it is written.
+      written = Promise.resolve(index.persist(name));
+    } catch (error) {
+      written = Promise.reject(error as Error);
+    }
     const settled = written.catch((error: unknown) => {
       log(`domain "${name}": writing its snapshot failed: ${(error as Error).message}`);
       // What the snapshot missed is written next time.
@@ -170,27 +274,33 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return written;
   }
 
-  /** Opens a domain from its persisted index; undefined (logged) when there is no usable one, to build. */
-  function tryOpen(domain: SearchDomain): OpenDomain | undefined {
+  /** Loads a domain's persisted index, or builds it (persisted in the background) when there is no usable one. */
+  async function openNow(domain: SearchDomain): Promise<OpenDomain> {
+    const { name } = domain;
     const state = openDomain(domain);
-    if (!index.open(domain.name, { fingerprint: state.fingerprint, generation: store.search.generation(domain.name) })) {
-      log(`domain "${domain.name}": no usable index, building it`);
-      return undefined;
-    }
-    open.set(domain.name, state);
-    return state;
+    const generation = await store.search.generation(name);
+    const loaded = await lanes.run(name, async () => {
+      if (!(await index.open(name, { fingerprint: state.fingerprint, generation }))) return false;
+      open.set(name, state);
+      return true;
+    });
+    if (loaded) return state;
+    log(`domain "${name}": no usable index, building it`);
+    await building(name, async () => {
+      const count = await build(state, generation);
+      void persist(state);
+      return count;
+    });
+    return open.get(name) ?? state;
   }
 
-  /** Opens a domain, building its index at once when it has no usable one. */
-  function openSync(domain: SearchDomain): OpenDomain {
-    const opened = tryOpen(domain);
-    if (opened) return opened;
-    const state = openDomain(domain);
-    const steps = buildSteps(state, store.search.generation(domain.name));
-    while (!steps.next().done);
-    void persist(state);
-    open.set(domain.name, state);
-    return state;
+  /** Opens a domain once, however many ask meanwhile. */
+  function opened(domain: SearchDomain): Promise<OpenDomain> {
+    const running = opening.get(domain.name);
+    if (running) return running;
+    const task = openNow(domain).finally(() => opening.delete(domain.name));
+    opening.set(domain.name, task);
+    return task;
   }
 
   /**
@@ -198,100 +308,87 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    * generation. A domain whose definition changed keeps answering from its
    * index while the new one is built in the background.
    */
-  function prepared(domain: SearchDomain): OpenDomain {
+  async function prepared(domain: SearchDomain): Promise<OpenDomain> {
     const { name } = domain;
     const state = open.get(name);
-    if (!state) return openSync(domain);
-    if (rebuilding.has(name)) return state;
+    if (!state) return opened(domain);
+    if (rebuilding.has(name) || opening.has(name)) return state;
     if (state.fingerprint !== domainFingerprint(domain)) {
       log(`domain "${name}" changed: rebuilding its index in the background`);
       rebuild(name).catch((error: unknown) => log(`domain "${name}": rebuilding failed: ${(error as Error).message}`));
       return state;
     }
-    const generation = store.search.generation(name);
+    const generation = await store.search.generation(name);
+    // Replaced meanwhile (by a rebuild of ours, which records its generation after the swap): that index is current.
+    const now = open.get(name);
+    if (now !== state || rebuilding.has(name) || opening.has(name)) return now ?? opened(domain);
     if (index.coverage(name)?.generation !== generation) {
       log(`domain "${name}" was rebuilt by another process: loading its index`);
-      open.delete(name);
-      return openSync(domain);
+      return opened(domain);
     }
     return state;
   }
 
-  /**
-   * Applies pending changes to the domain's index, or to the index named `name` (its shadow);
-   * adds the elements it reindexed or removed to `touched` when given.
-   */
-  function applyChanges(state: OpenDomain, limit: number, name = state.domain.name, touched?: Set<number>): number {
-    const { structures } = state;
+  async function sync(limit = 10_000): Promise<number> {
     let applied = 0;
-    while (applied < limit) {
-      const from = index.coverage(name)?.seq ?? 0;
-      const changes = store.search.changesAfter(from, Math.min(BATCH, limit - applied));
-      if (changes.length === 0) break;
-      const relevant = changes.filter((change) => structures.has(change.structure));
-      if (touched) for (const change of relevant) touched.add(change.initid);
-      const latest = relevant.map((change) => store.elements.latest(change.initid));
-      const alive = latest.filter((e): e is ElementRevision => e?.status === "alive");
-      const gone = relevant.filter((_, i) => latest[i]?.status !== "alive").map((change) => change.initid);
-      if (alive.length > 0) index.upsert(name, documentsOf(state.domain, alive));
-      if (gone.length > 0) index.remove(name, gone);
-      index.advance(name, changes[changes.length - 1]!.seq);
-      applied += changes.length;
-      state.changedSincePersist += relevant.length;
+    const domains = await store.search.domains();
+    for (const domain of domains) {
+      await prepared(domain);
+      applied += await catchUp(domain.name, limit);
     }
-    return applied;
-  }
-
-  function sync(limit = 10_000): number {
-    let applied = 0;
-    const domains = store.search.domains();
-    for (const domain of domains) applied += applyChanges(prepared(domain), limit);
     const recorded = new Set(domains.map((domain) => domain.name));
-    for (const name of open.keys()) {
-      if (!recorded.has(name)) {
+    for (const name of [...open.keys()]) {
+      if (recorded.has(name)) continue;
+      await lanes.run(name, async () => {
+        // Recorded since the list was read, and opened by a search meanwhile: kept.
+        if (await store.search.domain(name)) return;
         open.delete(name);
         index.drop(name);
-      }
+      });
     }
     return applied;
   }
 
-  /** One rebuild of a domain at a time: asked again meanwhile, the rebuild running answers. */
   function rebuild(name: string, rebuildOptions: RebuildOptions = {}): Promise<number> {
-    const running = rebuilding.get(name);
-    if (running) return running;
-    const task = rebuildNow(name, rebuildOptions).finally(() => rebuilding.delete(name));
-    rebuilding.set(name, task);
-    return task;
+    return building(name, () => rebuildNow(name, rebuildOptions));
   }
 
   async function rebuildNow(name: string, rebuildOptions: RebuildOptions): Promise<number> {
-    const state = openDomain(domainNamed(name));
-    const current = store.search.generation(name);
+    const state = openDomain(await domainNamed(name));
+    const current = await store.search.generation(name);
     const generation = rebuildOptions.announce ? current + 1 : current;
-    const startedIn = epoch;
-    const steps = buildSteps(state, generation);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) {
-        open.set(name, state);
-        await persist(state);
-        if (rebuildOptions.announce) store.transaction(() => store.search.setGeneration(name, generation));
-        return step.value;
-      }
-      rebuildOptions.onProgress?.(...step.value);
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (epoch !== startedIn) {
-        steps.return(0);
-        throw new Error(`the rebuild of domain "${name}" was stopped`);
-      }
-    }
+    const count = await build(state, generation, rebuildOptions.onProgress);
+    await persist(state);
+    if (rebuildOptions.announce) await store.transaction(async (tx) => tx.search.setGeneration(name, generation));
+    return count;
   }
 
-  function tick(): void {
+  async function reindexDomain(domain: SearchDomain): Promise<ElementRevision[]> {
+    await prepared(domain);
+    const { name } = domain;
+    const touched = new Set<number>();
+    await lanes.run(name, async () => {
+      const state = open.get(name);
+      if (!state) return;
+      await applyChanges(state, Number.MAX_SAFE_INTEGER, name, touched);
+      const alive = new Set(await store.search.aliveInitids([...state.structures]));
+      const missing = [...alive].filter((id) => !index.has(name, id));
+      const elements = await aliveLatest(missing);
+      const documents = await documentsOf(state.domain, elements);
+      const stray = index.ids(name).filter((id) => !alive.has(id));
+      if (documents.length > 0) index.upsert(name, documents);
+      if (stray.length > 0) index.remove(name, stray);
+      state.changedSincePersist += documents.length + stray.length;
+      for (const id of [...missing, ...stray]) touched.add(id);
+    });
+    if (touched.size === 0) return [];
+    return (await store.elements.latestMany([...touched])).sort(byInitid);
+  }
+
+  async function runTick(): Promise<void> {
     nextRun = Date.now() + intervalMs;
     try {
-      sync();
+      await sync();
       for (const state of open.values()) {
         const due = state.changedSincePersist >= PERSIST_AFTER_CHANGES || (state.changedSincePersist > 0 && Date.now() - state.lastPersist > PERSIST_AFTER_MS);
         if (due) void persist(state);
@@ -301,56 +398,65 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     }
   }
 
+  /** The background work: a tick still running when the next is due is not doubled, the next one is skipped. */
+  function tick(): Promise<void> {
+    ticking ??= runTick().finally(() => {
+      ticking = undefined;
+    });
+    return ticking;
+  }
+
   return {
     index,
     store,
     fileTexts,
     async start() {
-      for (const domain of store.search.domains()) if (!tryOpen(domain)) await rebuild(domain.name);
-      tick();
-      timer ??= setInterval(tick, intervalMs);
+      for (const domain of await store.search.domains()) await prepared(domain);
+      // The snapshots of the indexes just built are in place once started (a failed write is logged, and retried later).
+      await Promise.all(writing);
+      await tick();
+      timer ??= setInterval(() => void tick(), intervalMs);
       timer.unref?.();
     },
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
       epoch++;
+      await ticking;
+      await Promise.all([...rebuilding.values(), ...opening.values()].map((task) => task.catch(() => {})));
+      await lanes.idle();
       for (const state of open.values()) if (state.changedSincePersist > 0) void persist(state);
-      await Promise.all([...writing, ...[...rebuilding.values()].map((task) => task.catch(() => {}))]);
+      await Promise.all(writing);
     },
     domain: domainNamed,
     domains: () => store.search.domains(),
     analyzer: (domain) => analyzerFor(domain.stem),
-    open: (domain) => void prepared(domain),
+    async open(domain) {
+      await prepared(domain);
+    },
     sync,
-    search(domain, query, structures) {
-      const state = prepared(domain);
+    async search(domain, query, structures) {
+      await prepared(domain);
       // Read-your-writes: what was committed before the search is in its answer.
-      applyChanges(state, 2000);
-      return index.search(domain.name, query, structures ? { structures } : {});
+      return lanes.run(domain.name, async () => {
+        const state = open.get(domain.name);
+        if (state) await applyChanges(state, 2000, domain.name);
+        return index.search(domain.name, query, structures ? { structures } : {});
+      });
     },
     rebuild,
-    text: (domain, element) => elementText(element, domain, textContext(domain)),
-    reindexOutdated() {
+    texts: textsOf,
+    async reindexOutdated() {
       const report: Record<string, ElementRevision[]> = {};
-      for (const domain of store.search.domains()) {
-        const state = prepared(domain);
-        const name = domain.name;
-        const structures = domainStructures(domain);
-        const touched = new Set<number>();
-        applyChanges(state, Number.MAX_SAFE_INTEGER, name, touched);
-        const alive = new Set(store.search.aliveInitids(structures));
-        const missing = [...alive].filter((id) => !index.has(name, id));
-        const stray = index.ids(name).filter((id) => !alive.has(id));
-        const elements = missing.map((id) => store.elements.latest(id)).filter((e): e is ElementRevision => e !== undefined);
-        if (elements.length > 0) index.upsert(name, documentsOf(domain, elements));
-        if (stray.length > 0) index.remove(name, stray);
-        state.changedSincePersist += elements.length + stray.length;
-        for (const id of [...missing, ...stray]) touched.add(id);
-        report[name] = [...touched].sort((a, b) => a - b).map((id) => store.elements.latest(id)).filter((e): e is ElementRevision => e !== undefined);
-      }
+      for (const domain of await store.search.domains()) report[domain.name] = await reindexDomain(domain);
       return report;
     },
     nextUpdate: () => new Date(timer ? nextRun : Date.now()),
   };
+}
+
+/** Definitions as committed now, kept while the store's change clock says they have not changed. */
+function definitionsOfStore(store: Store): () => Promise<Definitions> {
+  const cache = createDefinitionsCache();
+  return () => cache.get(store);
 }

@@ -17,34 +17,34 @@ export function dashboardCatalogContract(name: string, open: () => Store | Promi
 
     const sales = { slug: "sales", uuid: "8f0c2a9e-1111-2222-3333-444455556666", roles: ["clerk", "editor"] };
 
-    it("saves, reads by slug and lists by slug", () => {
-      store.catalog.saveDashboard({ slug: "zeta", uuid: "8f0c2a9e-1111-2222-3333-444455556667", roles: [] });
-      store.catalog.saveDashboard(sales);
-      expect(store.catalog.dashboard("sales")).toEqual(sales);
-      expect(store.catalog.dashboard("Sales")).toBeUndefined();
-      expect(store.catalog.dashboard("nope")).toBeUndefined();
-      expect(store.catalog.dashboards().map((d) => d.slug)).toEqual(["sales", "zeta"]);
+    it("saves, reads by slug and lists by slug", async () => {
+      await store.catalog.saveDashboard({ slug: "zeta", uuid: "8f0c2a9e-1111-2222-3333-444455556667", roles: [] });
+      await store.catalog.saveDashboard(sales);
+      expect(await store.catalog.dashboard("sales")).toEqual(sales);
+      expect(await store.catalog.dashboard("Sales")).toBeUndefined();
+      expect(await store.catalog.dashboard("nope")).toBeUndefined();
+      expect((await store.catalog.dashboards()).map((d) => d.slug)).toEqual(["sales", "zeta"]);
     });
 
-    it("replaces the entry with the same slug", () => {
-      store.catalog.saveDashboard(sales);
-      store.catalog.saveDashboard({ ...sales, roles: ["reader"] });
-      expect(store.catalog.dashboards()).toEqual([{ ...sales, roles: ["reader"] }]);
+    it("replaces the entry with the same slug", async () => {
+      await store.catalog.saveDashboard(sales);
+      await store.catalog.saveDashboard({ ...sales, roles: ["reader"] });
+      expect(await store.catalog.dashboards()).toEqual([{ ...sales, roles: ["reader"] }]);
     });
 
-    it("keeps nothing of a transaction that failed", () => {
-      expect(() => store.transaction(() => {
-        store.catalog.saveDashboard(sales);
+    it("keeps nothing of a transaction that failed", async () => {
+      await expect(store.transaction(async (tx) => {
+        await tx.catalog.saveDashboard(sales);
         throw new Error("boom");
-      })).toThrow("boom");
-      expect(store.catalog.dashboards()).toEqual([]);
+      })).rejects.toThrow("boom");
+      expect(await store.catalog.dashboards()).toEqual([]);
     });
 
-    it("gives back a copy the caller cannot change in the store", () => {
+    it("gives back a copy the caller cannot change in the store", async () => {
       const roles = ["clerk"];
-      store.catalog.saveDashboard({ ...sales, roles });
+      await store.catalog.saveDashboard({ ...sales, roles });
       roles.push("intruder");
-      expect(store.catalog.dashboard("sales")?.roles).toEqual(["clerk"]);
+      expect((await store.catalog.dashboard("sales"))?.roles).toEqual(["clerk"]);
     });
   });
 }

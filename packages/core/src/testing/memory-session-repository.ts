@@ -1,43 +1,36 @@
 import type { Session } from "../auth/session.ts";
 import type { SessionRepository } from "../ports/session-repository.port.ts";
+import type { Table } from "./memory-tables.ts";
 
-/** Records how to undo a write, so the fake joins the memory store's transactions. */
-export type UndoRecorder = (undo: () => void) => void;
-
-/** The in-memory SessionRepository of the memory store. */
-export function createMemorySessionRepository(record: UndoRecorder = () => {}): SessionRepository {
-  const sessions = new Map<string, Session>();
-  const remove = (id: string) => {
-    const previous = sessions.get(id);
-    if (!previous) return false;
-    sessions.delete(id);
-    record(() => sessions.set(id, previous));
-    return true;
-  };
+/**
+ * An in-memory SessionRepository over `sessions` (the memory store passes its table, so that
+ * sessions join its transactions); alone, it keeps its own.
+ */
+export function createMemorySessionRepository(sessions: Table<string, Session> = new Map()): SessionRepository {
+  const remove = (id: string) => sessions.delete(id);
+  const all = () => [...sessions.values()];
   return {
-    create(session) {
+    async create(session) {
       if (sessions.has(session.id)) throw new Error(`Session ${session.id} exists`);
       sessions.set(session.id, { ...session });
-      record(() => sessions.delete(session.id));
     },
-    byId: (id) => {
+    async byId(id) {
       const session = sessions.get(id);
       return session && { ...session };
     },
-    extend(id, expiresAt) {
+    async extend(id, expiresAt) {
       const previous = sessions.get(id);
-      if (!previous) return;
-      sessions.set(id, { ...previous, expiresAt });
-      record(() => sessions.set(id, previous));
+      if (previous) sessions.set(id, { ...previous, expiresAt });
     },
-    delete: remove,
-    deleteForAccount: (accountId) =>
-      [...sessions.values()].filter((s) => s.accountId === accountId).filter((s) => remove(s.id)).length,
-    deleteExpired: (now) => {
+    async delete(id) {
+      return remove(id);
+    },
+    async deleteForAccount(accountId) {
+      return all().filter((s) => s.accountId === accountId).filter((s) => remove(s.id)).length;
+    },
+    async deleteExpired(now) {
       const t = Date.parse(now);
-      return [...sessions.values()]
-        .filter((s) => Date.parse(s.expiresAt) <= t || Date.parse(s.absoluteExpiresAt) <= t)
-        .filter((s) => remove(s.id)).length;
+      return all().filter((s) => Date.parse(s.expiresAt) <= t || Date.parse(s.absoluteExpiresAt) <= t).filter((s) => remove(s.id)).length;
     },
   };
 }

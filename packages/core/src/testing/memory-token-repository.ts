@@ -1,43 +1,40 @@
 import type { AccessToken } from "../auth/access-token.ts";
 import type { TokenRepository } from "../ports/token-repository.port.ts";
-import type { UndoRecorder } from "./memory-session-repository.ts";
+import type { Table } from "./memory-tables.ts";
+import { frozenCopy } from "./memory-tables.ts";
 
-/** The in-memory TokenRepository of the memory store. */
-export function createMemoryTokenRepository(record: UndoRecorder = () => {}): TokenRepository {
-  // Keyed by id; insertion order is creation order.
-  const tokens = new Map<string, AccessToken>();
-  const copy = (token: AccessToken): AccessToken => structuredClone(token);
-  const remove = (id: string) => {
-    const previous = tokens.get(id);
-    if (!previous) return false;
-    tokens.delete(id);
-    record(() => tokens.set(id, previous));
-    return true;
-  };
-  const byHash = (hash: string) => [...tokens.values()].find((t) => t.hash === hash);
+/**
+ * An in-memory TokenRepository over `tokens`, keyed by id in creation order (the memory store
+ * passes its table, so that tokens join its transactions); alone, it keeps its own.
+ */
+export function createMemoryTokenRepository(tokens: Table<string, AccessToken> = new Map()): TokenRepository {
+  const all = () => [...tokens.values()];
+  const byHash = (hash: string) => all().find((t) => t.hash === hash);
+  const remove = (id: string) => tokens.delete(id);
   return {
-    create(token) {
+    async create(token) {
       if (tokens.has(token.id) || byHash(token.hash)) throw new Error(`Token ${token.id} exists`);
-      tokens.set(token.id, copy(token));
-      record(() => tokens.delete(token.id));
+      tokens.set(token.id, frozenCopy(token));
     },
-    byHash: (hash) => {
-      const token = byHash(hash);
-      return token && copy(token);
+    async byHash(hash) {
+      return byHash(hash);
     },
-    byId: (id) => {
-      const token = tokens.get(id);
-      return token && copy(token);
+    async byId(id) {
+      return tokens.get(id);
     },
-    list: () => [...tokens.values()].map(copy),
-    delete: remove,
-    consume: (hash) => {
+    async list() {
+      return all();
+    },
+    async delete(id) {
+      return remove(id);
+    },
+    async consume(hash) {
       const token = byHash(hash);
       return token ? remove(token.id) : false;
     },
-    deleteExpired: (now) => {
+    async deleteExpired(now) {
       const t = Date.parse(now);
-      return [...tokens.values()].filter((x) => x.expiresAt !== null && Date.parse(x.expiresAt) <= t).filter((x) => remove(x.id)).length;
+      return all().filter((x) => x.expiresAt !== null && Date.parse(x.expiresAt) <= t).filter((x) => remove(x.id)).length;
     },
   };
 }

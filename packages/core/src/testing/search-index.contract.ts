@@ -61,6 +61,25 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
       expect(ids(index, "twin")).toEqual([9, 10]);
     });
 
+    it("answers the candidates of the index as it was searched, whatever changes while they are iterated", () => {
+      const index = filled();
+      const iterator = index.search("d", q("cats"))[Symbol.iterator]();
+      expect(iterator.next().value?.id).toBe(1);
+      index.upsert("d", [doc(5, "NOTE", "Bad cats, bad cats"), doc(3, "NOTE", "No more felines")]);
+      index.remove("d", [2]);
+      const rest: number[] = [];
+      for (let next = iterator.next(); !next.done; next = iterator.next()) rest.push(next.value.id);
+      expect(rest).toEqual([3, 2]);
+      expect(ids(index, "cats")).toEqual([5, 1]);
+    });
+
+    it("leaves the index in place when there is no snapshot to open", async () => {
+      const index = filled();
+      expect(await index.open("d", { fingerprint: "f1", generation: 7 })).toBeUndefined();
+      expect(index.coverage("d")).toEqual(COVERAGE);
+      expect(ids(index, "cats")).toEqual([1, 3, 2]);
+    });
+
     it("replaces and removes documents", () => {
       const index = filled();
       index.upsert("d", [doc(1, "ARTICLE", "Now about birds")]);
@@ -94,9 +113,9 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
       await index.persist("d");
       expect(index.stats("d").bytes).toBeGreaterThan(0);
       const restarted = open();
-      expect(restarted.open("d", { fingerprint: "other", generation: 0 })).toBeUndefined();
-      expect(restarted.open("d", { fingerprint: "f1", generation: 1 })).toBeUndefined();
-      expect(restarted.open("d", { fingerprint: "f1", generation: 0 })).toEqual({ ...COVERAGE, seq: 42 });
+      expect(await restarted.open("d", { fingerprint: "other", generation: 0 })).toBeUndefined();
+      expect(await restarted.open("d", { fingerprint: "f1", generation: 1 })).toBeUndefined();
+      expect(await restarted.open("d", { fingerprint: "f1", generation: 0 })).toEqual({ ...COVERAGE, seq: 42 });
       expect([...restarted.search("d", q("cats"))].map((h) => h.id)).toEqual([1, 3, 2]);
       expect(restarted.stats("d").documents).toEqual({ ARTICLE: 2, NOTE: 2 });
       restarted.upsert("d", [doc(7, "NOTE", "after restart")]);
@@ -132,7 +151,7 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
       checks(index);
       await index.persist("d");
       const restarted = open();
-      expect(restarted.open("d", { fingerprint: "f1", generation: 0 })).toBeDefined();
+      expect(await restarted.open("d", { fingerprint: "f1", generation: 0 })).toBeDefined();
       checks(restarted);
     });
 
@@ -152,7 +171,7 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
       await index.persist("d");
       index.drop("d");
       expect(index.coverage("d")).toBeUndefined();
-      expect(open().open("d", { fingerprint: "f1", generation: 0 })).toBeUndefined();
+      expect(await open().open("d", { fingerprint: "f1", generation: 0 })).toBeUndefined();
     });
 
     it("forgets a domain dropped while its snapshot is being written", async () => {
@@ -161,7 +180,7 @@ export function searchIndexContract(name: string, open: () => SearchIndex): void
       index.drop("d");
       await written;
       await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(open().open("d", { fingerprint: "f1", generation: 0 })).toBeUndefined();
+      expect(await open().open("d", { fingerprint: "f1", generation: 0 })).toBeUndefined();
     });
   });
 }

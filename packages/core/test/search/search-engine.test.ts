@@ -4,9 +4,9 @@ import { createMemorySearchIndex } from "../../src/search/memory-search-index.ts
 import { folder } from "../bundle-test-helpers.ts";
 import { SEARCH_FILES, searchBundle, searchWorld } from "./search-fixture.ts";
 
-const codeOf = (fn: () => unknown) => {
+const codeOf = async (answer: Promise<unknown>) => {
   try {
-    fn();
+    await answer;
   } catch (error) {
     return isLineageError(error) ? `${error.code} ${error.status}` : String(error);
   }
@@ -16,7 +16,7 @@ const codeOf = (fn: () => unknown) => {
 describe("full-text search", () => {
   it("ranks by weight: a title (A) match before a body (C) match, with highlights", async () => {
     const { platform, as } = await searchWorld();
-    const data = platform.fullsearch.search(as("admin"), "news", { q: "volcano" });
+    const data = await platform.fullsearch.search(await as("admin"), "news", { q: "volcano" });
     expect(data.documents.map((d) => d.properties?.title)).toEqual(["Volcano eruption", "Secret volcano base", "Weekly digest"]);
     expect(data.documents.map((d) => d.highlights)).toEqual([
       "[[[Volcano]]] eruption Lava flows Nothing else",
@@ -29,63 +29,66 @@ describe("full-text search", () => {
 
   it("shows only elements the principal may view, paging after that filter", async () => {
     const { platform, as } = await searchWorld();
-    expect(platform.fullsearch.search(as("reader"), "news", { q: "volcano" }).documents.map((d) => d.properties?.title))
+    const reader = await as("reader");
+    expect((await platform.fullsearch.search(reader, "news", { q: "volcano" })).documents.map((d) => d.properties?.title))
       .toEqual(["Volcano eruption", "Weekly digest"]);
-    const second = platform.fullsearch.search(as("reader"), "news", { q: "volcano", slice: "1", offset: "1" });
+    const second = await platform.fullsearch.search(reader, "news", { q: "volcano", slice: "1", offset: "1" });
     expect(second.documents.map((d) => d.properties?.title)).toEqual(["Weekly digest"]);
     expect(second.requestParameters.length).toBe(1);
-    expect(platform.fullsearch.search(as("outsider"), "news", { q: "volcano" }).documents).toEqual([]);
+    expect((await platform.fullsearch.search(await as("outsider"), "news", { q: "volcano" })).documents).toEqual([]);
   });
 
   it("follows PUT, DELETE, restore and state changes", async () => {
     const { platform, as } = await searchWorld();
-    const admin = as("admin");
-    const titles = (q: string) => platform.fullsearch.search(admin, "news", { q }).documents.map((d) => d.properties?.title);
-    platform.updateElement(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
-    expect(titles("tsunami")).toEqual(["Weekly digest"]);
-    platform.deleteElement(admin, "N_BODY");
-    expect(titles("tsunami")).toEqual([]);
-    platform.restoreElement(admin, "N_BODY", { document: { properties: { status: "alive" } } });
-    expect(titles("tsunami")).toEqual(["Weekly digest"]);
-    expect(titles("published")).toEqual([]);
+    const admin = await as("admin");
+    const titles = async (q: string) => (await platform.fullsearch.search(admin, "news", { q })).documents.map((d) => d.properties?.title);
+    await platform.updateElement(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
+    expect(await titles("tsunami")).toEqual(["Weekly digest"]);
+    await platform.deleteElement(admin, "N_BODY");
+    expect(await titles("tsunami")).toEqual([]);
+    await platform.restoreElement(admin, "N_BODY", { document: { properties: { status: "alive" } } });
+    expect(await titles("tsunami")).toEqual(["Weekly digest"]);
+    expect(await titles("published")).toEqual([]);
     await platform.lifecycle.runTransition(admin, "N_TITLE", "publish", {});
-    expect(titles("published")).toEqual(["Volcano eruption"]);
+    expect(await titles("published")).toEqual(["Volcano eruption"]);
   });
 
   it("checks phrases on the text and supports the whole query language", async () => {
     const { platform, as } = await searchWorld();
-    const titles = (q: string) => platform.fullsearch.search(as("admin"), "news", { q }).documents.map((d) => d.properties?.title);
-    expect(titles('"small volcano"')).toEqual(["Weekly digest"]);
-    expect(titles('"volcano small"')).toEqual([]);
-    expect(titles("volcano -lava")).toEqual(["Secret volcano base", "Weekly digest"]);
-    expect(titles("geyser or photo")).toEqual(["Photo", "Attached report"]);
-    expect(titles("geys*")).toEqual(["Attached report"]);
-    expect(titles("volc* -lava")).toEqual(["Secret volcano base", "Weekly digest"]);
-    expect(titles("the")).toEqual([]);
+    const admin = await as("admin");
+    const titles = async (q: string) => (await platform.fullsearch.search(admin, "news", { q })).documents.map((d) => d.properties?.title);
+    expect(await titles('"small volcano"')).toEqual(["Weekly digest"]);
+    expect(await titles('"volcano small"')).toEqual([]);
+    expect(await titles("volcano -lava")).toEqual(["Secret volcano base", "Weekly digest"]);
+    expect(await titles("geyser or photo")).toEqual(["Photo", "Attached report"]);
+    expect(await titles("geys*")).toEqual(["Attached report"]);
+    expect(await titles("volc* -lava")).toEqual(["Secret volcano base", "Weekly digest"]);
+    expect(await titles("the")).toEqual([]);
   });
 
   it("stems french and folds accents in a french domain", async () => {
     const { platform, as } = await searchWorld();
-    const data = platform.fullsearch.search(as("admin"), "notes", { q: "lionne SAUMONS" });
+    const data = await platform.fullsearch.search(await as("admin"), "notes", { q: "lionne SAUMONS" });
     expect(data.documents.map((d) => d.highlights)).toEqual(["Les [[[lionnes]]] chassent le [[[saumon]]]"]);
   });
 
   it("lists the domain's elements in orderBy order without q", async () => {
     const { platform, as } = await searchWorld();
-    const data = platform.fullsearch.search(as("reader"), "news", { orderBy: "title:desc", slice: "2" });
+    const data = await platform.fullsearch.search(await as("reader"), "news", { orderBy: "title:desc", slice: "2" });
     expect(data.documents.map((d) => d.properties?.title)).toEqual(["Weekly digest", "Volcano eruption"]);
     expect(data.requestParameters.orderBy).toBe("title desc, id desc");
   });
 
   it("refuses an unknown domain (FSEA0002) and a malformed query (FSEA0003) with 400", async () => {
     const { platform, as } = await searchWorld();
-    expect(codeOf(() => platform.fullsearch.search(as("admin"), "nope", { q: "x" }))).toBe("FSEA0002 400");
-    expect(codeOf(() => platform.fullsearch.search(as("admin"), "news", { q: '"open' }))).toBe("FSEA0003 400");
+    const admin = await as("admin");
+    expect(await codeOf(platform.fullsearch.search(admin, "nope", { q: "x" }))).toBe("FSEA0002 400");
+    expect(await codeOf(platform.fullsearch.search(admin, "news", { q: '"open' }))).toBe("FSEA0003 400");
   });
 
   it("indexes text files and reports the others as failing", async () => {
     const { platform, as } = await searchWorld();
-    const data = platform.fullsearch.describeDomains(as("searcher"));
+    const data = await platform.fullsearch.describeDomains(await as("searcher"));
     const news = data.config.find((d) => d.name === "news")!;
     expect(news.database.files).toEqual([
       { status: "D", count: 1, label: "Succeed" },
@@ -98,10 +101,10 @@ describe("full-text search", () => {
 describe("search administration", () => {
   it("describes domains with real counts, dirty ones included", async () => {
     const { platform, as } = await searchWorld();
-    const admin = as("admin");
-    platform.fullsearch.describeDomains(admin);
-    platform.updateElement(admin, "N_BODY", { values: { nw_summary: "changed" } });
-    const data = platform.fullsearch.describeDomains(as("searcher"));
+    const admin = await as("admin");
+    await platform.fullsearch.describeDomains(admin);
+    await platform.updateElement(admin, "N_BODY", { values: { nw_summary: "changed" } });
+    const data = await platform.fullsearch.describeDomains(await as("searcher"));
     expect(data.config.map((d) => d.name)).toEqual(["news", "notes"]);
     const news = data.config[0]!;
     expect(news).toMatchObject({ lang: "en", stem: "english", description: "News" });
@@ -120,26 +123,35 @@ describe("search administration", () => {
     expect(data.nextUpdateDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it("counts the files of changed elements as waiting", async () => {
+    const { platform, as } = await searchWorld();
+    const admin = await as("admin");
+    await platform.fullsearch.describeDomains(admin);
+    await platform.updateElement(admin, "N_FILE", { values: { nw_title: "Attached report, revised" } });
+    const news = (await platform.fullsearch.describeDomains(admin)).config[0]!;
+    expect(news.database.files.find((f) => f.status === "W")?.count).toBe(1);
+  });
+
   it("reindexes what is outdated and tells what per domain", async () => {
     const { platform, as } = await searchWorld();
-    const admin = as("admin");
-    platform.fullsearch.describeDomains(admin);
-    platform.updateElement(admin, "N_BODY", { values: { nw_summary: "changed" } });
+    const admin = await as("admin");
+    await platform.fullsearch.describeDomains(admin);
+    await platform.updateElement(admin, "N_BODY", { values: { nw_summary: "changed" } });
     // A document the index lost, and one it should not hold.
     const index = platform.fullsearch.engine.index;
-    index.remove("news", [platform.store.elements.latestByName("N_TITLE")!.initid]);
+    index.remove("news", [(await platform.store.elements.latestByName("N_TITLE"))!.initid]);
     index.upsert("news", [{ id: 999, structure: "NEWS", terms: { A: ["ghost"] } }]);
-    const report = platform.fullsearch.reindexOutdated(as("searcher"));
+    const report = await platform.fullsearch.reindexOutdated(await as("searcher"));
     expect(report.news?.map((e) => e.title).sort()).toEqual(["Volcano eruption", "Weekly digest"]);
     expect(report.notes).toEqual([]);
     expect(index.has("news", 999)).toBe(false);
-    expect(platform.fullsearch.reindexOutdated(admin)).toEqual({ news: [], notes: [] });
+    expect(await platform.fullsearch.reindexOutdated(admin)).toEqual({ news: [], notes: [] });
   });
 
   it("is for fullsearch_administrator and admin only (403 ROUTES0131)", async () => {
     const { platform, as } = await searchWorld();
-    expect(codeOf(() => platform.fullsearch.describeDomains(as("reader")))).toBe("ROUTES0131 403");
-    expect(codeOf(() => platform.fullsearch.reindexOutdated(as("outsider")))).toBe("ROUTES0131 403");
+    expect(await codeOf(platform.fullsearch.describeDomains(await as("reader")))).toBe("ROUTES0131 403");
+    expect(await codeOf(platform.fullsearch.reindexOutdated(await as("outsider")))).toBe("ROUTES0131 403");
   });
 });
 
@@ -152,7 +164,7 @@ describe("search index lifecycle", () => {
     expect(first.log).toEqual(['domain "news": no usable index, building it', 'domain "notes": no usable index, building it']);
     // Same store, new process: an element changes while nothing runs.
     const store = first.platform.store;
-    first.platform.updateElement(first.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    await first.platform.updateElement(await first.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
     const { createPlatform } = await import("../../src/platform.ts");
     const log: string[] = [];
     const second = createPlatform({
@@ -161,15 +173,15 @@ describe("search index lifecycle", () => {
     await second.fullsearch.engine.start();
     await second.fullsearch.engine.stop();
     expect(log).toEqual([]);
-    const admin = second.principal("admin")!;
-    expect(second.fullsearch.search(admin, "news", { q: "iceberg" }).documents.map((d) => d.properties?.title)).toEqual(["Photo of an iceberg"]);
+    const admin = (await second.principal("admin"))!;
+    expect((await second.fullsearch.search(admin, "news", { q: "iceberg" })).documents.map((d) => d.properties?.title)).toEqual(["Photo of an iceberg"]);
   });
 
   it("rebuilds when the domain definition changes, and when another process announces a rebuild", async () => {
     const disk = new Map<string, string>();
     const world = await searchWorld({ searchIndex: createMemorySearchIndex({ disk }) });
-    const admin = world.as("admin");
-    world.platform.fullsearch.search(admin, "news", { q: "x" });
+    const admin = await world.as("admin");
+    await world.platform.fullsearch.search(admin, "news", { q: "x" });
     world.log.length = 0;
     const bundle = searchBundle();
     bundle.searchDomains[0].configs[0].fields.push({ field: "nw_body", weight: "A" });
@@ -177,12 +189,12 @@ describe("search index lifecycle", () => {
     const before = world.platform.fullsearch.engine.index.coverage("news")!.fingerprint;
     await importBundle(world.platform, bundle, { readFile: folder(SEARCH_FILES) });
     // The index in place answers while the new one is built in the background.
-    expect(world.platform.fullsearch.search(admin, "news", { q: "volcano" }).documents).not.toEqual([]);
+    expect((await world.platform.fullsearch.search(admin, "news", { q: "volcano" })).documents).not.toEqual([]);
     expect(world.log).toEqual(['domain "news" changed: rebuilding its index in the background']);
     expect(world.platform.fullsearch.engine.index.coverage("news")!.fingerprint).toBe(before);
     await world.platform.fullsearch.engine.rebuild("news");
     expect(world.platform.fullsearch.engine.index.coverage("news")!.fingerprint).not.toBe(before);
-    world.platform.fullsearch.search(admin, "news", { q: "x" });
+    await world.platform.fullsearch.search(admin, "news", { q: "x" });
     expect(world.log).toHaveLength(1);
     // Another process (lineage search reindex) rebuilds with the next generation.
     const { createPlatform } = await import("../../src/platform.ts");
@@ -191,7 +203,7 @@ describe("search index lifecycle", () => {
     });
     await other.fullsearch.engine.rebuild("news", { announce: true });
     world.log.length = 0;
-    world.platform.fullsearch.search(admin, "news", { q: "x" });
+    await world.platform.fullsearch.search(admin, "news", { q: "x" });
     expect(world.log).toEqual(['domain "news" was rebuilt by another process: loading its index']);
     expect(world.platform.fullsearch.engine.index.coverage("news")?.generation).toBe(1);
   });
@@ -199,9 +211,9 @@ describe("search index lifecycle", () => {
   it("catches a background rebuild up with the writes made meanwhile, and gives it up on stop", async () => {
     const world = await searchWorld();
     const { engine } = world.platform.fullsearch;
-    const admin = world.as("admin");
-    const titles = (q: string) => world.platform.fullsearch.search(admin, "news", { q }).documents.map((d) => d.properties?.title);
-    titles("x");
+    const admin = await world.as("admin");
+    const titles = async (q: string) => (await world.platform.fullsearch.search(admin, "news", { q })).documents.map((d) => d.properties?.title);
+    await titles("x");
     const redefine = async (weight: "A" | "B") => {
       const bundle = searchBundle();
       bundle.searchDomains[0].configs[0].fields.push({ field: "nw_body", weight });
@@ -209,13 +221,13 @@ describe("search index lifecycle", () => {
       await importBundle(world.platform, bundle, { readFile: folder(SEARCH_FILES) });
     };
     await redefine("A");
-    titles("x");
-    world.platform.updateElement(admin, "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    await titles("x");
+    await world.platform.updateElement(admin, "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
     await engine.rebuild("news");
-    expect(titles("iceberg")).toEqual(["Photo of an iceberg"]);
+    expect(await titles("iceberg")).toEqual(["Photo of an iceberg"]);
     const before = engine.index.coverage("news")!.fingerprint;
     await redefine("B");
-    titles("x");
+    await titles("x");
     await engine.stop();
     expect(engine.index.coverage("news")!.fingerprint).toBe(before);
     expect(engine.index.coverage("news\u0000next")).toBeUndefined();
@@ -230,17 +242,17 @@ describe("search index lifecycle", () => {
     const { engine } = world.platform.fullsearch;
     await engine.start();
     const expected = { fingerprint: engine.index.coverage("news")!.fingerprint, generation: 0 };
-    world.platform.updateElement(world.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
-    engine.sync();
+    await world.platform.updateElement(await world.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    await engine.sync();
     failing = true;
     await engine.stop();
     expect(world.log).toContain('domain "news": writing its snapshot failed: disk full');
     failing = false;
     await engine.stop();
     const applied = engine.index.coverage("news")!.seq;
-    expect(memory.open("news", expected)?.seq).toBe(applied);
+    expect((await memory.open("news", expected))?.seq).toBe(applied);
     failing = true;
     await expect(engine.rebuild("news", { announce: true })).rejects.toThrow("disk full");
-    expect(world.platform.store.search.generation("news")).toBe(0);
+    expect(await world.platform.store.search.generation("news")).toBe(0);
   });
 });

@@ -71,7 +71,7 @@ export const SEARCH_FILES = {
 
 export interface SearchWorld {
   readonly platform: Platform;
-  readonly as: (login: string) => Principal;
+  readonly as: (login: string) => Promise<Principal>;
   readonly log: string[];
 }
 
@@ -85,8 +85,8 @@ export async function searchWorld(options: Partial<PlatformOptions> = {}, bundle
     ...options,
   });
   await importBundle(platform, bundle, { readFile: folder(SEARCH_FILES) });
-  const as = (login: string) => {
-    const principal = platform.principal(login);
+  const as = async (login: string) => {
+    const principal = await platform.principal(login);
     if (!principal) throw new Error(`no account ${login}`);
     return principal;
   };

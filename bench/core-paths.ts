@@ -1,0 +1,205 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { BENCH_LOGIN, BENCH_PASSWORD, BENCH_STRUCTURE, benchElement, bundleHead, createRandom, elementName } from "./generate-bundle.ts";
+import { benchArgOptions, benchOptions, positive } from "./bench-options.ts";
+import { openBenchSession } from "./bench-session.ts";
+import { LATENCY_NOTE, machineLine, ms, publishSection, thousands } from "./benchmarks-doc.ts";
+import { basicAuth, checkLoads, probe, runLoad, type LoadResult, type RequestSetup } from "./load.ts";
+
+/*
+ * `pnpm bench:core`: the request paths the asynchronous core (issue 16) touches, on SQLite, for one
+ * or more checkouts of Lineage side by side (`--trees before=../baseline,after=.`): each tree's own
+ * `lineage import` and `lineage serve` (its packages/cli/bin/lineage.mjs) on a bundle of --count
+ * elements under a two-state lifecycle, then autocannon on 127.0.0.1:
+ *   GET one element (the same one: the reading cache), GET one element (a different one each time),
+ *   GET a list of 10, PUT one element (each connection its own element), a transition (each
+ *   connection its own element, publish and unpublish in turn).
+ * The trees run --rounds times in alternating order (A B B A ...) and each figure is the median of
+ * its rounds. Writes the section "## Asynchronous core (issue 16)" of docs/benchmarks.md.
+ */
+
+const SECTION = "## Asynchronous core (issue 16)";
+
+const { values: args } = parseArgs({
+  options: {
+    trees: { type: "string", default: "current=." },
+    count: { type: "string", default: "10000" },
+    rounds: { type: "string", default: "2" },
+    ...benchArgOptions(1800),
+  },
+});
+
+const options = {
+  trees: args.trees.split(",").map((entry) => {
+    const [label, dir] = entry.split("=");
+    if (!label || !dir) throw new Error(`--trees: "${entry}" is not LABEL=DIR`);
+    return { label, dir: resolve(dir) };
+  }),
+  count: positive("count", args.count, 1_000_000),
+  rounds: positive("rounds", args.rounds, 9),
+  ...benchOptions(args),
+};
+const session = openBenchSession({ tempPrefix: "lineage-bench-core-", budget: options.budget, profileDir: undefined });
+
+const LIFECYCLE = "BENCH_FLOW";
+const headers = { accept: "application/json", authorization: basicAuth(BENCH_LOGIN, BENCH_PASSWORD) };
+const ROUTES = ["GET one element (cached)", "GET one element (a different one each time)", "GET list, slice=10", "PUT one element", "Transition"] as const;
+type Route = (typeof ROUTES)[number];
+
+/** The benchmark bundle with a lifecycle on its structure: draft and published, a transition each way. */
+function writeBundle(file: string, count: number): void {
+  const head = bundleHead();
+  const random = createRandom(0x5eed);
+  const elements = Array.from({ length: count }, (_, i) => benchElement(i + 1, random));
+  writeFileSync(file, JSON.stringify({
+    ...head,
+    lifecycles: [{
+      name: LIFECYCLE, firstState: "draft",
+      states: [{ id: "draft", label: "Draft" }, { id: "published", label: "Published" }],
+      transitions: [{ id: "publish", from: "draft", to: "published" }, { id: "unpublish", from: "published", to: "draft" }],
+    }],
+    structures: head.structures.map((structure) => ({ ...structure, lifecycle: LIFECYCLE })),
+    elements,
+  }));
+}
+
+function lineage(tree: string, argv: readonly string[]): string[] {
+  return [join(tree, "packages/cli/bin/lineage.mjs"), ...argv];
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+async function waitForServer(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      await probe(`${url}/api/v2/smart-elements/?slice=1`, headers);
+      return;
+    } catch {
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  }
+  throw new Error(`${url} did not answer within 60 s`);
+}
+
+/** Each connection takes its own element (from `first` on) the first time it sends. */
+function ownElement(first: number): (context: Record<string, unknown>) => string {
+  let next = first;
+  return (context) => {
+    context.name ??= elementName(next++);
+    return context.name as string;
+  };
+}
+
+async function measure(tree: { label: string; dir: string }, dataDir: string): Promise<Map<Route, LoadResult>> {
+  const port = await freePort();
+  const server = spawn(process.execPath, lineage(tree.dir, ["serve", "--data", dataDir, "--port", String(port)]), { stdio: ["ignore", "ignore", "inherit"] });
+  session.adopt(server);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForServer(url, server);
+    const results = new Map<Route, LoadResult>();
+    const load = async (route: Route, path: string, next?: Parameters<typeof runLoad>[3]) => {
+      console.log(`bench: ${tree.label}: ${route}`);
+      results.set(route, await runLoad(`${url}${path}`, headers, options, next));
+    };
+    const middle = elementName(Math.ceil(options.count / 2));
+    await load("GET one element (cached)", `/api/v2/smart-elements/${middle}`);
+    const random = createRandom(0xc01d);
+    await load("GET one element (a different one each time)", `/api/v2/smart-elements/${middle}`,
+      () => `/api/v2/smart-elements/${elementName(1 + Math.floor(random() * options.count))}`);
+    await load("GET list, slice=10", "/api/v2/smart-elements/?slice=10");
+    const putTarget = ownElement(1);
+    let words = 0;
+    const put: RequestSetup = (request, context) => ({
+      ...request, method: "PUT", path: `/api/v2/smart-elements/${putTarget(context)}`,
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ document: { attributes: { ba_words: { value: ++words } } } }),
+    });
+    await load("PUT one element", `/api/v2/smart-elements/${middle}`, { setup: put });
+    // Elements from the upper half, so that no tree's rounds start from the state another left.
+    const transitionTarget = ownElement(Math.ceil(options.count / 2) + 1);
+    const transition: RequestSetup = (request, context) => {
+      const name = transitionTarget(context);
+      const step = context.published ? "unpublish" : "publish";
+      context.published = !context.published;
+      return { ...request, method: "POST", path: `/api/v2/smart-elements/${name}/workflows/transitions/${step}`, headers: { ...headers, "content-type": "application/json" }, body: "{}" };
+    };
+    await load("Transition", `/api/v2/smart-elements/${middle}`, { setup: transition });
+    return results;
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((done) => (server.exitCode === null ? server.once("exit", done) : done(undefined)));
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
+}
+
+async function main(): Promise<void> {
+  const bundle = join(session.tempDir, "bundle.json");
+  console.log(`bench: a bundle of ${options.count} elements with a lifecycle`);
+  writeBundle(bundle, options.count);
+  const dataDirs = new Map<string, string>();
+  for (const tree of options.trees) {
+    const dataDir = join(session.tempDir, `data-${tree.label}`);
+    mkdirSync(dataDir, { recursive: true });
+    console.log(`bench: ${tree.label}: lineage import (${tree.dir})`);
+    const imported = spawnSync(process.execPath, lineage(tree.dir, ["import", "--data", dataDir, bundle]), { stdio: ["ignore", "ignore", "inherit"] });
+    if (imported.status !== 0) throw new Error(`${tree.label}: lineage import exited with ${imported.status}`);
+    dataDirs.set(tree.label, dataDir);
+  }
+  const runs = new Map<string, Map<Route, LoadResult>[]>(options.trees.map((tree) => [tree.label, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    // A B, then B A: a drift of the machine over the run weighs on every tree alike.
+    const order = round % 2 === 0 ? options.trees : [...options.trees].reverse();
+    for (const tree of order) runs.get(tree.label)?.push(await measure(tree, dataDirs.get(tree.label) ?? ""));
+  }
+  const all = [...runs.values()].flatMap((rounds) => rounds.flatMap((results) => [...results.values()]));
+  publishSection(renderSection(runs), { heading: SECTION, write: options.writeDocs });
+  checkLoads(all);
+}
+
+function renderSection(runs: ReadonlyMap<string, Map<Route, LoadResult>[]>): string {
+  const labels = [...runs.keys()];
+  const figure = (label: string, route: Route, pick: (result: LoadResult) => number) =>
+    median((runs.get(label) ?? []).map((results) => results.get(route)).filter((r): r is LoadResult => r !== undefined).map(pick));
+  const first = labels[0] ?? "";
+  return [
+    SECTION,
+    "",
+    `Run on ${new Date().toISOString().slice(0, 10)}: \`pnpm bench:core --trees ${options.trees.map((t) => `${t.label}=${t.dir}`).join(",")} --count ${options.count} --rounds ${options.rounds}\` ` +
+      `(${options.connections} connections, ${options.warmup} s warm-up then ${options.duration} s per load; each tree's own \`lineage import\` and \`lineage serve\` on SQLite, ` +
+      `${thousands(options.count)} elements; figures are the medians of ${options.rounds} rounds, the trees in alternating order).`,
+    "",
+    `${machineLine()} autocannon runs in the benchmark's own process on the same cores as the server.`,
+    "",
+    `| Route | ${labels.map((l) => `${l} req/s | ${l} p99 ms`).join(" | ")}${labels.length > 1 ? ` | ${labels.slice(1).map((l) => `${l} vs ${first}`).join(" | ")}` : ""} |`,
+    `|---|${labels.map(() => "---|---|").join("")}${labels.length > 1 ? labels.slice(1).map(() => "---|").join("") : ""}`,
+    ...ROUTES.map((route) => {
+      const cells = labels.map((l) => `${thousands(figure(l, route, (r) => r.requestsPerSecond))} | ${ms(figure(l, route, (r) => r.p99))}`);
+      const base = figure(first, route, (r) => r.requestsPerSecond);
+      const ratios = labels.slice(1).map((l) => `${(((figure(l, route, (r) => r.requestsPerSecond) / base) - 1) * 100).toFixed(1)} %`);
+      return `| ${route} | ${cells.join(" | ")}${ratios.length ? ` | ${ratios.join(" | ")}` : ""} |`;
+    }),
+    "",
+    "- Each PUT and each transition is one write transaction; each connection writes its own element, so no answer is a conflict.",
+    `- The structure \`${BENCH_STRUCTURE}\` has a lifecycle of two states (draft, published) and a transition each way; a transition makes a new revision.`,
+    LATENCY_NOTE,
+    "",
+  ].join("\n");
+}
+
+await session.run(main);

@@ -1,0 +1,1 @@
+export * from "./node-scrypt-password-hasher.ts";

@@ -1,0 +1,34 @@
+import type { Database } from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { ChangeClock, Clock, Repositories } from "@lineage/core";
+import { createAccountRepository } from "./account-repository.ts";
+import { createCatalogRepository } from "./catalog-repository.ts";
+import type { DefinitionsCounter } from "./definitions-counter.ts";
+import { createElementRepository } from "./element-repository.ts";
+import { createSearchRepository } from "./search-repository.ts";
+import { createSessionRepository } from "./session-repository.ts";
+import { createTokenRepository } from "./token-repository.ts";
+import { createVault } from "./vault.ts";
+
+export interface ConnectionSettings {
+  readonly client: Database;
+  readonly counter: DefinitionsCounter;
+  readonly changes: ChangeClock;
+  readonly vaultDir: string;
+  readonly clock: Clock;
+}
+
+/** Every repository over one connection, its statements prepared once. */
+export function connectionRepositories({ client, counter, changes, vaultDir, clock }: ConnectionSettings): Repositories {
+  const db = drizzle({ client });
+  return {
+    elements: createElementRepository(db, client),
+    catalog: createCatalogRepository(db, counter),
+    accounts: createAccountRepository(db, counter),
+    vault: createVault(db, vaultDir, clock),
+    search: createSearchRepository(client, counter),
+    sessions: createSessionRepository(db),
+    tokens: createTokenRepository(db),
+    changes,
+  };
+}

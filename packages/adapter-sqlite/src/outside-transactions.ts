@@ -1,0 +1,31 @@
+import type { Repositories, Store } from "@lineage/core";
+
+/** The methods that write, per repository. */
+const WRITES = {
+  elements: ["insert", "save", "setLineageStatus", "appendHistory"],
+  catalog: ["saveStructure", "saveEnumerate", "saveLifecycle", "saveProfile", "saveDashboard"],
+  accounts: ["saveAccount", "saveRole", "saveGroup"],
+  vault: ["store"],
+  search: ["saveDomain", "markChanged", "setGeneration"],
+  sessions: ["create", "extend", "delete", "deleteForAccount", "deleteExpired"],
+  tokens: ["create", "delete", "consume", "deleteExpired"],
+  changes: [],
+} as const satisfies { readonly [K in keyof Repositories]: readonly (keyof Repositories[K])[] };
+
+/**
+ * The store's own repositories: reads from `reads` (the read connection), and each write run as a
+ * transaction of its own, so that it waits its turn on the write connection instead of landing
+ * inside whichever transaction is open there.
+ */
+export function outsideTransactions(reads: Repositories, transaction: Store["transaction"]): Repositories {
+  const combined: Record<string, unknown> = {};
+  for (const name of Object.keys(WRITES) as (keyof Repositories)[]) {
+    const repository: Record<string, unknown> = { ...reads[name] };
+    for (const method of WRITES[name]) {
+      repository[method] = (...args: unknown[]) =>
+        transaction((tx) => (tx[name][method as keyof Repositories[typeof name]] as (...args: unknown[]) => Promise<unknown>)(...args));
+    }
+    combined[name] = repository;
+  }
+  return combined as unknown as Repositories;
+}

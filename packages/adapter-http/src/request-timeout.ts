@@ -8,6 +8,7 @@ interface Running extends Deadline {
   aborted: boolean;
   readonly at: number;
   readonly expire: () => void;
+  committing(): void;
 }
 
 /**
@@ -43,7 +44,11 @@ function createDeadlines(ms: number) {
 
   return {
     start(expire: () => void): Running {
-      const request: Running = { aborted: false, at: performance.now() + ms, expire };
+      const request: Running = {
+        aborted: false, at: performance.now() + ms, expire,
+        // Its write is committing: it is answered with its outcome, however long that takes.
+        committing: () => running.delete(request),
+      };
       running.add(request);
       // A timer armed for a request that has finished since fires early and arms again for the next one.
       if (!timer) arm();

@@ -218,6 +218,34 @@ describe("a write whose transaction is still open when its time is up", () => {
     expect(after.text).toBe(before.text);
   });
 
+  it("a PUT that committed in time is answered with its outcome, however long the rest takes: never a 503 for a stored write", async () => {
+    const store = live.seed.store;
+    const committed = gate();
+    const proceed = gate();
+    // The transaction commits at once; what comes after it (rendering the answer) waits until the test says so.
+    const transaction: Store["transaction"] = async (fn, options) => {
+      const result = await store.transaction(fn, options);
+      committed.open();
+      await proceed.opened;
+      return result;
+    };
+    await withTinyTimeout({ store: { ...store, transaction } }, async (url) => {
+      const answering = fetch(`${url}/api/v2/smart-elements/ART_ZEBRA`, {
+        method: "PUT", headers: { authorization: ADMIN, "content-type": "application/json" },
+        body: JSON.stringify({ document: { attributes: { ar_title: { value: "Committed in time" } } } }),
+      });
+      await committed.opened;
+      // Past the 300 ms timeout, with the write committed and its answer not yet sent.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      proceed.open();
+      const answer = await answering;
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as any).data.document.attributes.ar_title.value).toBe("Committed in time");
+    });
+    const after = await live.api.call("GET", "/api/v2/smart-elements/ART_ZEBRA");
+    expect(after.json.data.document.attributes.ar_title.value).toBe("Committed in time");
+  });
+
   it("a transition whose hook m1 is still waiting: 503 API0101, and the element keeps its state and revisions", async () => {
     const { seed } = live;
     const admin = await seed.principal("admin");

@@ -4,11 +4,10 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { systemClock, type Clock, type Store } from "@lineage/core";
+import { outsideTransactions, systemClock, type Clock, type Store } from "@lineage/core";
 import { createCommittedClock, createTransactionClock } from "./change-clocks.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
 import { createDefinitionsCounter } from "./definitions-counter.ts";
-import { outsideTransactions } from "./outside-transactions.ts";
 import { createSerialQueue } from "./serial-queue.ts";
 import { createWriteTransactions, WRITE_LOCK_TIMEOUT_MS } from "./write-transactions.ts";
 
@@ -56,26 +55,30 @@ export function openSqliteStore({ dataDir, clock = systemClock, synchronous = "f
     migrateSchema(drizzle({ client: writer }));
     // From now on the write lock is waited for without blocking (write-transactions.ts).
     writer.pragma("busy_timeout = 0");
-    reader = new Database(file);
-    reader.pragma(`busy_timeout = ${WRITE_LOCK_TIMEOUT_MS}`);
+    const readConnection = new Database(file);
+    reader = readConnection;
+    readConnection.pragma(`busy_timeout = ${WRITE_LOCK_TIMEOUT_MS}`);
     // The read connection never writes: a write sent to it by mistake fails instead of escaping the write queue.
-    reader.pragma("query_only = ON");
+    readConnection.pragma("query_only = ON");
 
     const writeCounter = createDefinitionsCounter(writer);
-    const readCounter = createDefinitionsCounter(reader);
-    const written = connectionRepositories({ client: writer, counter: writeCounter, changes: createTransactionClock(writeCounter), vaultDir, clock });
-    const committed = connectionRepositories({ client: reader, counter: readCounter, changes: createCommittedClock(reader, readCounter), vaultDir, clock });
+    const readCounter = createDefinitionsCounter(readConnection);
+    const written = connectionRepositories({
+      client: writer, counter: writeCounter, changes: createTransactionClock(writeCounter), vaultDir, clock,
+    });
+    const committed = connectionRepositories({
+      client: readConnection, counter: readCounter, changes: createCommittedClock(readConnection, readCounter), vaultDir, clock,
+    });
     const queue = createSerialQueue();
     const run = createWriteTransactions(writer, written, writeCounter, queue);
     let closing: Promise<void> | undefined;
     const transaction: Store["transaction"] = (fn, options) =>
       closing ? Promise.reject(new Error("The store is closed")) : run(fn, options);
-    const read = reader;
     return {
       ...outsideTransactions(committed, transaction),
       transaction,
       close() {
-        closing ??= queue.run(async () => closeConnections(writer, read));
+        closing ??= queue.run(async () => closeConnections(writer, readConnection));
         return closing;
       },
     };

@@ -47,6 +47,7 @@ export function createWriteTransactions(
       const result = await fn(repositoriesOf(() => open));
       // A client answered 503 for its timeout must not see its write committed after all.
       if (options?.deadline?.aborted) throw new LineageError("API0101", []);
+      options?.deadline?.committing?.();
       commit.run();
       return result;
     } catch (error) {

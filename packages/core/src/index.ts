@@ -51,6 +51,7 @@ export * from "./ports/vault.port.ts";
 export * from "./ports/image-store.port.ts";
 export * from "./ports/image-processor.port.ts";
 export * from "./ports/store.port.ts";
+export * from "./storage/outside-transactions.ts";
 export * from "./ports/clock.port.ts";
 export * from "./ports/password-hasher.port.ts";
 export * from "./ports/workflow-engine.port.ts";

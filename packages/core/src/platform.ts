@@ -146,7 +146,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     readEnumerate: async (p, ...rest) => readEnumerate(await scope(p), ...rest),
     lifecycle: bindLifecycleUseCases(scope, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
     fullsearch: bindFullSearchUseCases(scope, createSearchEngine({
-      store, index: options.searchIndex ?? createMemorySearchIndex(), callables: options.searchCallables, log: options.searchLog,
+      store, index: options.searchIndex ?? createMemorySearchIndex(), callables: options.searchCallables, log: options.searchLog, definitions: () => definitions(),
     }), options.maxSlice),
     getAuthorizationToken: (account, routes, expiration, oneshot, description) =>
       createAccessToken(store, clock, account, routes, expiration, oneshot, description),

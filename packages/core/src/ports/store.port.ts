@@ -11,13 +11,20 @@ import type { Vault } from "./vault.port.ts";
 export interface Deadline {
   /** True once the request has been answered for its timeout. */
   readonly aborted: boolean;
+  /**
+   * Called by the store once it has checked `aborted` and is about to commit:
+   * from then on the request must not be answered for its timeout (its write
+   * is committing). Optional: an AbortSignal has none.
+   */
+  committing?(): void;
 }
 
 export interface TransactionOptions {
   /**
    * Checked after `fn` and before the commit: an expired deadline rolls the
    * transaction back (LineageError API0101), so a client answered 503 for its
-   * timeout never sees its write committed after all.
+   * timeout never sees its write committed after all; otherwise the store calls
+   * `committing()` first, so no 503 goes out for a write that commits.
    */
   readonly deadline?: Deadline | undefined;
 }

@@ -11,7 +11,7 @@ import { createMemorySessionRepository } from "./memory-session-repository.ts";
 import { createMemoryTokenRepository } from "./memory-token-repository.ts";
 import { createMemoryVault } from "./memory-vault.ts";
 import { createCommittedTables, openDraft, readOnlyTables } from "./memory-tables.ts";
-import { outsideTransactions } from "./outside-transactions.ts";
+import { outsideTransactions } from "../storage/outside-transactions.ts";
 
 export interface MemoryStoreOptions {
   /** Dates the vault stamps on new files. */
@@ -61,6 +61,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         const result = await fn(memoryRepositories(context, changes));
         // A client answered 503 for its timeout must not see its write committed after all.
         if (transactionOptions?.deadline?.aborted) throw new LineageError("API0101", []);
+        transactionOptions?.deadline?.committing?.();
         if (draft.commit()) commits++;
         return result;
       } finally {

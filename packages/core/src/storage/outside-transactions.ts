@@ -13,9 +13,9 @@ const WRITES = {
 } as const satisfies { readonly [K in keyof Repositories]: readonly (keyof Repositories[K])[] };
 
 /**
- * The store's own repositories: reads from `reads` (committed data), and each write run as a
- * transaction of its own, so that it waits its turn instead of landing inside whichever
- * transaction is open.
+ * For store adapters: the store's own repositories, reading from `reads` (committed data: a read
+ * connection, a pool) and running each write as a transaction of its own, so that it waits its
+ * turn instead of landing inside whichever transaction is open on the write connection.
  */
 export function outsideTransactions(reads: Repositories, transaction: Store["transaction"]): Repositories {
   const combined: Record<string, unknown> = {};

@@ -126,6 +126,13 @@ export function firstMessage<T>(child: ChildProcess, what: string, seconds: numb
   });
 }
 
+/** CPU time a process has used so far, user and system, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** A line of /proc/<pid>/status in MB (VmRSS: resident now, VmHWM: peak). */
 export function statusMb(pid: number, key: "VmRSS" | "VmHWM"): number {
   const text = readFileSync(`/proc/${pid}/status`, "utf8");

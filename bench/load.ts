@@ -46,7 +46,7 @@ export async function probe(url: string, headers: Record<string, string>): Promi
   return { body: JSON.parse(text), ms };
 }
 
-/** autocannon's per-request hook: the request to send, given the connection's own context object. */
+/** autocannon's per-request hook: the request to send (its context is reset after every request). */
 export type RequestSetup = (request: Record<string, unknown>, context: Record<string, unknown>) => Record<string, unknown>;
 
 /**
@@ -54,7 +54,10 @@ export type RequestSetup = (request: Record<string, unknown>, context: Record<st
  * With `nextPath`, each request asks for the path it gives instead (e.g. a different element each time);
  * a RequestSetup may also change the method and body, per connection.
  */
-export async function runLoad(url: string, headers: Record<string, string>, settings: LoadSettings, next?: (() => string) | { readonly setup: RequestSetup }): Promise<LoadResult> {
+export async function runLoad(
+  url: string, headers: Record<string, string>, settings: LoadSettings,
+  next?: (() => string) | { readonly setup: RequestSetup },
+): Promise<LoadResult> {
   const setupRequest: RequestSetup | undefined = typeof next === "function" ? (request) => ({ ...request, path: next() }) : next?.setup;
   let samples = new Float64Array(1 << 16);
   let count = 0;
@@ -62,7 +65,7 @@ export async function runLoad(url: string, headers: Record<string, string>, sett
     url,
     connections: settings.connections,
     duration: settings.duration,
-    warmup: { connections: settings.connections, duration: settings.warmup },
+    ...(settings.warmup > 0 ? { warmup: { connections: settings.connections, duration: settings.warmup } } : {}),
     headers,
     timeout: 10,
     ...(setupRequest ? { requests: [{ setupRequest }] } : {}),

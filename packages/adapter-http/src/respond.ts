@@ -1,5 +1,7 @@
 import { etagMatches } from "@lineage/core";
+import type { ChangeStamp } from "@lineage/core";
 import type { Context } from "hono";
+import type { HttpEnv } from "./http-env.ts";
 import { successEnvelope } from "./envelope.ts";
 import { headerOf } from "./request-header.ts";
 
@@ -20,8 +22,8 @@ export function respondWithEtag(c: Context, etag: string, data: object): Respons
 }
 
 
-/** The list parameters of a collection's query; `orderby` (the original's spelling) is read too. */
-export function listQueryOf(c: Context): { fields?: string; slice?: string; offset?: string; orderBy?: string } {
+/** The list parameters of a collection's query (`orderby`, the original's spelling, is read too), with the request's change stamp. */
+export function listQueryOf(c: Context<HttpEnv>): { fields?: string; slice?: string; offset?: string; orderBy?: string; stamp: ChangeStamp } {
   const q = c.req.query();
-  return { fields: q.fields, slice: q.slice, offset: q.offset, orderBy: q.orderBy ?? q.orderby };
+  return { fields: q.fields, slice: q.slice, offset: q.offset, orderBy: q.orderBy ?? q.orderby, stamp: c.get("stamp") };
 }

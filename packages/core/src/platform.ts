@@ -87,8 +87,8 @@ export interface Platform {
   restoreElement: ClockTail<typeof write.restoreElement>;
   /** Starts a new revision of an element, in a transaction of its own. */
   reviseElement(principal: Principal, current: ElementRevision, input?: write.ReviseInput): Promise<ElementRevision>;
-  /** The data PUT, DELETE and restore answer with. */
-  writeResult(principal: Principal, revision: ElementRevision, startedAt: number, fields?: string): ReturnType<typeof write.writeResult>;
+  /** The data PUT, DELETE and restore answer with; `stamp`, the request's (definitions of the request's start suit the answer). */
+  writeResult(principal: Principal, revision: ElementRevision, startedAt: number, fields?: string, stamp?: ChangeStamp): ReturnType<typeof write.writeResult>;
   /** The items of an enumerate (by reference, or of an enum field), filtered and ordered, in the principal's locale. */
   readEnumerate: Tail<typeof readEnumerate>;
   /** The Lifecycle collection: states, transitions and guarded state changes. */
@@ -132,17 +132,17 @@ export function createPlatform(options: PlatformOptions): Platform {
       const key = [principalKey(p), ref, consult.fields, consult.family, consult.trash].join("\u0001");
       return readings.get(key, stamp.data, async () => read.readElement(await scope(p, stamp), ref, consult));
     },
-    listElements: async (p, query) => read.listAliveElements(await scope(p), { ...lists, ...query }),
-    listTrash: async (p, query) => read.listTrash(await scope(p), { ...lists, ...query }),
-    listRevisions: async (p, ref, query) => read.listRevisions(await scope(p), ref, { ...lists, ...query }),
-    readRevision: async (p, ...rest) => read.readRevision(await scope(p), ...rest),
-    readHistory: async (p, ...rest) => read.readHistory(await scope(p), ...rest),
-    createElement: async (p, ...rest) => write.createElement(await scope(p), clock, ...rest),
-    updateElement: async (p, ...rest) => write.updateElement(await scope(p), clock, ...rest),
-    deleteElement: async (p, ...rest) => write.deleteElement(await scope(p), clock, ...rest),
-    restoreElement: async (p, ...rest) => write.restoreElement(await scope(p), clock, ...rest),
+    listElements: async (p, query) => read.listAliveElements(await scope(p, query?.stamp), { ...lists, ...query }),
+    listTrash: async (p, query) => read.listTrash(await scope(p, query?.stamp), { ...lists, ...query }),
+    listRevisions: async (p, ref, query) => read.listRevisions(await scope(p, query?.stamp), ref, { ...lists, ...query }),
+    readRevision: async (p, ref, revision, options) => read.readRevision(await scope(p, options?.stamp), ref, revision, options),
+    readHistory: async (p, ref, options) => read.readHistory(await scope(p, options?.stamp), ref, options),
+    createElement: async (p, input) => write.createElement(await scope(p, input.stamp), clock, input),
+    updateElement: async (p, ref, input) => write.updateElement(await scope(p, input.stamp), clock, ref, input),
+    deleteElement: async (p, ref, family, options) => write.deleteElement(await scope(p, options?.stamp), clock, ref, family, options),
+    restoreElement: async (p, ref, body, options) => write.restoreElement(await scope(p, options?.stamp), clock, ref, body, options),
     reviseElement: async (p, current, input) => (await scope(p)).transaction((tx) => write.reviseElement(tx, clock, current, input)),
-    writeResult: async (p, revision, startedAt, fields) => write.writeResult(await scope(p), revision, startedAt, fields),
+    writeResult: async (p, revision, startedAt, fields, stamp) => write.writeResult(await scope(p, stamp), revision, startedAt, fields),
     readEnumerate: async (p, ...rest) => readEnumerate(await scope(p), ...rest),
     lifecycle: bindLifecycleUseCases(scope, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
     fullsearch: bindFullSearchUseCases(scope, createSearchEngine({

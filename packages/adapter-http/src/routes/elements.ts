@@ -98,16 +98,16 @@ export function elementRoutes(): Hono<HttpEnv> {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
       const { values, caseInsensitive } = await readPutValues(c);
-      const { platform, principal, deadline } = c.var;
-      const updated = await platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family"), deadline });
-      return c.json(successEnvelope(await platform.writeResult(principal, updated, started, c.req.query("fields"))));
+      const { platform, principal, deadline, stamp } = c.var;
+      const updated = await platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family"), deadline, stamp });
+      return c.json(successEnvelope(await platform.writeResult(principal, updated, started, c.req.query("fields"), stamp)));
     });
     app.delete(prefix, async (c) => {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
-      const { platform, principal, deadline } = c.var;
-      const deleted = await platform.deleteElement(principal, name, c.req.param("family"), { deadline });
-      return c.json(successEnvelope(await platform.writeResult(principal, deleted, started, c.req.query("fields"))));
+      const { platform, principal, deadline, stamp } = c.var;
+      const deleted = await platform.deleteElement(principal, name, c.req.param("family"), { deadline, stamp });
+      return c.json(successEnvelope(await platform.writeResult(principal, deleted, started, c.req.query("fields"), stamp)));
     });
   }
   return app;

@@ -107,7 +107,7 @@ function transitionMessages(messages: readonly TransitionMessage[]): EnvelopeMes
 export function lifecycleRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   for (const base of LIFECYCLE_BASES) {
-    const target = (c: Context<HttpEnv>) => ({ ref: c.req.param("docid") ?? "", options: { family: c.req.param("family") } });
+    const target = (c: Context<HttpEnv>) => ({ ref: c.req.param("docid") ?? "", options: { family: c.req.param("family"), stamp: c.var.stamp } });
     const last = (c: Context<HttpEnv>, name: string) => splitFormat(c.req.param(name) ?? "").name;
 
     app.get(`${base}/states`, async (c) => {

@@ -68,14 +68,14 @@ export function revisionRoutes(): Hono<HttpEnv> {
     app.get(`${base.path}/revisions/:revision`, async (c) => {
       const { name: revision } = splitFormat(c.req.param("revision"));
       const result = await c.var.platform.readRevision(c.var.principal, c.req.param("docid"), revision, {
-        family: c.req.param("family"), trash: base.trash, fields: c.req.query("fields"),
+        family: c.req.param("family"), trash: base.trash, fields: c.req.query("fields"), stamp: c.var.stamp,
       });
       return respondWithEtag(c, result.etag, result.data);
     });
     app.get(`${base.path}/history`, async (c) => {
       const q = c.req.query();
       const data = await c.var.platform.readHistory(c.var.principal, c.req.param("docid"), {
-        family: c.req.param("family"), trash: base.trash, slice: q.slice, offset: q.offset, revision: q.revision,
+        family: c.req.param("family"), trash: base.trash, slice: q.slice, offset: q.offset, revision: q.revision, stamp: c.var.stamp,
       });
       return c.json(successEnvelope(data));
     });

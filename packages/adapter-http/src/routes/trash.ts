@@ -46,8 +46,8 @@ export function trashRoutes(): Hono<HttpEnv> {
     const started = performance.now();
     const { name } = splitFormat(c.req.param("docid"));
     const { platform, principal, deadline } = c.var;
-    const restored = await platform.restoreElement(principal, name, await readJsonBody(c), { deadline });
-    return c.json(successEnvelope(await platform.writeResult(principal, restored, started, c.req.query("fields"))));
+    const restored = await platform.restoreElement(principal, name, await readJsonBody(c), { deadline, stamp: c.var.stamp });
+    return c.json(successEnvelope(await platform.writeResult(principal, restored, started, c.req.query("fields"), c.var.stamp)));
   });
   return app;
 }

@@ -2,6 +2,7 @@ import type { Group, Role } from "../accounts/account.ts";
 import type { Enumerate } from "../catalog/enumerate.ts";
 import type { Lifecycle } from "../catalog/lifecycle.ts";
 import type { Profile } from "../catalog/profile.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { Repositories } from "../ports/store.port.ts";
 import type { SmartStructure } from "../structure/smart-structure.ts";
 
@@ -60,6 +61,12 @@ export async function loadDefinitions(repos: Repositories, stamp: string): Promi
     roles: () => roles,
     groups: () => groups,
   };
+}
+
+/** Options of a use case called for a request that has read the change clock already. */
+export interface Stamped {
+  /** The change clock as the request saw it: the definitions are those of its stamp, without another clock read. */
+  readonly stamp?: ChangeStamp | undefined;
 }
 
 /** Definitions kept while the change clock's `definitions` stamp stays the same. */

@@ -10,7 +10,7 @@ import { describeStructure, type FieldDescription } from "../structure/structure
 import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLimit, type ListQuery } from "./list-parameters.ts";
 import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
-import type { ChangeStamp } from "../ports/change-clock.port.ts";
+import type { Stamped } from "./definitions.ts";
 
 /** One element (latest revision) as GET serves it. */
 export interface ElementReading {
@@ -19,13 +19,13 @@ export interface ElementReading {
   readonly data: { document: DocumentView; family?: { structure: Record<string, FieldDescription> } };
 }
 
-export interface ConsultOptions {
+/** `stamp`: the platform's reading cache is checked against it too. */
+export interface ConsultOptions extends Stamped {
   readonly fields?: string | undefined;
   readonly family?: string | undefined;
   /** Read from the trash: the element must be deleted. */
   readonly trash?: boolean;
-  /** The change clock as the request saw it: the platform's reading cache is checked against it. */
-  readonly stamp?: ChangeStamp | undefined;
+
 }
 
 function familyPart(scope: ReadScope, revision: ElementRevision) {
@@ -44,7 +44,7 @@ export async function readElement(scope: ReadScope, ref: string, options: Consul
   return { revision, etag, data };
 }
 
-export interface ListOptions extends ListQuery {
+export interface ListOptions extends ListQuery, Stamped {
   readonly fields?: string | undefined;
   /** List the elements of one structure (field keys become sortable). */
   readonly family?: string | undefined;
@@ -85,7 +85,7 @@ export function listTrash(scope: ReadScope, options: ListOptions = {}) {
   return listElements(scope, "deleted", { ...options, family: undefined }, "/api/v2/trash/", (row) => trashUri(row.initid));
 }
 
-export interface RevisionOptions {
+export interface RevisionOptions extends Stamped {
   readonly family?: string | undefined;
   readonly trash?: boolean;
 }

@@ -7,6 +7,7 @@ import { renderDocument } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
 import type { Clock } from "../ports/clock.port.ts";
 import type { Deadline } from "../ports/store.port.ts";
+import type { Stamped } from "./definitions.ts";
 import { applyValues, checkNeeded, computeTitle } from "./element-values.ts";
 import { CONSULT_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
@@ -26,7 +27,7 @@ function historyEntry(scope: ReadScope, revision: ElementRevision, date: Date, l
 }
 
 /** What a write use case may be told about its request. */
-export interface WriteOptions {
+export interface WriteOptions extends Stamped {
   /** The request's time limit: the write is not committed once it has expired. */
   readonly deadline?: Deadline | undefined;
 }

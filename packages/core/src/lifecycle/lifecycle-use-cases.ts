@@ -4,6 +4,8 @@ import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
 import { locateElement, type LocateRules } from "../elements/locate-element.ts";
 import type { ReadScope } from "../elements/read-scope.ts";
+import type { Stamped } from "../elements/definitions.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { CheckedTransition, StateChangeRequest, TransitionMessage, WorkflowEngine, WorkflowSubject } from "../ports/workflow-engine.port.ts";
 import { currentStateOf } from "./lifecycle-engine.ts";
 import {
@@ -17,7 +19,7 @@ export const LIFECYCLE_RULES: LocateRules = {
   forbidden: "CRUD0201", permission: "view",
 };
 
-export interface LifecycleOptions {
+export interface LifecycleOptions extends Stamped {
   /** The smart-structures/<family>/ variant: the element must be of this structure. */
   readonly family?: string | undefined;
 }
@@ -138,13 +140,13 @@ export interface LifecycleUseCases {
 }
 
 /** Binds the lifecycle use cases to a way of making read scopes and an engine. */
-export function bindLifecycleUseCases(scopeOf: (principal: Principal) => Promise<ReadScope>, engine: WorkflowEngine): LifecycleUseCases {
+export function bindLifecycleUseCases(scopeOf: (principal: Principal, stamp?: ChangeStamp) => Promise<ReadScope>, engine: WorkflowEngine): LifecycleUseCases {
   return {
-    listStates: async (p, ref, options) => listStates(await scopeOf(p), engine, ref, options),
-    readState: async (p, ref, state, options) => readState(await scopeOf(p), engine, ref, state, options),
-    changeStateTo: async (p, ref, state, input, options) => changeStateTo(await scopeOf(p), engine, ref, state, input, options),
-    listTransitions: async (p, ref, options) => listTransitions(await scopeOf(p), engine, ref, options),
-    readTransition: async (p, ref, transition, options) => readTransition(await scopeOf(p), engine, ref, transition, options),
-    runTransition: async (p, ref, transition, input, options) => runTransition(await scopeOf(p), engine, ref, transition, input, options),
+    listStates: async (p, ref, options) => listStates(await scopeOf(p, options?.stamp), engine, ref, options),
+    readState: async (p, ref, state, options) => readState(await scopeOf(p, options?.stamp), engine, ref, state, options),
+    changeStateTo: async (p, ref, state, input, options) => changeStateTo(await scopeOf(p, options?.stamp), engine, ref, state, input, options),
+    listTransitions: async (p, ref, options) => listTransitions(await scopeOf(p, options?.stamp), engine, ref, options),
+    readTransition: async (p, ref, transition, options) => readTransition(await scopeOf(p, options?.stamp), engine, ref, transition, options),
+    runTransition: async (p, ref, transition, input, options) => runTransition(await scopeOf(p, options?.stamp), engine, ref, transition, input, options),
   };
 }

@@ -215,7 +215,7 @@ function renderSection(runs: ReadonlyMap<string, Map<Route, Figures>[]>): string
       `| ${i + 1} | ${labels.flatMap((l) => ROUTES.map((route) => thousands(runs.get(l)?.[i]?.get(route)?.requestsPerSecond ?? NaN))).join(" | ")} |`),
     "",
     "- Server CPU per request is the server process's user and system time over the measured load (after a warm-up load of its own) divided by its answers: " +
-      "it does not move with the machine's scheduling as throughput does on this VM (see the rounds' table), " +
+      "it moves less with the machine's scheduling than throughput does on this VM (see the rounds' table), " +
       "and waits for the disk (each commit is synced: `synchronous=FULL`) are not CPU.",
     "- Each PUT and each transition is one write transaction, on 1,000 elements in turn, so two requests in flight never write the same element.",
     `- The structure \`${BENCH_STRUCTURE}\` has a lifecycle whose transition \`revise\` goes from draft to draft: each one makes a new revision, in one transaction.`,

@@ -1,8 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import {
-  DEFAULT_SCRYPT_COST, formatScryptHash, parseScryptHash, SCRYPT_KEY_BYTES, SCRYPT_SALT_BYTES,
-  type PasswordHasher, type ScryptCost,
-} from "@lineage/core";
+import { scrypt } from "node:crypto";
+import { scryptPasswordHasher, type PasswordHasher, type ScryptCost } from "@lineage/core";
 
 function derive(password: string, salt: Uint8Array, length: number, { N, r, p }: ScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -21,18 +18,5 @@ function derive(password: string, salt: Uint8Array, length: number, { N, r, p }:
  * @example createPlatform({ store, hasher: createNodeScryptPasswordHasher() })
  */
 export function createNodeScryptPasswordHasher(cost: Partial<ScryptCost> = {}): PasswordHasher {
-  const chosen: ScryptCost = { N: cost.N ?? DEFAULT_SCRYPT_COST.N, r: cost.r ?? DEFAULT_SCRYPT_COST.r, p: cost.p ?? DEFAULT_SCRYPT_COST.p };
-  return {
-    async hash(password) {
-      const salt = randomBytes(SCRYPT_SALT_BYTES);
-      const key = await derive(password, salt, SCRYPT_KEY_BYTES, chosen);
-      return formatScryptHash({ ...chosen, salt, key });
-    },
-    async verify(password, stored) {
-      const parsed = parseScryptHash(stored);
-      if (!parsed) return false;
-      const actual = await derive(password, parsed.salt, parsed.key.length, parsed);
-      return timingSafeEqual(actual, parsed.key);
-    },
-  };
+  return scryptPasswordHasher(derive, cost);
 }

@@ -19,17 +19,25 @@ function derive(password: string, salt: Uint8Array, length: number, cost: Scrypt
  * whose cost can be raised without breaking old hashes.
  */
 export function createScryptPasswordHasher(cost: Partial<ScryptCost> = {}): PasswordHasher {
+  return scryptPasswordHasher(derive, cost);
+}
+
+/** Derives a scrypt key: the one part a hasher of the stored format has of its own. */
+export type ScryptDerive = (password: string, salt: Uint8Array, length: number, cost: ScryptCost) => Promise<Uint8Array>;
+
+/** A PasswordHasher of the `scrypt$N$r$p$salt$key` format over a scrypt implementation (the portable one, Node's native one). */
+export function scryptPasswordHasher(deriveKey: ScryptDerive, cost: Partial<ScryptCost> = {}): PasswordHasher {
   const chosen: ScryptCost = { N: cost.N ?? DEFAULT_SCRYPT_COST.N, r: cost.r ?? DEFAULT_SCRYPT_COST.r, p: cost.p ?? DEFAULT_SCRYPT_COST.p };
   return {
     async hash(password) {
       const salt = randomBytes(SCRYPT_SALT_BYTES);
-      const key = await derive(password, salt, SCRYPT_KEY_BYTES, chosen);
+      const key = await deriveKey(password, salt, SCRYPT_KEY_BYTES, chosen);
       return formatScryptHash({ ...chosen, salt, key });
     },
     async verify(password, stored) {
       const parsed = parseScryptHash(stored);
       if (!parsed) return false;
-      const actual = await derive(password, parsed.salt, parsed.key.length, parsed);
+      const actual = await deriveKey(password, parsed.salt, parsed.key.length, parsed);
       return timingSafeEqual(actual, parsed.key);
     },
   };

@@ -37,6 +37,7 @@ import {
   pathStep,
 } from "./bundle-values.ts";
 import { systemPrincipal } from "./system-principal.ts";
+import { referencesIn } from "../elements/element-values.ts";
 
 /** One thing wrong in a bundle, where it is (`$.structures[0].fields[2].type`) and why. */
 export interface BundleProblem {
@@ -212,28 +213,19 @@ async function storeFacts(view: BundleView, store: Store): Promise<StoreFacts> {
   };
   for (const profile of view.profiles) for (const entries of Object.values(profile?.grants ?? {})) entries?.forEach(grant);
   for (const lifecycle of view.lifecycles) for (const transition of lifecycle?.transitions ?? []) transition.grants?.forEach(grant);
-  const elementRefs = new Set<string | number>();
-  const vaultIds = new Set<number>();
+  const elementRefs: (string | number)[] = [];
+  const vaultIds: number[] = [];
   const bundleStructures = firstByName(view.structures, (s) => s.name);
   const structureOf = (name: string) => (view.declared.structures.has(name) ? bundleStructures.get(name) : definitions.structure(name));
   for (const element of view.elements) {
     if (!element) continue;
     if (element.owner !== undefined) logins.add(element.owner);
-    if (element.name !== undefined) elementRefs.add(element.name);
+    if (element.name !== undefined) elementRefs.push(element.name);
     const structure = structureOf(element.structure);
     if (!structure) continue;
     const { cells } = layoutValues({ ...structure, fields: structure.fields ?? [] }, element.values ?? {}, "$", () => {});
-    for (const cell of cells) {
-      if (cell.field.type !== "docid" && cell.field.type !== "file" && cell.field.type !== "image") continue;
-      mapItems(cell.raw, cell.path, (item) => {
-        if (cell.field.type === "docid" && (typeof item === "number" || (typeof item === "string" && !view.elementStructures.has(item)))) {
-          elementRefs.add(typeof item === "string" ? item.trim() : item);
-        } else if (cell.field.type !== "docid" && (typeof item === "number" || (typeof item === "string" && /^\d{1,15}$/.test(item.trim())))) {
-          vaultIds.add(Number(item));
-        }
-        return item;
-      });
-    }
+    // What the value codec will look up; names of the bundle's own elements among them are simply not found.
+    for (const cell of cells) referencesIn(cell.field, cell.raw, elementRefs, vaultIds);
   }
   const scope = createReadScope(store, systemPrincipal(), definitions);
   const [accounts] = await Promise.all([

@@ -40,8 +40,8 @@ async function storeUploads(raw: unknown, repos: Repositories): Promise<unknown>
   return raw;
 }
 
-/** The elements and vault files a raw value of a docid, file or image field names (any depth of lists). */
-function referencesIn(field: Pick<ResolvedField, "type">, raw: unknown, elements: (string | number)[], files: number[]): void {
+/** The elements and vault files a raw value of a docid, file or image field names (any depth of lists), as the value codec reads them. */
+export function referencesIn(field: Pick<ResolvedField, "type">, raw: unknown, elements: (string | number)[], files: number[]): void {
   if (Array.isArray(raw)) {
     for (const item of raw) referencesIn(field, item, elements, files);
     return;
@@ -50,7 +50,7 @@ function referencesIn(field: Pick<ResolvedField, "type">, raw: unknown, elements
   const text = String(raw).trim();
   if (field.type === "docid" && text !== "") elements.push(typeof raw === "number" ? raw : text);
   if (field.type === "file" || field.type === "image") {
-    const vaultId = /^\d{1,15}$/.test(text) ? Number(text) : parseFileValue(text)?.vaultId;
+    const vaultId = /^\d+$/.test(text) ? Number(text) : parseFileValue(text)?.vaultId;
     if (vaultId !== undefined) files.push(vaultId);
   }
 }

@@ -69,7 +69,22 @@ function referenceFields(structure: SmartStructure): ResolvedField[] {
   return fields;
 }
 
-const isRevisionId = (ref: string | number): ref is number | `${number}` => typeof ref === "number" || /^\d{1,15}$/.test(ref.trim());
+/**
+ * The key an element reference is looked up by: a number (initid or revision id) for a number or
+ * a text of digits, else the logical name. The value codec and the renderer name elements by it
+ * too, so what was loaded is what they look up.
+ */
+export function elementKey(ref: string | number): string | number {
+  if (typeof ref === "number") return ref;
+  const text = ref.trim();
+  return /^\d+$/.test(text) ? Number(text) : text;
+}
+
+/** The element a stored docid value names, or undefined when it cannot name one (not a positive whole number). */
+export function docidOf(value: unknown): number | undefined {
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
 
 /** The docid and vault references held by a stored value (any depth of lists). */
 function collectReferences(type: string, value: unknown, elements: Set<number>, files: Set<number>): void {
@@ -79,8 +94,8 @@ function collectReferences(type: string, value: unknown, elements: Set<number>, 
     return;
   }
   if (type === "docid") {
-    const id = Number(value);
-    if (Number.isSafeInteger(id) && id > 0) elements.add(id);
+    const id = docidOf(value);
+    if (id !== undefined) elements.add(id);
   } else if (type === "file" || type === "image") {
     const file = parseFileValue(String(value));
     if (file) files.add(file.vaultId);
@@ -105,7 +120,7 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
     return found;
   };
 
-  const keyOf = (ref: string | number): string | number => (isRevisionId(ref) ? Number(ref) : ref.trim());
+  const keyOf = elementKey;
 
   async function loadElements(refs: Iterable<string | number>): Promise<void> {
     const ids = new Set<number>();

@@ -1,7 +1,7 @@
 import type { Principal } from "../accounts/principal.ts";
 
 /**
- * Answers kept while the store's version stays the same: a read that depends
+ * Answers kept while the change clock's data stamp stays the same: a read that depends
  * only on stored data and on who reads may be served again until anything is
  * written. Failures are not kept, and at most `capacity` answers are (the
  * least recently used goes first).
@@ -20,7 +20,8 @@ export function createVersionedCache<V>(capacity: number): VersionedCache<V> {
   const entries = new Map<string, { readonly version: string; readonly value: Promise<V> }>();
   return {
     get(key, version, load) {
-      if (version === undefined || capacity <= 0) return load();
+      // No version (undefined, or the empty data stamp of a transaction): nothing may be kept.
+      if (!version || capacity <= 0) return load();
       const entry = entries.get(key);
       if (entry) {
         entries.delete(key);

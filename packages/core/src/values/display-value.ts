@@ -3,6 +3,7 @@ import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
 import { translate } from "../i18n/label.ts";
 import type { ResolvedField } from "../structure/smart-field.ts";
 import { parseFileValue } from "./file-value.ts";
+import { docidOf } from "../elements/read-scope.ts";
 import type { ValueContext } from "./value-context.ts";
 
 /** What a read needs beyond lookups: the reader's locale and view right. */
@@ -62,7 +63,8 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
       return rendered;
     }
     case "docid": {
-      const target = context.element(Number(value));
+      const id = docidOf(value);
+      const target = id === undefined ? undefined : context.element(id);
       if (!target || !context.canView(target)) return { value, displayValue: "", initid: Number(value) };
       return {
         value,

@@ -4,6 +4,7 @@ import type { FieldValue } from "../element/smart-element.ts";
 import type { FieldType } from "../structure/smart-field.ts";
 import { formatFileValue, parseFileValue } from "./file-value.ts";
 import type { ValueContext } from "./value-context.ts";
+import { elementKey } from "../elements/read-scope.ts";
 
 /** The part of a field (or transition parameter) that typing needs. */
 export interface TypedField {
@@ -83,7 +84,7 @@ function toEnumKey(field: TypedField, raw: unknown, context: ValueContext): stri
 
 function toDocid(field: TypedField, raw: unknown, context: ValueContext): number {
   const ref = typeof raw === "number" ? raw : toText(field, raw).trim();
-  const target = context.element(typeof ref === "string" && /^\d+$/.test(ref) ? Number(ref) : ref);
+  const target = context.element(elementKey(ref));
   if (!target || target.status !== "alive") return refuse(field, `element "${describe(raw)}" not found`);
   if (field.structure && target.structure !== field.structure) {
     refuse(field, `element "${describe(raw)}" is not of structure "${field.structure}"`);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "better-sqlite3";
-import { LineageError, type Repositories, type Store } from "@lineage/core";
+import { readyToCommit, refuseIfExpired, type Repositories, type Store } from "@lineage/core";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import type { SerialQueue } from "./serial-queue.ts";
 import { transactionRepositories } from "./transaction-repositories.ts";
@@ -40,14 +40,13 @@ export function createWriteTransactions(
   }
 
   return (fn, options) => queue.run(async () => {
+    refuseIfExpired(options);
     await beginImmediate();
     counter.reset();
     let open = true;
     try {
       const result = await fn(repositoriesOf(() => open));
-      // A client answered 503 for its timeout must not see its write committed after all.
-      if (options?.deadline?.aborted) throw new LineageError("API0101", []);
-      options?.deadline?.committing?.();
+      readyToCommit(options);
       commit.run();
       return result;
     } catch (error) {

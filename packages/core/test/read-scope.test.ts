@@ -93,7 +93,8 @@ describe("a read scope", () => {
 
     expect((await scope.find("ART_HELLO"))?.id).toBe(hello.id);
     expect(scope.element("ART_HELLO")?.id).toBe(hello.id);
-    await scope.prepare([hello], { owners: true });
+    await scope.prepare([hello]);
+    await scope.load({ accounts: [hello.owner] });
     expect(scope.element(author.initid)?.title).toBe("Ada Lovelace");
     expect(scope.account(hello.owner)?.login).toBe("admin");
     // What was loaded and does not exist answers undefined: the caller asked first.

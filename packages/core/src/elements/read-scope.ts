@@ -39,8 +39,8 @@ export interface ReadScope extends ViewContext {
   find(ref: string | number): Promise<ElementRevision | undefined>;
   /** Loads what later lookups will ask for. */
   load(needs: ScopeNeeds): Promise<void>;
-  /** Loads what rendering these revisions needs: referenced elements and vault files; owners when asked. */
-  prepare(revisions: readonly ElementRevision[], options?: { readonly owners?: boolean }): Promise<void>;
+  /** Loads what rendering these revisions needs: the elements and vault files their values name. */
+  prepare(revisions: readonly ElementRevision[]): Promise<void>;
   /**
    * Runs `fn` in one store transaction with a scope of the same principal
    * reading through it (nothing loaded here is carried over: the transaction
@@ -197,7 +197,7 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
         needs.vaultFiles ? loadFiles(needs.vaultFiles) : undefined,
       ]);
     },
-    async prepare(revisions, options = {}) {
+    async prepare(revisions) {
       const elementIds = new Set<number>();
       const fileIds = new Set<number>();
       for (const revision of revisions) {
@@ -205,11 +205,7 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
         if (!structure) continue;
         for (const field of referenceFields(structure)) collectReferences(field.type, revision.values[field.id], elementIds, fileIds);
       }
-      await scope.load({
-        elements: elementIds,
-        vaultFiles: fileIds,
-        ...(options.owners ? { accounts: revisions.map((revision) => revision.owner) } : {}),
-      });
+      await scope.load({ elements: elementIds, vaultFiles: fileIds });
     },
     transaction(fn, options) {
       if (!transact) return Promise.reject(new Error("read scope: transactions do not nest; use the scope given to the transaction"));

@@ -179,7 +179,7 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
     },
 
     async changeState(subject, request): Promise<StateChangeOutcome> {
-      // The subject is located again inside the transaction, through its repositories.
+      // The change reads the latest revision again inside the transaction, through its repositories.
       const done = await subject.scope.transaction((tx) => change({ ...subject, scope: tx }, request), { deadline: request.deadline });
       const messages = [...done.messages];
       const m3 = done.transition?.hooks?.m3;

@@ -12,8 +12,9 @@ export interface TransitionHookContext {
   readonly phase: HookPhase;
   readonly principal: Principal;
   /**
-   * Where the hook reads and writes: for m1 and m2 the state change's
-   * transaction, so what they write commits or rolls back with it; for m0 and m3 the store.
+   * Where the hook reads and writes: during a state change (m0 checked again, m1, m2) the
+   * change's transaction, so what they write commits or rolls back with it; for m0 in state
+   * and transition lists, and for m3 (after the commit), the store.
    */
   readonly repos: Repositories;
   readonly lifecycle: Lifecycle;

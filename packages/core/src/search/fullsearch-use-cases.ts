@@ -1,4 +1,5 @@
 import type { Principal } from "../accounts/principal.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { ReadScope } from "../elements/read-scope.ts";
 import { describeSearchDomains, reindexSearchDomains } from "./search-administration.ts";
 import type { SearchEngine } from "./search-engine.ts";
@@ -17,10 +18,12 @@ export interface FullSearchUseCases {
 }
 
 /** Binds the full-text search use cases to a way of making read scopes and an engine. */
-export function bindFullSearchUseCases(scopeOf: (principal: Principal) => Promise<ReadScope>, engine: SearchEngine, maxSlice?: number): FullSearchUseCases {
+export function bindFullSearchUseCases(
+  scopeOf: (principal: Principal, stamp?: ChangeStamp) => Promise<ReadScope>, engine: SearchEngine, maxSlice?: number,
+): FullSearchUseCases {
   return {
     engine,
-    search: async (principal, domain, query) => searchElements(await scopeOf(principal), engine, domain, { maxSlice, ...query }),
+    search: async (principal, domain, query) => searchElements(await scopeOf(principal, query?.stamp), engine, domain, { maxSlice, ...query }),
     describeDomains: (principal) => describeSearchDomains(principal, engine),
     reindexOutdated: (principal) => reindexSearchDomains(principal, engine),
   };

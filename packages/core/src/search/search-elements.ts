@@ -1,4 +1,5 @@
 import { parseFieldsSelection } from "../element/fields-selection.ts";
+import type { Stamped } from "../elements/definitions.ts";
 import { renderDocument, type DocumentView } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, sliceLimit, type ListQuery } from "../elements/list-parameters.ts";
@@ -10,7 +11,7 @@ import { fullText } from "./element-text.ts";
 import { isEmptyQuery, matchesQuery, needsTextCheck, parseSearchQuery, termPositions, type SearchQuery } from "./search-query.ts";
 
 /** Query parameters of the full-text search route, as strings. */
-export interface FullSearchQuery extends ListQuery {
+export interface FullSearchQuery extends ListQuery, Stamped {
   readonly q?: string | undefined;
   readonly fields?: string | undefined;
 }

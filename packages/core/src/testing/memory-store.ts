@@ -1,4 +1,3 @@
-import { LineageError } from "../errors/lineage-error.ts";
 import type { ChangeClock } from "../ports/change-clock.port.ts";
 import { systemClock, type Clock } from "../ports/clock.port.ts";
 import type { Repositories, Store } from "../ports/store.port.ts";
@@ -12,6 +11,7 @@ import { createMemoryTokenRepository } from "./memory-token-repository.ts";
 import { createMemoryVault } from "./memory-vault.ts";
 import { createCommittedTables, openDraft, readOnlyTables } from "./memory-tables.ts";
 import { outsideTransactions } from "../storage/outside-transactions.ts";
+import { readyToCommit, refuseIfExpired } from "../storage/deadline-check.ts";
 
 export interface MemoryStoreOptions {
   /** Dates the vault stamps on new files. */
@@ -49,6 +49,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const transaction: Store["transaction"] = (fn, transactionOptions) => {
     if (closed) return Promise.reject(new Error("The store is closed"));
     return queued(async () => {
+      refuseIfExpired(transactionOptions);
       const draft = openDraft(committed);
       const context = createMemoryContext(draft.tables, clock);
       const changes: ChangeClock = {
@@ -59,9 +60,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       };
       try {
         const result = await fn(memoryRepositories(context, changes));
-        // A client answered 503 for its timeout must not see its write committed after all.
-        if (transactionOptions?.deadline?.aborted) throw new LineageError("API0101", []);
-        transactionOptions?.deadline?.committing?.();
+        readyToCommit(transactionOptions);
         if (draft.commit()) commits++;
         return result;
       } finally {

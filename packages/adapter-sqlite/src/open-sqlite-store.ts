@@ -4,11 +4,10 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { outsideTransactions, systemClock, type Clock, type Store } from "@lineage/core";
+import { createSerialQueue, outsideTransactions, systemClock, type Clock, type Store } from "@lineage/core";
 import { createCommittedClock, createTransactionClock } from "./change-clocks.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
 import { createDefinitionsCounter } from "./definitions-counter.ts";
-import { createSerialQueue } from "./serial-queue.ts";
 import { createWriteTransactions, WRITE_LOCK_TIMEOUT_MS } from "./write-transactions.ts";
 
 export interface SqliteStoreOptions {

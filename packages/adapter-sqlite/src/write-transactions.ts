@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "better-sqlite3";
-import { readyToCommit, refuseIfExpired, type Repositories, type Store } from "@lineage/core";
+import { readyToCommit, refuseIfExpired, type Repositories, type SerialQueue, type Store } from "@lineage/core";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
-import type { SerialQueue } from "./serial-queue.ts";
 import { transactionRepositories } from "./transaction-repositories.ts";
 
 /** How long a transaction waits for another connection's write lock before it fails with SQLITE_BUSY. */

@@ -47,7 +47,7 @@ export function fileVaultIds(value: unknown, out: number[] = []): number[] {
 }
 
 /** The vault ids of the files a domain indexes the text of, in these elements. */
-function indexedFileIds(domain: SearchDomain, elements: readonly ElementRevision[]): number[] {
+export function indexedFileIds(domain: SearchDomain, elements: readonly ElementRevision[]): number[] {
   const ids: number[] = [];
   for (const element of elements) {
     for (const config of configsOf(domain, element.structure)) {

@@ -2,7 +2,7 @@ import type { Principal } from "../accounts/principal.ts";
 import { requireAccess } from "../auth/authorization-guard.ts";
 import { translate } from "../i18n/label.ts";
 import type { IndexedFileStatus } from "../ports/search-index.port.ts";
-import { fileVaultIds } from "./element-text.ts";
+import { indexedFileIds } from "./element-text.ts";
 import { configsOf, domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchEngine } from "./search-engine.ts";
 import { sizeEntry } from "./size-text.ts";
@@ -21,21 +21,14 @@ function sqlDate(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
-/** The fields of a structure whose files a domain indexes. */
-const fileFields = (domain: SearchDomain, structure: string) => configsOf(domain, structure).flatMap((config) => config.files.map((f) => f.field));
-
 /** Files of elements changed but not indexed yet: they wait. */
 async function waitingFiles(engine: SearchEngine, domain: SearchDomain): Promise<number> {
   const seq = engine.index.coverage(domain.name)?.seq ?? 0;
   const changes = await engine.store.search.changesAfter(seq, 1000);
-  const withFiles = changes.filter((change) => fileFields(domain, change.structure).length > 0).map((change) => change.initid);
+  const withFiles = changes.filter((change) => configsOf(domain, change.structure).some((config) => config.files.length > 0)).map((change) => change.initid);
   if (withFiles.length === 0) return 0;
-  let count = 0;
-  for (const element of await engine.store.elements.latestMany(withFiles)) {
-    if (element.status !== "alive") continue;
-    for (const field of fileFields(domain, element.structure)) count += fileVaultIds(element.values[field]).length;
-  }
-  return count;
+  const alive = (await engine.store.elements.latestMany(withFiles)).filter((element) => element.status === "alive");
+  return indexedFileIds(domain, alive).length;
 }
 
 /** One domain entry: its configuration and what its index holds. */

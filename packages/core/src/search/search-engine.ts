@@ -359,7 +359,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     const generation = rebuildOptions.announce ? current + 1 : current;
     const count = await build(state, generation, rebuildOptions.onProgress);
     await persist(state);
-    if (rebuildOptions.announce) await store.transaction(async (tx) => tx.search.setGeneration(name, generation));
+    if (rebuildOptions.announce) await store.search.setGeneration(name, generation);
     return count;
   }
 

@@ -12,6 +12,7 @@ import { createMemoryVault } from "./memory-vault.ts";
 import { createCommittedTables, openDraft, readOnlyTables } from "./memory-tables.ts";
 import { outsideTransactions } from "../storage/outside-transactions.ts";
 import { readyToCommit, refuseIfExpired } from "../storage/deadline-check.ts";
+import { createSerialQueue } from "../storage/serial-queue.ts";
 
 export interface MemoryStoreOptions {
   /** Dates the vault stamps on new files. */
@@ -37,14 +38,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const prefix = `m${++created}.`;
   let commits = 0;
   let closed = false;
-  let tail: Promise<unknown> = Promise.resolve();
-
-  /** Runs `task` once every task queued before it has settled. */
-  function queued<T>(task: () => Promise<T>): Promise<T> {
-    const result = tail.then(task);
-    tail = result.catch(() => undefined);
-    return result;
-  }
+  // Transactions one at a time, as on a database's one write connection.
+  const queue = createSerialQueue();
+  const queued = <T>(task: () => Promise<T>) => queue.run(task);
 
   const transaction: Store["transaction"] = (fn, transactionOptions) => {
     if (closed) return Promise.reject(new Error("The store is closed"));

@@ -1,9 +1,10 @@
-/** Runs tasks one at a time, in the order they were queued: the write connection's mutex. */
+/** Runs tasks one at a time, in the order they were queued: a store's transactions on its one write connection. */
 export interface SerialQueue {
   /** Runs `task` once every task queued before it has settled. */
   run<T>(task: () => Promise<T>): Promise<T>;
 }
 
+/** An empty queue. */
 export function createSerialQueue(): SerialQueue {
   let tail: Promise<unknown> = Promise.resolve();
   return {

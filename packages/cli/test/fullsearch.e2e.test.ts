@@ -19,18 +19,25 @@ const bundle = {
   },
   profiles: [{ name: "PRF_NEWS", grants: { view: ["role:reader"], edit: ["role:reader"], delete: ["role:reader"] } }, { name: "PRF_SECRET", grants: { view: [] } }],
   structures: [
-    { name: "NEWS", profile: "PRF_NEWS", titleField: "nw_title", fields: [{ id: "nw_title", type: "text" }, { id: "nw_body", type: "htmltext" }, { id: "nw_file", type: "file" }] },
+    { name: "NEWS", profile: "PRF_NEWS", titleField: "nw_title", fields: [
+      { id: "nw_title", type: "text" }, { id: "nw_body", type: "htmltext" }, { id: "nw_file", type: "file" },
+      // Visibility I: shown to nobody, so never matched nor highlighted, though the domain names it (issue 23).
+      { id: "nw_secret", type: "text", visibility: "I" }, { id: "nw_hidden_file", type: "file", visibility: "I" },
+    ] },
     { name: "SECRET", profile: "PRF_SECRET", titleField: "sc_title", fields: [{ id: "sc_title", type: "text" }] },
   ],
   elements: [
-    { structure: "NEWS", name: "N_ONE", values: { nw_title: "Volcano eruption", nw_body: "<p>Lava everywhere</p>" } },
+    { structure: "NEWS", name: "N_ONE", values: { nw_title: "Volcano eruption", nw_body: "<p>Lava everywhere</p>", nw_secret: "s3cret-value", nw_hidden_file: { file: "files/hidden.txt" } } },
     { structure: "NEWS", name: "N_TWO", values: { nw_title: "Weekly digest", nw_body: "<p>A small <b>Volcano</b> woke up near the coast</p>", nw_file: { file: "files/notes.txt" } } },
     { structure: "SECRET", name: "S_ONE", values: { sc_title: "Secret volcano base" } },
   ],
   searchDomains: [{
     name: "news", lang: "en", stem: "english",
     configs: [
-      { structure: "NEWS", fields: [{ field: "nw_title", weight: "A" }, { field: "nw_body", weight: "C" }], files: [{ field: "nw_file", weight: "D" }], callables: [] },
+      {
+        structure: "NEWS", fields: [{ field: "nw_title", weight: "A" }, { field: "nw_body", weight: "C" }, { field: "nw_secret", weight: "B" }],
+        files: [{ field: "nw_file", weight: "D" }, { field: "nw_hidden_file", weight: "D" }], callables: [],
+      },
       { structure: "SECRET", fields: [{ field: "sc_title", weight: "A" }], files: [], callables: [] },
     ],
   }],
@@ -62,6 +69,7 @@ function capture(): Io & { lines: string[] } {
 beforeAll(async () => {
   mkdirSync(join(root, "files"));
   writeFileSync(join(root, "files/notes.txt"), "Field notes about a geyser and its steam.");
+  writeFileSync(join(root, "files/hidden.txt"), "Confidential payroll of the volcano staff.");
   writeFileSync(bundleFile, JSON.stringify(bundle));
   server = await startLineage({ dataDir, bundles: [bundleFile], port: 0 });
 });
@@ -71,6 +79,18 @@ afterAll(async () => {
 });
 
 describe("GET /api/v2/fullsearch/domains/<domain>/smart-elements/", () => {
+  it("never matches nor highlights a field or file of visibility I, whoever searches", async () => {
+    for (const login of ["admin", "reader"]) {
+      for (const q of ["s3cret", "payroll"]) {
+        const { status, json } = await search(q, login);
+        expect([status, json.data.documents]).toEqual([200, []]);
+      }
+      const { json } = await search("volcano", login);
+      const highlights = json.data.documents.map((d: any) => d.highlights).join(" ");
+      expect(highlights).not.toMatch(/s3cret|payroll/i);
+    }
+  });
+
   it("answers by relevance with highlights and the request parameters", async () => {
     const { status, json } = await search("volcano", "admin", "&fields=document.properties.title");
     expect(status).toBe(200);

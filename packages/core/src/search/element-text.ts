@@ -2,6 +2,7 @@ import type { ElementRevision } from "../element/smart-element.ts";
 import type { IndexedDocument, IndexedFile } from "../ports/search-index.port.ts";
 import type { ReadScope } from "../elements/read-scope.ts";
 import { findField } from "../structure/smart-structure.ts";
+import { visibilityOf } from "../structure/smart-field.ts";
 import { renderFieldValue, type RenderedValue } from "../values/display-value.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import type { Analyzer } from "./analyzer.ts";
@@ -79,12 +80,15 @@ export function elementText(element: ElementRevision, domain: SearchDomain, cont
   for (const config of configsOf(domain, element.structure)) {
     for (const { field: id, weight } of config.fields) {
       const field = findField(structure, id);
-      if (!field || field.type === "array") continue;
+      // Visibility I is shown to nobody: the index, shared by every reader, must neither match nor highlight it.
+      if (!field || field.type === "array" || visibilityOf(field) === "I") continue;
       const texts: string[] = [];
       displayTexts(renderFieldValue(field, element.values[id], context.scope), texts);
       parts[weight].push(...(field.type === "htmltext" ? texts.map(htmlToText) : texts));
     }
     for (const { field: id, weight } of config.files) {
+      const field = findField(structure, id);
+      if (field && visibilityOf(field) === "I") continue;
       const ids: number[] = [];
       fileVaultIds(element.values[id], ids);
       for (const vaultId of ids) {

@@ -1,11 +1,21 @@
 import type { CatalogRepository } from "../ports/catalog-repository.port.ts";
 import type { MemoryContext } from "./memory-context.ts";
-import { frozenCopy } from "./memory-tables.ts";
+import { frozenCopy, type Table } from "./memory-tables.ts";
 
 /** The memory store's definitions and dashboards; every write raises the definitions counter. */
 export function createMemoryCatalogRepository({ tables, nextId, definitionsWritten }: MemoryContext): CatalogRepository {
-  const byName = <T extends { readonly name: string }>(items: Iterable<T>) =>
-    [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  /** Look-up, list by name and save of definitions kept by name (enumerates, lifecycles, profiles). */
+  const named = <T extends { readonly name: string }>(table: Table<string, T>) => ({
+    get: async (name: string) => table.get(name),
+    all: async () => [...table.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    save: async (definition: T) => {
+      definitionsWritten();
+      table.set(definition.name, frozenCopy(definition));
+    },
+  });
+  const enumerates = named(tables.enumerates);
+  const lifecycles = named(tables.lifecycles);
+  const profiles = named(tables.profiles);
   return {
     async structure(name) {
       return tables.structures.get(name);
@@ -24,36 +34,15 @@ export function createMemoryCatalogRepository({ tables, nextId, definitionsWritt
       tables.structures.set(stored.name, structure);
       return structure;
     },
-    async enumerate(name) {
-      return tables.enumerates.get(name);
-    },
-    async enumerates() {
-      return byName(tables.enumerates.values());
-    },
-    async saveEnumerate(enumerate) {
-      definitionsWritten();
-      tables.enumerates.set(enumerate.name, frozenCopy(enumerate));
-    },
-    async lifecycle(name) {
-      return tables.lifecycles.get(name);
-    },
-    async lifecycles() {
-      return byName(tables.lifecycles.values());
-    },
-    async saveLifecycle(lifecycle) {
-      definitionsWritten();
-      tables.lifecycles.set(lifecycle.name, frozenCopy(lifecycle));
-    },
-    async profile(name) {
-      return tables.profiles.get(name);
-    },
-    async profiles() {
-      return byName(tables.profiles.values());
-    },
-    async saveProfile(profile) {
-      definitionsWritten();
-      tables.profiles.set(profile.name, frozenCopy(profile));
-    },
+    enumerate: enumerates.get,
+    enumerates: enumerates.all,
+    saveEnumerate: enumerates.save,
+    lifecycle: lifecycles.get,
+    lifecycles: lifecycles.all,
+    saveLifecycle: lifecycles.save,
+    profile: profiles.get,
+    profiles: profiles.all,
+    saveProfile: profiles.save,
     async dashboard(slug) {
       return tables.dashboards.get(slug);
     },

@@ -23,7 +23,7 @@ export function connectionRepositories({ client, counter, changes, vaultDir, clo
   const db = drizzle({ client });
   return {
     elements: createElementRepository(db, client),
-    catalog: createCatalogRepository(db, counter),
+    catalog: createCatalogRepository(db, client, counter),
     accounts: createAccountRepository(db, counter),
     vault: createVault(db, vaultDir, clock),
     search: createSearchRepository(client, counter),

@@ -87,25 +87,15 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     async byId(id) {
       return one(byId.get(id));
     },
-    // One key, the common case (a request naming one element), takes the plain statement: json_each costs more.
-    async byIds(ids) {
-      if (ids.length <= 1) return ids.length === 0 ? [] : byId.all(ids[0]).map(toRevision);
-      return byIds.all(JSON.stringify(ids)).map(toRevision);
-    },
+    byIds: batch(byId, byIds),
     async latestByName(name) {
       return one(latestByName.get(name));
     },
-    async latestByNames(names) {
-      if (names.length <= 1) return names.length === 0 ? [] : latestByName.all(names[0]).map(toRevision);
-      return latestByNames.all(JSON.stringify(names)).map(toRevision);
-    },
+    latestByNames: batch(latestByName, latestByNames),
     async latest(initid) {
       return one(latest.get(initid));
     },
-    async latestMany(initids) {
-      if (initids.length <= 1) return initids.length === 0 ? [] : latest.all(initids[0]).map(toRevision);
-      return latestMany.all(JSON.stringify(initids)).map(toRevision);
-    },
+    latestMany: batch(latest, latestMany),
     async revisions(initid) {
       return revisions.all(initid).map(toRevision);
     },
@@ -151,6 +141,17 @@ type ElementRow = [
  */
 function rows(statement: Statement): Statement<unknown[], ElementRow> {
   return statement.raw(true) as Statement<unknown[], ElementRow>;
+}
+
+/**
+ * A batch read: one key, the common case (a request naming one element), takes the plain
+ * statement, since json_each costs more; more keys go as one JSON array to `many`.
+ */
+function batch(one: Statement<unknown[], ElementRow>, many: Statement<unknown[], ElementRow>) {
+  return async (keys: readonly (number | string)[]): Promise<ElementRevision[]> => {
+    if (keys.length === 0) return [];
+    return (keys.length === 1 ? one.all(keys[0]) : many.all(JSON.stringify(keys))).map(toRevision);
+  };
 }
 
 /** A stored row as a revision. */

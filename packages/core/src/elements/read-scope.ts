@@ -120,13 +120,11 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
     return found;
   };
 
-  const keyOf = elementKey;
-
   async function loadElements(refs: Iterable<string | number>): Promise<void> {
     const ids = new Set<number>();
     const names = new Set<string>();
     for (const ref of refs) {
-      const key = keyOf(ref);
+      const key = elementKey(ref);
       if (elements.has(key)) continue;
       if (typeof key === "number") ids.add(key);
       else names.add(key);
@@ -183,12 +181,12 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
       return files.has(id) ? files.get(id) : notLoaded("vault file", id);
     },
     element(ref) {
-      const key = keyOf(ref);
+      const key = elementKey(ref);
       return elements.has(key) ? elements.get(key) : notLoaded("element", ref);
     },
     async find(ref) {
       await loadElements([ref]);
-      return elements.get(keyOf(ref));
+      return elements.get(elementKey(ref));
     },
     async load(needs) {
       await Promise.all([

@@ -14,7 +14,8 @@ import type { ReadScope } from "./read-scope.ts";
 
 type HistoryLine = Pick<HistoryEntry, "level" | "code" | "comment">;
 
-function historyEntry(scope: ReadScope, revision: ElementRevision, date: Date, line: HistoryLine): HistoryEntry {
+/** A history entry of a revision, written by the scope's principal at `date`. */
+export function historyEntry(scope: ReadScope, revision: ElementRevision, date: Date, line: HistoryLine): HistoryEntry {
   return {
     initid: revision.initid,
     revisionId: revision.id,

@@ -3,7 +3,7 @@ import { findState, type Lifecycle, type LifecycleTransition } from "../catalog/
 import { trashUri } from "../element/element-uri.ts";
 import type { HistoryEntry } from "../element/history-entry.ts";
 import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
-import { reviseElement } from "../elements/write-elements.ts";
+import { historyEntry, reviseElement } from "../elements/write-elements.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
 import { systemClock, type Clock } from "../ports/clock.port.ts";
@@ -107,11 +107,7 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
   }
 
   function history(subject: WorkflowSubject, revision: ElementRevision, line: Pick<HistoryEntry, "level" | "code" | "comment">): Promise<void> {
-    const { account } = subject.scope.principal;
-    return subject.scope.repos.elements.appendHistory({
-      initid: revision.initid, revisionId: revision.id, revision: revision.revision,
-      accountId: account.id, accountName: account.displayName, date: clock.now().toISOString(), ...line,
-    });
+    return subject.scope.repos.elements.appendHistory(historyEntry(subject.scope, revision, clock.now(), line));
   }
 
   /** Inside the transaction (`located.scope` reads through it): checks, m1, the new revision, the history, m2. */

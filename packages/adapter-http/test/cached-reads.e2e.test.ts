@@ -1,40 +1,36 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Store } from "@lineage/core";
-import { openSqliteStore } from "@lineage/adapter-sqlite";
 import { seededPlatform } from "../../core/test/fixture.ts";
 import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
 import { apiClient } from "./api-client.ts";
+import { openSharedStores, type SharedStores } from "./test-stores.ts";
 
 /*
  * GET one element is served from caches checked against the change clock, read once for the
  * requests received in the same turn of the event loop, after they were received: a write by
  * another process (here, another connection on the same data directory) must show in the very
- * next answer, and so must a change of rights or roles.
+ * next answer, and so must a change of rights or roles. On PostgreSQL, "elsewhere" is another
+ * node's store on the same database.
  */
 
-const dataDir = mkdtempSync(join(tmpdir(), "lineage-cached-reads-"));
+let shared: SharedStores;
 let served: Store;
 let other: Store;
 let server: RunningServer;
 let api: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
-  const seed = await seededPlatform(openSqliteStore({ dataDir }));
-  served = seed.store;
+  shared = await openSharedStores(2);
+  [served, other] = shared.stores as [Store, Store];
+  const seed = await seededPlatform(served);
   server = await startServer(createHttpApp({ platform: seed.platform, onUnexpectedError: () => {} }));
   api = apiClient(server.url);
-  other = openSqliteStore({ dataDir });
 });
 
 afterAll(async () => {
   await server.close();
-  await other.close();
-  await served.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await shared.dispose();
 });
 
 const asBob = { as: ["bob", "bob-pw"] as [string, string] };

@@ -59,7 +59,8 @@ async function seed(store: Store) {
     const value = element.values[field];
     return Number(/\|(\d+)\|/.exec(String(Array.isArray(value) ? value[0] : value))?.[1]);
   };
-  return { platform, store, element, badge, photoId: fileOf("ph_image"), docId: fileOf("ph_doc"), iconId: icon.id, photo };
+  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
+  return { platform, store, element, badge, photoId: fileOf("ph_image"), docId: fileOf("ph_doc"), iconId: icon.id, photo, twin };
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { asDatabaseUnavailable } from "./database-unavailable.ts";
 
 /** A statement with its name: PostgreSQL parses and plans a named statement once per connection. */
 export interface Statement {
@@ -31,7 +32,9 @@ type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
 export function sqlClient(target: Queryable, isOpen: () => boolean = () => true): SqlClient {
   const send = (s: Statement, values: readonly unknown[] = []) => {
     if (!isOpen()) throw new Error(`A statement was run after its transaction ended: ${s.text.slice(0, 60)}`);
-    return target.query({ name: s.name, text: s.text, values: values as unknown[], rowMode: "array" });
+    return target.query({ name: s.name, text: s.text, values: values as unknown[], rowMode: "array" }).catch((error: unknown) => {
+      throw asDatabaseUnavailable(error);
+    });
   };
   const query = target instanceof pg.Pool ? send : inTurn(send);
   return {

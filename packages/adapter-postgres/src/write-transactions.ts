@@ -2,6 +2,7 @@ import type pg from "pg";
 import { readyToCommit, refuseIfExpired, type Clock, type SerialQueue, type Store } from "@lineage/core";
 import { createTransactionClock } from "./change-clocks.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
+import { asDatabaseUnavailable } from "./database-unavailable.ts";
 import { createDefinitionsCounter } from "./definitions-counter.ts";
 import { sqlClient } from "./sql-client.ts";
 
@@ -22,7 +23,9 @@ const BEGIN = "begin; update lineage_clock set data = data + 1 where id = 1 retu
 export function createWriteTransactions(pool: pg.Pool, clock: Clock, queue: SerialQueue): Store["transaction"] {
   return (fn, options) => queue.run(async () => {
     refuseIfExpired(options);
-    const connection = await pool.connect();
+    const connection = await pool.connect().catch((error: unknown) => {
+      throw asDatabaseUnavailable(error);
+    });
     let open = true;
     let failed = false;
     try {
@@ -44,7 +47,7 @@ export function createWriteTransactions(pool: pg.Pool, clock: Clock, queue: Seri
         // The connection is broken: it leaves the pool below.
         failed = true;
       }
-      throw error;
+      throw asDatabaseUnavailable(error);
     } finally {
       open = false;
       connection.release(failed);

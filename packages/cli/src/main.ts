@@ -8,16 +8,20 @@ import { loadConfig } from "./config/load-config.ts";
 import { tokenCreate, tokenList, tokenRevoke } from "./token-commands.ts";
 import { searchReindex } from "./search-commands.ts";
 import { UsageError } from "./usage-error.ts";
+import { STORE_OPTIONS, STORE_USAGE, storeLocationOf } from "./store-location.ts";
+import { postgresCommand } from "./postgres-command.ts";
 
 const USAGE = `Usage:
-  lineage serve [--data DIR] [--bundle FILE]... [--images DIR] [--port N] [--host H] [--config FILE]
+  lineage serve ${STORE_USAGE} [--bundle FILE]... [--images DIR] [--port N] [--host H] [--config FILE]
                ${SERVE_LIMIT_USAGE}
-  lineage import [--data DIR] FILE...
-  lineage user add [--data DIR] LOGIN [--password P] [--role R]... [--locale L]
-  lineage token create [--data DIR] --user LOGIN --route 'METHODS PATTERN'... [--expire SECONDS] [--oneshot] [--description TEXT]
-  lineage token list [--data DIR]
-  lineage token revoke [--data DIR] ID...
-  lineage search reindex [--data DIR] [DOMAIN]`;
+  lineage import ${STORE_USAGE} FILE...
+  lineage user add ${STORE_USAGE} LOGIN [--password P] [--role R]... [--locale L]
+  lineage token create ${STORE_USAGE} --user LOGIN --route 'METHODS PATTERN'... [--expire SECONDS] [--oneshot] [--description TEXT]
+  lineage token list ${STORE_USAGE}
+  lineage token revoke ${STORE_USAGE} ID...
+  lineage search reindex ${STORE_USAGE} [DOMAIN]
+  lineage postgres [--dir DIR] [--port N]
+(--database URL, or LINEAGE_DATABASE_URL: the data lives in that PostgreSQL database instead of SQLite in --data DIR.)`;
 
 /** What a command prints and returns; injectable so tests read it. */
 export interface Io {
@@ -43,7 +47,7 @@ async function serve(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
-      data: { type: "string" }, bundle: { type: "string", multiple: true }, images: { type: "string" },
+      ...STORE_OPTIONS, bundle: { type: "string", multiple: true }, images: { type: "string" },
       port: { type: "string" }, host: { type: "string" },
       config: { type: "string" },
       ...SERVE_LIMIT_OPTIONS,
@@ -54,11 +58,13 @@ async function serve(args: string[], io: Io): Promise<number> {
   const settings = serveSettings({ ...flagsOfConfig(loaded?.config.limits), ...values });
   const auth = loaded && (await authOptionsOf(loaded));
   const logger = createRequestLogger({ level: settings.logLevel });
+  const location = storeLocationOf(values);
   const running = await startLineage({
     limits: settings.limits,
     logger,
     synchronous: settings.synchronous,
-    dataDir: values.data ?? "./data",
+    dataDir: location.dataDir,
+    ...(location.databaseUrl ? { databaseUrl: location.databaseUrl } : {}),
     bundles: values.bundle ?? [],
     port: parsePort(values.port),
     ...(values.images ? { imagesDir: values.images } : {}),
@@ -91,9 +97,9 @@ async function serve(args: string[], io: Io): Promise<number> {
 }
 
 async function importCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { data: { type: "string" } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: STORE_OPTIONS });
   if (positionals.length === 0) throw new UsageError("lineage import needs at least one bundle file");
-  const { platform, imports } = await openLineage(values.data ?? "./data", positionals);
+  const { platform, imports } = await openLineage(storeLocationOf(values), positionals);
   await platform.store.close();
   imports.forEach((report, i) => printReport(io, positionals[i] ?? "", report));
   return 0;
@@ -104,7 +110,7 @@ async function userAdd(args: string[], io: Io): Promise<number> {
     args,
     allowPositionals: true,
     options: {
-      data: { type: "string" }, password: { type: "string" }, role: { type: "string", multiple: true },
+      ...STORE_OPTIONS, password: { type: "string" }, role: { type: "string", multiple: true },
       group: { type: "string", multiple: true }, locale: { type: "string" }, right: { type: "string", multiple: true },
       name: { type: "string" },
     },
@@ -114,7 +120,7 @@ async function userAdd(args: string[], io: Io): Promise<number> {
   const rights = values.right?.map((right) => right.toUpperCase());
   const badRight = rights?.find((right) => !(HTTP_RIGHTS as readonly string[]).includes(right));
   if (badRight) throw new UsageError(`--right takes one of ${HTTP_RIGHTS.join(", ")}, not "${badRight}"`);
-  const { platform } = await openLineage(values.data ?? "./data");
+  const { platform } = await openLineage(storeLocationOf(values));
   try {
     const account = await platform.addUser({
       login,
@@ -139,6 +145,7 @@ export async function main(argv: readonly string[], io: Io = consoleIo): Promise
     switch (command) {
       case "serve": return await serve(rest, io);
       case "import": return await importCommand(rest, io);
+      case "postgres": return await postgresCommand(rest, io);
       case "token":
         if (rest[0] === "create") return await tokenCreate(rest.slice(1), io);
         if (rest[0] === "list") return await tokenList(rest.slice(1), io);

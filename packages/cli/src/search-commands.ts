@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { Io } from "./main.ts";
 import { openLineage } from "./start-lineage.ts";
+import { STORE_OPTIONS, storeLocationOf } from "./store-location.ts";
 import { UsageError } from "./usage-error.ts";
 
 
@@ -28,14 +29,14 @@ export function progressBar(io: Io, label: string, terminal = process.stderr.isT
 }
 
 /**
- * `lineage search reindex [--data DIR] [DOMAIN]`: rebuilds the indexes of
+ * `lineage search reindex [--data DIR] [--database URL] [DOMAIN]`: rebuilds the indexes of
  * one domain or all, persists them and raises their generation, so a server
  * running on the same DIR loads them at its next tick.
  */
 export async function searchReindex(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { data: { type: "string" } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: STORE_OPTIONS });
   if (positionals.length > 1) throw new UsageError("lineage search reindex takes at most one DOMAIN");
-  const { platform } = await openLineage(values.data ?? "./data");
+  const { platform } = await openLineage(storeLocationOf(values));
   try {
     const engine = platform.fullsearch.engine;
     const names = positionals.length === 1 ? [(await engine.domain(positionals[0]!)).name] : (await engine.domains()).map((d) => d.name);

@@ -1,6 +1,5 @@
 import { createPlatform, importBundle, type ImportReport, type Platform } from "@lineage/core";
 import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
-import { openSqliteStore } from "@lineage/adapter-sqlite";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
 import { createCompactSearchIndex, createMiniSearchIndex } from "@lineage/adapter-search";
@@ -8,10 +7,13 @@ import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapt
 import type { ImageProcessor, SearchIndex } from "@lineage/core";
 import { dirname, join, resolve } from "node:path";
 import { readBundleFile } from "./bundle-file.ts";
+import { openStore, type StoreLocation } from "./store-location.ts";
 
 export interface LineageOptions {
-  /** Data directory (SQLite database and vault); `./data` by default. */
+  /** Data directory (SQLite database and vault, or only the node's caches with `databaseUrl`); `./data` by default. */
   readonly dataDir?: string;
+  /** A PostgreSQL database (`postgres://…`) holding the data instead of SQLite: several nodes may serve it. */
+  readonly databaseUrl?: string;
   readonly bundles?: readonly string[];
   /** The Images directory; `images/` beside the first bundle by default. */
   readonly imagesDir?: string;
@@ -54,11 +56,11 @@ export interface RunningLineage extends RunningServer {
   readonly imports: ImportReport[];
 }
 
-/** Opens the data directory and imports bundles: what `serve` and `import` share. */
-export async function openLineage(dataDir: string, bundles: readonly string[] = [], settings: OpenSettings = {}) {
+/** Opens the store and imports bundles: what `serve` and `import` share. */
+export async function openLineage(location: StoreLocation, bundles: readonly string[] = [], settings: OpenSettings = {}) {
   // Chosen before the store opens: an unknown kind fails with nothing to close.
-  const searchIndex = chooseSearchIndex(join(dataDir, "search"), settings.searchIndex);
-  const store = openSqliteStore({ dataDir, ...(settings.synchronous ? { synchronous: settings.synchronous } : {}) });
+  const searchIndex = chooseSearchIndex(join(location.dataDir, "search"), settings.searchIndex);
+  const store = await openStore(location, settings.synchronous);
   // Node's native scrypt: a login or `user add` hashes off the event loop.
   const platform = createPlatform({ store, searchIndex, hasher: createNodeScryptPasswordHasher(), ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}) });
   const imports: ImportReport[] = [];
@@ -81,7 +83,8 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   const processor = await chooseImageProcessor(options.imageProcessor);
   // Built first: a wrong `dashboards` setting stops the start before the store is opened.
   const dashboards = options.dashboards && createSupersetServer(options.dashboards);
-  const { platform, imports } = await openLineage(options.dataDir ?? "./data", options.bundles, { maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex });
+  const location = { dataDir: options.dataDir ?? "./data", databaseUrl: options.databaseUrl };
+  const { platform, imports } = await openLineage(location, options.bundles, { maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex });
   const firstBundle = options.bundles?.[0];
   const imagesDir = options.imagesDir ?? (firstBundle ? resolve(dirname(firstBundle), "images") : undefined);
   const readiness = createReadiness();

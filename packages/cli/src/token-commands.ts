@@ -2,6 +2,7 @@ import { secretHash, systemPrincipal, type TokenExpiration } from "@lineage/core
 import { parseArgs } from "node:util";
 import type { Io } from "./main.ts";
 import { openLineage } from "./start-lineage.ts";
+import { STORE_OPTIONS, storeLocationOf } from "./store-location.ts";
 import { UsageError } from "./usage-error.ts";
 
 
@@ -19,7 +20,7 @@ export async function tokenCreate(args: string[], io: Io): Promise<number> {
     args,
     allowPositionals: true,
     options: {
-      data: { type: "string" }, user: { type: "string" }, route: { type: "string", multiple: true },
+      ...STORE_OPTIONS, user: { type: "string" }, route: { type: "string", multiple: true },
       expire: { type: "string" }, oneshot: { type: "boolean" }, description: { type: "string" },
     },
   });
@@ -27,7 +28,7 @@ export async function tokenCreate(args: string[], io: Io): Promise<number> {
   if (!values.user) throw new UsageError("lineage token create needs --user LOGIN");
   if (!values.route?.length) throw new UsageError("lineage token create needs at least one --route 'METHODS PATTERN'");
   const expiration = parseExpire(values.expire);
-  const { platform } = await openLineage(values.data ?? "./data");
+  const { platform } = await openLineage(storeLocationOf(values));
   try {
     const token = await platform.getAuthorizationToken(values.user, values.route, expiration, values.oneshot ?? false, values.description ?? "");
     const id = (await platform.store.tokens.byHash(secretHash(token)))?.id;
@@ -45,8 +46,8 @@ export async function tokenCreate(args: string[], io: Io): Promise<number> {
 
 /** `lineage token list`: one line per token, never a secret. */
 export async function tokenList(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({ args, options: { data: { type: "string" } } });
-  const { platform } = await openLineage(values.data ?? "./data");
+  const { values } = parseArgs({ args, options: STORE_OPTIONS });
+  const { platform } = await openLineage(storeLocationOf(values));
   try {
     const tokens = await platform.listAuthorizationTokens(systemPrincipal());
     if (tokens.length === 0) io.out("No access tokens.");
@@ -63,9 +64,9 @@ export async function tokenList(args: string[], io: Io): Promise<number> {
 
 /** `lineage token revoke ID...`: by public id (or by the token itself). */
 export async function tokenRevoke(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { data: { type: "string" } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: STORE_OPTIONS });
   if (positionals.length === 0) throw new UsageError("lineage token revoke takes the ID of a token (see lineage token list)");
-  const { platform } = await openLineage(values.data ?? "./data");
+  const { platform } = await openLineage(storeLocationOf(values));
   try {
     for (const id of positionals) {
       await platform.revokeAuthorizationToken(systemPrincipal(), id);

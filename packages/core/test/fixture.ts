@@ -77,5 +77,7 @@ export async function seededPlatform(store: Store = createMemoryStore()) {
   const zebra = await platform.createElement(system, { structure: "ARTICLE", name: "ART_ZEBRA", values: { ar_title: "Zebra crossing" } });
   clock.advance(1000);
   const apple = await platform.createElement(system, { structure: "ARTICLE", values: { ar_title: "Apple pie", ar_category: "food" } });
-  return { platform, store, clock, author, hello, zebra, apple, principal: principalsOf(platform) };
+  /** Another node's platform: the same settings over another store on the same data, seeding nothing. */
+  const twin = (other: Store): Platform => createPlatform({ store: other, clock, hasher: platform.hasher });
+  return { platform, store, clock, author, hello, zebra, apple, principal: principalsOf(platform), twin };
 }

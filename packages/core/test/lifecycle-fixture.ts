@@ -1,4 +1,4 @@
-import { createPlatform, createScryptPasswordHasher, createTransitionHooks, type Lifecycle, type Store, type TransitionHook } from "../src/index.ts";
+import { createPlatform, createScryptPasswordHasher, createTransitionHooks, type Lifecycle, type Platform, type Store, type TransitionHook } from "../src/index.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { principalsOf, seededPlatform } from "./fixture.ts";
 
@@ -61,8 +61,8 @@ export async function lifecyclePlatform(store: Store = createMemoryStore(), over
   const seed = await seededPlatform(store);
   await store.transaction((tx) => tx.catalog.saveLifecycle(REVIEW_LIFECYCLE));
   const calls: string[] = [];
-  const platform = createPlatform({
-    store, clock: seed.clock, hasher: createScryptPasswordHasher({ N: 1024 }), hooks: recordingHooks(calls, overrides),
-  });
-  return { ...seed, platform, principal: principalsOf(platform), calls };
+  const hooks = recordingHooks(calls, overrides);
+  const platform = createPlatform({ store, clock: seed.clock, hasher: createScryptPasswordHasher({ N: 1024 }), hooks });
+  const twin = (other: Store): Platform => createPlatform({ store: other, clock: seed.clock, hasher: platform.hasher, hooks });
+  return { ...seed, platform, principal: principalsOf(platform), calls, twin };
 }

@@ -102,6 +102,8 @@ export async function authOptionsOf({ config, dir }: LoadedConfig): Promise<Http
     ...(config.useIndexAsGuest !== undefined ? { useIndexAsGuest: config.useIndexAsGuest } : {}),
     ...(Object.keys(sessionPolicy).length ? { sessionPolicy } : {}),
     ...(basic.realm ? { realm: basic.realm } : {}),
+    ...(config.trustedProxies ? { trustedProxies: config.trustedProxies } : {}),
+    ...(config.forwardedHeader ? { forwardedHeader: config.forwardedHeader } : {}),
   };
 }
 

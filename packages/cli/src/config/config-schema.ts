@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { SupersetConnectionSchema } from "@lineage/adapter-superset";
+import { isProxyAddress } from "@lineage/adapter-http";
 import { LimitsConfigSchema } from "../serve-flags.ts";
 
 const Id = v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be an identifier (letters, digits, _ and -)"));
@@ -41,6 +42,9 @@ export const LineageConfigSchema = v.pipe(
     authentProvidersConfig: v.optional(v.record(Id, ProviderConfigSchema)),
     useIndexAsGuest: v.optional(v.boolean()),
     sessionCookie: v.optional(SessionCookieSchema),
+    /** The reverse proxies whose forwarded client address is believed (docs/deployment.md). */
+    trustedProxies: v.optional(v.array(v.pipe(v.string(), v.check(isProxyAddress, "must be an IP address or a CIDR range (e.g. 10.0.0.0/8)")))),
+    forwardedHeader: v.optional(v.picklist(["x-forwarded-for", "forwarded"])),
     dashboards: v.optional(SupersetConnectionSchema),
     /** Request limits, shutdown and durability (docs/limits.md), named as the `lineage serve` flags. */
     limits: v.optional(LimitsConfigSchema),

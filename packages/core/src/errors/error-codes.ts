@@ -24,6 +24,7 @@ const codes = {
   API0104: { status: 400, reason: "Bad Request", text: 'Malformed HTTP request: %s' },
   API0105: { status: 431, reason: "Request Header Fields Too Large", text: 'The request line and headers exceed the limit of %s bytes' },
   API0106: { status: 408, reason: "Request Timeout", text: 'The request was not received within %s ms' },
+  API0110: { status: 503, reason: "Service Unavailable", text: 'The database is unavailable: try again in a moment' },
   AUTH0401: { status: 401, reason: "Unauthorized", text: 'User must be authenticated' },
   AUTH0402: { status: 401, reason: "Unauthorized", text: 'Invalid authorization method "%s"' },
   AUTH0403: { status: 403, reason: "Forbidden", text: 'Access not granted for %s %s' },

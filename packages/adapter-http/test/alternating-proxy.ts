@@ -1,0 +1,45 @@
+import { Agent, createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A load balancer for tests: one URL in front of several nodes. */
+export interface AlternatingProxy {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Sends each request to the next node in turn (round robin per request, not per connection, as
+ * nginx does over keep-alive upstreams), so that two requests in a row of a test are served by
+ * two different nodes. Bodies and headers pass as they are; a node that cannot be reached is a 502.
+ */
+export async function startAlternatingProxy(nodes: readonly string[]): Promise<AlternatingProxy> {
+  const agent = new Agent({ keepAlive: true });
+  let next = 0;
+  const server = createServer((incoming, answer) => {
+    const node = new URL(nodes[next++ % nodes.length]!);
+    const upstream = request({
+      host: node.hostname, port: node.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent, setHost: false,
+    }, (response) => {
+      answer.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
+      response.pipe(answer);
+    });
+    upstream.on("error", () => {
+      if (answer.headersSent) answer.destroy();
+      else answer.writeHead(502).end();
+    });
+    // A client that hangs up is passed on: the node sees its request aborted, as behind nginx.
+    answer.on("close", () => {
+      if (!answer.writableFinished) upstream.destroy();
+    });
+    incoming.pipe(upstream);
+  });
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((closed) => {
+      agent.destroy();
+      server.closeAllConnections();
+      server.close(() => closed());
+    }),
+  };
+}

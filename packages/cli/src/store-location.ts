@@ -1,0 +1,34 @@
+import { openPostgresStore } from "@lineage/adapter-postgres";
+import { openSqliteStore } from "@lineage/adapter-sqlite";
+import type { Store } from "@lineage/core";
+
+/**
+ * Where a command finds its data: the data directory, and the PostgreSQL database when one is
+ * named. With a database, the directory keeps only what belongs to one node (the image variant
+ * cache, the search snapshots); without, it holds the SQLite database and the vault too.
+ */
+export interface StoreLocation {
+  readonly dataDir: string;
+  /** `postgres://…`; `--database`, else the environment's LINEAGE_DATABASE_URL. */
+  readonly databaseUrl?: string | undefined;
+}
+
+/** The options every command that opens the store takes. */
+export const STORE_OPTIONS = {
+  data: { type: "string" },
+  database: { type: "string" },
+} as const;
+
+export const STORE_USAGE = "[--data DIR] [--database URL]";
+
+/** The location the flags name, LINEAGE_DATABASE_URL standing in for a missing --database. */
+export function storeLocationOf(flags: { readonly data?: string | undefined; readonly database?: string | undefined }): StoreLocation {
+  const databaseUrl = flags.database ?? (process.env.LINEAGE_DATABASE_URL || undefined);
+  return { dataDir: flags.data ?? "./data", ...(databaseUrl ? { databaseUrl } : {}) };
+}
+
+/** Opens the store of the location: PostgreSQL when a database is named, else SQLite in the data directory. */
+export function openStore(location: StoreLocation, synchronous?: "full" | "normal"): Promise<Store> | Store {
+  if (location.databaseUrl) return openPostgresStore({ url: location.databaseUrl });
+  return openSqliteStore({ dataDir: location.dataDir, ...(synchronous ? { synchronous } : {}) });
+}

@@ -1,8 +1,12 @@
 import { serve } from "@hono/node-server";
+import { openPostgresStore } from "@lineage/adapter-postgres";
 import { openSqliteStore } from "@lineage/adapter-sqlite";
 import { createRecipeApp } from "./app.ts";
 
-const store = openSqliteStore({ dataDir: process.env.DATA_DIR ?? "./data-embedding" });
+// SQLite in DATA_DIR by default; with DATABASE_URL, PostgreSQL, where several instances may run side by side.
+const store = process.env.DATABASE_URL
+  ? await openPostgresStore({ url: process.env.DATABASE_URL })
+  : openSqliteStore({ dataDir: process.env.DATA_DIR ?? "./data-embedding" });
 // Publishing a recipe calls this service (src/publishing.ts); without it, publishing is refused.
 const app = await createRecipeApp(store, { kitchen: process.env.KITCHEN_URL });
 

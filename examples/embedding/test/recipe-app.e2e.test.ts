@@ -1,40 +1,41 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
-import { openSqliteStore } from "@lineage/adapter-sqlite";
-import type { Store } from "@lineage/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAlternatingProxy, type AlternatingProxy } from "../../../packages/adapter-http/test/alternating-proxy.ts";
+import { openSharedStores, E2E_STORE, type SharedStores } from "../../../packages/adapter-http/test/test-stores.ts";
 import { createRecipeApp } from "../src/app.ts";
 import { startKitchen, type Kitchen } from "./kitchen-service.ts";
 
-let dataDir: string;
-let store: Store;
-let server: ServerType;
+let shared: SharedStores;
+const servers: ServerType[] = [];
+let proxy: AlternatingProxy | undefined;
 let base: string;
 let kitchen: Kitchen;
 const cook = { authorization: `Basic ${Buffer.from("cook:cook-pw").toString("base64")}` };
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "lineage-embedding-"));
-  store = openSqliteStore({ dataDir });
-  kitchen = await startKitchen();
-  const app = await createRecipeApp(store, { kitchen: kitchen.url });
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
-      base = `http://127.0.0.1:${info.port}`;
-      resolve();
-    });
+function listen(app: Awaited<ReturnType<typeof createRecipeApp>>): Promise<string> {
+  return new Promise<string>((resolve) => {
+    servers.push(serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(`http://127.0.0.1:${info.port}`)));
   });
+}
+
+beforeAll(async () => {
+  // On PostgreSQL, two instances of the app on one database, requests alternating between them.
+  shared = await openSharedStores(E2E_STORE === "postgres" ? 2 : 1);
+  kitchen = await startKitchen();
+  const urls: string[] = [];
+  // One after the other: the first seeds the recipe book, the second finds it.
+  for (const store of shared.stores) urls.push(await listen(await createRecipeApp(store, { kitchen: kitchen.url })));
+  proxy = urls.length > 1 ? await startAlternatingProxy(urls) : undefined;
+  base = proxy?.url ?? urls[0]!;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await proxy?.close();
+  for (const server of servers) await new Promise((resolve) => server.close(resolve));
   await kitchen.close();
-  await store.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await shared.dispose();
 });
 
-// The embedding app as a user runs it: a real server over a real SQLite file.
+// The embedding app as a user runs it: a real server over a real SQLite file (or PostgreSQL).
 describe("the recipe book's HTTP server", () => {
   it("serves its own route", async () => {
     expect(await (await fetch(`${base}/quick`)).json()).toEqual(["Omelette"]);

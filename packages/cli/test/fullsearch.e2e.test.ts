@@ -3,9 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main, type Io } from "../src/index.ts";
-import { startLineage, type RunningLineage } from "../src/start-lineage.ts";
+import { startLineage, type LineageOptions, type RunningLineage } from "../src/start-lineage.ts";
+import { freshDatabase } from "../../adapter-postgres/test/fresh-database.ts";
+import { E2E_STORE } from "../../adapter-http/test/test-stores.ts";
 
 // End to end over a real server: SQLite file, search index persisted in the data directory, HTTP on loopback.
+// On PostgreSQL: two nodes on one database, each with its own data directory (its own index and
+// snapshots), requests alternating between them: each must find what the other wrote.
 
 const bundle = {
   accounts: {
@@ -46,11 +50,19 @@ const bundle = {
 const root = mkdtempSync(join(tmpdir(), "lineage-fullsearch-"));
 const dataDir = join(root, "data");
 const bundleFile = join(root, "bundle.json");
+/** The first node: the one the tests restart. */
 let server: RunningLineage;
+let other: RunningLineage | undefined;
+let database: { databaseUrl?: string } = {};
+/** The store flags of the CLI commands the tests run. */
+const storeFlags = () => ["--data", dataDir, ...(database.databaseUrl ? ["--database", database.databaseUrl] : [])];
+const startNode = (options: LineageOptions = {}) => startLineage({ dataDir, port: 0, ...database, ...options });
+let turn = 0;
 const basic = (login: string) => `Basic ${Buffer.from(`${login}:${login}-pw`).toString("base64")}`;
 
 async function call(method: string, path: string, login = "admin", json?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
+  const node = other && turn++ % 2 === 1 ? other : server;
+  const response = await fetch(`${node.url}${path}`, {
     method,
     headers: { authorization: basic(login), ...(json === undefined ? {} : { "content-type": "application/json" }) },
     ...(json === undefined ? {} : { body: JSON.stringify(json) }),
@@ -71,9 +83,12 @@ beforeAll(async () => {
   writeFileSync(join(root, "files/notes.txt"), "Field notes about a geyser and its steam.");
   writeFileSync(join(root, "files/hidden.txt"), "Confidential payroll of the volcano staff.");
   writeFileSync(bundleFile, JSON.stringify(bundle));
-  server = await startLineage({ dataDir, bundles: [bundleFile], port: 0 });
+  if (E2E_STORE === "postgres") database = { databaseUrl: await freshDatabase() };
+  server = await startNode({ bundles: [bundleFile] });
+  if (E2E_STORE === "postgres") other = await startLineage({ dataDir: join(root, "other-node"), port: 0, ...database });
 });
 afterAll(async () => {
+  await other?.close();
   await server?.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -164,14 +179,15 @@ describe("/api/admin/fullsearch/domains/", () => {
 describe("lineage search reindex", () => {
   it("rebuilds with a progress bar while the server runs, and the server loads the new index", async () => {
     const io = capture();
-    expect(await main(["search", "reindex", "--data", dataDir, "news"], io)).toBe(0);
+    expect(await main(["search", "reindex", ...storeFlags(), "news"], io)).toBe(0);
     expect(io.lines).toContain('Reindexing "news" 100% 3/3');
     expect(io.lines.at(-1)).toMatch(/^Domain "news": 3 elements indexed in \d+\.\d s\.$/);
     expect(readdirSync(join(dataDir, "search"))).toContain("news.1.lnsx");
-    expect(await titles("avalanche")).toEqual(["Volcano eruption"]);
+    // Asked of each node (requests alternate on two nodes): each loads the new generation before it answers.
+    for (const _node of [server, other ?? server]) expect(await titles("avalanche")).toEqual(["Volcano eruption"]);
     expect(server.platform.fullsearch.engine.index.coverage("news")?.generation).toBe(1);
     const unknown = capture();
-    expect(await main(["search", "reindex", "--data", dataDir, "nope"], unknown)).toBe(1);
+    expect(await main(["search", "reindex", ...storeFlags(), "nope"], unknown)).toBe(1);
     expect(unknown.lines.join("\n")).toMatch(/Search Domain "nope" is not recorded/);
   });
 
@@ -179,7 +195,7 @@ describe("lineage search reindex", () => {
     await server.close();
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
-      server = await startLineage({ dataDir, port: 0 });
+      server = await startNode();
       expect(log.mock.calls.flat().join("\n")).not.toMatch(/building/);
     } finally {
       log.mockRestore();
@@ -191,8 +207,8 @@ describe("lineage search reindex", () => {
     await server.close();
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
-      await expect(startLineage({ dataDir, port: 0, searchIndex: "nope" as never })).rejects.toThrow('unknown search index "nope": compact or minisearch');
-      server = await startLineage({ dataDir, port: 0, searchIndex: "minisearch" });
+      await expect(startNode({ searchIndex: "nope" as never })).rejects.toThrow('unknown search index "nope": compact or minisearch');
+      server = await startNode({ searchIndex: "minisearch" });
       expect(log.mock.calls.flat().join("\n")).toMatch(/domain "news": no usable index, building it/);
     } finally {
       log.mockRestore();

@@ -3,20 +3,20 @@ import { readFileSync } from "node:fs";
 
 /*
  * A child process of the benchmark: imports one bundle into a fresh data
- * directory as `lineage import --data DIR FILE` does (openLineage, then close),
+ * directory (or database) as `lineage import --data DIR [--database URL] FILE` does (openLineage, then close),
  * then, apart, times reading and parsing the same file alone. Sends the
  * figures over IPC.
  */
 
-const [dataDir, bundlePath] = process.argv.slice(2);
-if (!dataDir || !bundlePath) throw new Error("usage: import-process.ts DATA_DIR BUNDLE");
+const [dataDir, bundlePath, databaseUrl] = process.argv.slice(2);
+if (!dataDir || !bundlePath) throw new Error("usage: import-process.ts DATA_DIR BUNDLE [DATABASE_URL]");
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 /** A line of /proc/self/status in kB (VmRSS, VmHWM). */
 const statusKb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN);
 
 const started = performance.now();
-const { platform, imports } = await openLineage({ dataDir }, [bundlePath]);
+const { platform, imports } = await openLineage({ dataDir, databaseUrl }, [bundlePath]);
 const importSeconds = seconds(started);
 const closing = performance.now();
 await platform.store.close();

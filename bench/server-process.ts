@@ -2,20 +2,22 @@ import { startLineage } from "@lineage/cli";
 
 /*
  * A child process of the benchmarks: the server as `lineage serve --data DIR
- * [--images DIR] --port 0` starts it (no bundle), with the image processor
- * named when images are served. Sends { url } over IPC once it listens;
+ * [--images DIR | --database URL] --port 0` starts it (no bundle), with the image
+ * processor named when images are served. Sends { url } over IPC once it listens;
  * exits when the parent goes away or on SIGTERM/SIGINT (so --cpu-prof is written).
  */
 
 const [dataDir, imagesDir, processor] = process.argv.slice(2);
-if (!dataDir || (imagesDir && processor !== "jimp" && processor !== "sharp")) {
-  throw new Error("usage: server-process.ts DATA_DIR [IMAGES_DIR jimp|sharp]");
+const databaseUrl = imagesDir?.startsWith("postgres://") ? imagesDir : undefined;
+if (!dataDir || (imagesDir && !databaseUrl && processor !== "jimp" && processor !== "sharp")) {
+  throw new Error("usage: server-process.ts DATA_DIR [IMAGES_DIR jimp|sharp | DATABASE_URL]");
 }
 
 const running = await startLineage({
   dataDir, port: 0, host: "127.0.0.1",
+  ...(databaseUrl ? { databaseUrl } : {}),
   // 20 cold resizes queue behind one jimp worker for longer than the default request timeout.
-  ...(imagesDir ? { imagesDir, imageProcessor: processor as "jimp" | "sharp", limits: { requestTimeoutMs: 300_000 } } : {}),
+  ...(imagesDir && !databaseUrl ? { imagesDir, imageProcessor: processor as "jimp" | "sharp", limits: { requestTimeoutMs: 300_000 } } : {}),
 });
 let closing = false;
 const stop = () => {

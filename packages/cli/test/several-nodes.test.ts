@@ -28,7 +28,7 @@ function lineage(...args: string[]): string {
   return run.stdout;
 }
 
-async function call(node: ServeProcess, method: string, path: string, init: { headers?: Record<string, string>; json?: unknown; body?: BodyInit } = {}) {
+async function call(node: ServeProcess, method: string, path: string, init: { headers?: Record<string, string>; json?: unknown; body?: RequestInit["body"] } = {}) {
   const headers: Record<string, string> = { ...admin, ...init.headers };
   let body = init.body;
   if (init.json !== undefined) {

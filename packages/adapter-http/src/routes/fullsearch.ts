@@ -88,8 +88,8 @@ export const fullsearchOperations = defineOperations([
 export function fullsearchRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.get("/api/v2/fullsearch/domains/:domain/smart-elements", async (c) => {
-    const { platform, principal } = c.var;
-    const data = await platform.fullsearch.search(principal, c.req.param("domain"), { ...listQueryOf(c), q: c.req.query("q") });
+    const { platform, principal, stamp } = c.var;
+    const data = await platform.fullsearch.search(principal, c.req.param("domain"), { ...listQueryOf(c), q: c.req.query("q"), stamp });
     return c.json(successEnvelope(data));
   });
   app.get(ADMIN_PATH, async (c) => c.json(successEnvelope(await c.var.platform.fullsearch.describeDomains(c.var.principal))));

@@ -1,5 +1,6 @@
 import { parseFieldsSelection } from "../element/fields-selection.ts";
 import type { Stamped } from "../elements/definitions.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import { renderDocument, type DocumentView } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, sliceLimit, type ListQuery } from "../elements/list-parameters.ts";
@@ -45,11 +46,11 @@ function take<T>(iterator: Iterator<T>, count: number): T[] {
  */
 async function matchingElements(
   scope: ReadScope, engine: SearchEngine, domain: SearchDomain, query: SearchQuery, structures: readonly string[],
-  offset: number, limit: number, texts: Map<ElementRevision, string>,
+  offset: number, limit: number, texts: Map<ElementRevision, string>, stamp: ChangeStamp | undefined,
 ): Promise<ElementRevision[]> {
   const analyzer = engine.analyzer(domain);
   const exact = !needsTextCheck(query);
-  const hits = (await engine.search(domain, query, structures))[Symbol.iterator]();
+  const hits = (await engine.search(domain, query, structures, stamp))[Symbol.iterator]();
   const rows: ElementRevision[] = [];
   let skipped = 0;
   for (let chunk = Math.min(offset + limit, MAX_CHUNK); ; chunk = Math.min(chunk * 2, MAX_CHUNK)) {
@@ -83,7 +84,7 @@ async function matchingElements(
  * that filter). Without `q`, the domain's elements in `orderBy` order.
  */
 export async function searchElements(scope: ReadScope, engine: SearchEngine, domainName: string, query: FullSearchQuery) {
-  const domain = await engine.domain(domainName);
+  const domain = await engine.domain(domainName, query.stamp);
   const q = query.q?.trim() ?? "";
   const selection = parseFieldsSelection(query.fields, "list");
   const viewable = scope.viewableStructures();
@@ -105,7 +106,7 @@ export async function searchElements(scope: ReadScope, engine: SearchEngine, dom
   } else if (isEmptyQuery(parsed) || structures.length === 0) {
     rows = [];
   } else {
-    rows = await matchingElements(scope, engine, domain, parsed, structures, parameters.offset, limit, texts);
+    rows = await matchingElements(scope, engine, domain, parsed, structures, parameters.offset, limit, texts, query.stamp);
   }
   checkAllSlice(parameters.slice, rows, query.maxSlice);
   await scope.prepare(rows);

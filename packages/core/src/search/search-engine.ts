@@ -3,6 +3,7 @@ import { createDefinitionsCache, type Definitions } from "../elements/definition
 import { createReadScope } from "../elements/read-scope.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { SYSTEM_ACCOUNT, systemPrincipal } from "../bundle/system-principal.ts";
+import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { IndexedDocument, SearchHit, SearchIndex } from "../ports/search-index.port.ts";
 import type { Store } from "../ports/store.port.ts";
 import { analyzerFor, type Analyzer } from "./analyzer.ts";
@@ -52,7 +53,8 @@ export interface SearchEngine {
    */
   stop(): Promise<void>;
   /** A recorded domain, or FSEA0002 (400). */
-  domain(name: string): Promise<SearchDomain>;
+  /** A recorded domain; with the request's stamp, read again only once definitions changed. */
+  domain(name: string, stamp?: ChangeStamp): Promise<SearchDomain>;
   domains(): Promise<SearchDomain[]>;
   analyzer(domain: SearchDomain): Analyzer;
   /** Opens a domain's index (loading or building it) without applying pending changes. */
@@ -62,8 +64,10 @@ export interface SearchEngine {
   /**
    * Candidates of a query in a domain (opened and brought up to date first),
    * taken from the index when asked: iterating them while awaiting reads is safe.
+   * With the request's stamp, the store is not asked again for what is pending
+   * while nothing was committed since the last search asked it.
    */
-  search(domain: SearchDomain, query: SearchQuery, structures?: readonly string[]): Promise<Iterable<SearchHit>>;
+  search(domain: SearchDomain, query: SearchQuery, structures?: readonly string[], stamp?: ChangeStamp): Promise<Iterable<SearchHit>>;
   /** Rebuilds a domain's index from the store, then persists it; returns the elements indexed. */
   rebuild(name: string, options?: RebuildOptions): Promise<number>;
   /** The texts elements have in a domain, in their order (read in a few batch calls). */
@@ -137,11 +141,23 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     log(message);
   };
 
-  const domainNamed = async (name: string): Promise<SearchDomain> => {
+  // Domains are definitions: kept while the definitions stamp stays (a search asks for its domain first).
+  let knownDomains: { definitions: string; byName: Map<string, SearchDomain> } | undefined;
+  const domainNamed = async (name: string, stamp?: ChangeStamp): Promise<SearchDomain> => {
+    if (stamp?.definitions && knownDomains?.definitions !== stamp.definitions) knownDomains = { definitions: stamp.definitions, byName: new Map() };
+    const known = stamp?.definitions ? knownDomains?.byName.get(name) : undefined;
+    if (known) return known;
     const found = await store.search.domain(name);
     if (!found) throw new LineageError("FSEA0002", [name]);
+    if (stamp?.definitions && knownDomains?.definitions === stamp.definitions) knownDomains.byName.set(name, found);
     return found;
   };
+  /**
+   * The data stamp each domain's index was last brought up to date at (read before it was): while
+   * the stamp of a search is the same, nothing was committed since, so the generation and the
+   * change log need not be read again. On a networked database, that is two round trips a search.
+   */
+  const currentAt = new Map<string, string>();
 
   async function textsOf(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]> {
     if (elements.length === 0) return [];
@@ -435,13 +451,20 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       await prepared(domain);
     },
     sync,
-    async search(domain, query, structures) {
-      await prepared(domain);
+    async search(domain, query, structures, stamp) {
+      const { name } = domain;
+      const current = stamp?.data !== undefined && stamp.data !== "" && currentAt.get(name) === stamp.data && open.has(name);
+      if (!current) await prepared(domain);
       // Read-your-writes: what was committed before the search is in its answer.
-      return lanes.run(domain.name, async () => {
-        const state = open.get(domain.name);
-        if (state) await applyChanges(state, 2000, domain.name);
-        return index.search(domain.name, query, structures ? { structures } : {});
+      return lanes.run(name, async () => {
+        const state = open.get(name);
+        if (state && !current) {
+          const applied = await applyChanges(state, 2000, name);
+          // Fewer than the batch: the index covers every change committed before the stamp was read.
+          if (stamp?.data && applied < 2000) currentAt.set(name, stamp.data);
+          else currentAt.delete(name);
+        }
+        return index.search(name, query, structures ? { structures } : {});
       });
     },
     rebuild,

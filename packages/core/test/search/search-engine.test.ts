@@ -3,6 +3,8 @@ import { isLineageError } from "../../src/errors/lineage-error.ts";
 import { createMemorySearchIndex } from "../../src/search/memory-search-index.ts";
 import { folder } from "../bundle-test-helpers.ts";
 import { SEARCH_FILES, searchBundle, searchWorld } from "./search-fixture.ts";
+import { createMemoryStore } from "../../src/testing/index.ts";
+import { countingStore } from "../counting-store.ts";
 
 const codeOf = async (answer: Promise<unknown>) => {
   try {
@@ -51,6 +53,26 @@ describe("full-text search", () => {
     expect(await titles("published")).toEqual([]);
     await platform.lifecycle.runTransition(admin, "N_TITLE", "publish", {});
     expect(await titles("published")).toEqual(["Volcano eruption"]);
+  });
+
+  it("asks the store for pending changes only once per change stamp, and finds a change under the next stamp", async () => {
+    const counted = countingStore(createMemoryStore());
+    const { platform, as } = await searchWorld({ store: counted.store });
+    const admin = await as("admin");
+    const search = async (q: string) => {
+      const stamp = await counted.store.changes.read();
+      counted.reset();
+      const titles = (await platform.fullsearch.search(admin, "news", { q, stamp })).documents.map((d) => d.properties?.title);
+      return { titles, asked: counted.reads().filter((call) => call === "search.changesAfter" || call === "search.generation" || call === "search.domain") };
+    };
+    expect((await search("volcano")).titles).toHaveLength(3);
+    // Nothing committed since: the index is known to be current, its domain known.
+    expect(await search("volcano")).toEqual({ titles: ["Volcano eruption", "Secret volcano base", "Weekly digest"], asked: [] });
+    await platform.updateElement(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
+    const after = await search("tsunami");
+    expect(after.titles).toEqual(["Weekly digest"]);
+    // Asked again under the new stamp; the domain is a definition, which did not change.
+    expect(new Set(after.asked)).toEqual(new Set(["search.generation", "search.changesAfter"]));
   });
 
   it("checks phrases on the text and supports the whole query language", async () => {

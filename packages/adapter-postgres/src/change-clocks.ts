@@ -1,4 +1,4 @@
-import type { ChangeClock } from "@lineage/core";
+import type { ChangeClock, ChangeStamp } from "@lineage/core";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { statement, type SqlClient } from "./sql-client.ts";
 
@@ -15,6 +15,58 @@ export function createCommittedClock(sql: SqlClient): ChangeClock {
       return { data: row![0] as string, definitions: row![1] as string };
     },
   };
+}
+
+/**
+ * The committed clock kept current by PostgreSQL's notifications: every write transaction sends
+ * NOTIFY lineage_clock as it commits (write-transactions.ts), and `listen()` holds a connection
+ * that listens for it. The row is read again only after a notification, so a read-only load
+ * costs no round trip per event-loop turn. A notification reaches the node when the commit does,
+ * before the writer's client can have its answer: in practice before any request that follows
+ * it. While the listening connection is not established (at start, after a failure), every read
+ * asks the database, as the plain committed clock does.
+ */
+export function createNotifiedClock(sql: SqlClient): NotifiedClock {
+  const committed = createCommittedClock(sql);
+  let listening = false;
+  let current: Promise<ChangeStamp> | undefined;
+  const changed = () => {
+    current = undefined;
+  };
+  return {
+    read() {
+      if (!listening) return committed.read();
+      // Shared by the reads until the next notification; a failed read is not kept.
+      current ??= committed.read().catch((error: unknown) => {
+        current = undefined;
+        throw error;
+      });
+      return current;
+    },
+    listen(client) {
+      client.on("notification", changed);
+      listening = true;
+      changed();
+    },
+    unlisten() {
+      listening = false;
+      changed();
+    },
+    changed,
+  };
+}
+
+/** The committed clock of a store that listens for notifications. */
+export interface NotifiedClock extends ChangeClock {
+  listen(client: NotificationSource): void;
+  unlisten(): void;
+  /** Forgets the stamp: called as this store commits, so its own writes show without waiting for their notification. */
+  changed(): void;
+}
+
+/** The connection notifications arrive on. */
+export interface NotificationSource {
+  on(event: "notification", listener: () => void): unknown;
 }
 
 /**

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { createSerialQueue, outsideTransactions, systemClock, type Clock, type Store } from "@lineage/core";
-import { createCommittedClock } from "./change-clocks.ts";
+import { createCommittedClock, createNotifiedClock } from "./change-clocks.ts";
+import { listenForChanges } from "./change-listener.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
 import { READ_ONLY_COUNTER } from "./definitions-counter.ts";
 import { migrateSchema } from "./migrate-schema.ts";
@@ -16,6 +17,12 @@ export interface PostgresStoreOptions {
   readonly poolSize?: number;
   /** Where connection failures seen outside any request are reported; stderr by default. */
   readonly log?: (message: string) => void;
+  /**
+   * How the store learns of other nodes' commits: "poll" (the default) reads the clock row once per
+   * event-loop turn that asks; "notify" reads it only after a NOTIFY from a commit, on a connection
+   * of its own (docs/deployment.md compares them).
+   */
+  readonly changes?: "poll" | "notify";
 }
 
 /**
@@ -31,7 +38,7 @@ export interface PostgresStoreOptions {
  * await store.transaction(async (tx) => tx.catalog.saveEnumerate(colors));
  * await store.close();
  */
-export async function openPostgresStore({ url, clock = systemClock, poolSize = 10, log = logToStderr }: PostgresStoreOptions): Promise<Store> {
+export async function openPostgresStore({ url, clock = systemClock, poolSize = 10, log = logToStderr, changes = "poll" }: PostgresStoreOptions): Promise<Store> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle connection that breaks (the server restarted) is dropped by the pool; without a
   // listener, node-postgres would make it an uncaught error that ends the process.
@@ -43,9 +50,11 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
     throw error;
   }
   const sql = sqlClient(pool);
-  const committed = connectionRepositories({ sql, counter: READ_ONLY_COUNTER, changes: createCommittedClock(sql), clock });
+  const notified = changes === "notify" ? createNotifiedClock(sql) : undefined;
+  const listener = notified && listenForChanges(url, notified, log);
+  const committed = connectionRepositories({ sql, counter: READ_ONLY_COUNTER, changes: notified ?? createCommittedClock(sql), clock });
   const queue = createSerialQueue();
-  const run = createWriteTransactions(pool, clock, queue);
+  const run = createWriteTransactions(pool, clock, queue, notified?.changed);
   let closing: Promise<void> | undefined;
   const transaction: Store["transaction"] = (fn, options) =>
     closing ? Promise.reject(new Error("The store is closed")) : run(fn, options);
@@ -53,7 +62,10 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
     ...outsideTransactions(committed, transaction),
     transaction,
     close() {
-      closing ??= queue.run(() => pool.end());
+      closing ??= queue.run(async () => {
+        await listener?.close();
+        await pool.end();
+      });
       return closing;
     },
   };

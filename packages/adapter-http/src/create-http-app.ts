@@ -1,6 +1,7 @@
 import { LineageError, type DashboardServer, type Platform } from "@lineage/core";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { apiChain } from "./api-chain.ts";
+import { isClientAbort } from "./client-abort.ts";
 import { apiAuthentication } from "./authentication/api-authentication.ts";
 import { createHttpAuth, type HttpAuthOptions } from "./authentication/http-auth.ts";
 import { authenticationPageRoutes, tokenAdminRoutes } from "./routes/authentication.ts";
@@ -10,6 +11,7 @@ import { createReadiness, healthRoutes, type Readiness } from "./health.ts";
 import { httpLimits, type HttpLimits } from "./http-limits.ts";
 import { redactedPath, requestLog, type Logger } from "./request-log.ts";
 import { requestId } from "./request-id.ts";
+import { unmetExpectation } from "./request-expectation.ts";
 import { answerNotAvailable } from "./not-available.ts";
 import { pathnameOf } from "./request-path.ts";
 import { elementRoutes } from "./routes/elements.ts";
@@ -84,11 +86,12 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     else console.error(`Unexpected error in ${request.method} ${request.path} (request ${request.requestId})`, error);
   });
   const api = new Hono<HttpEnv>({ strict: false });
-  const httpAuth = createHttpAuth(platform, options.auth);
+  const httpAuth = createHttpAuth(platform, options.auth, logger);
 
   const answerError = (error: Error, c: Context<HttpEnv>) => {
     const isDomain = error instanceof LineageError || error.name === "LineageError";
-    if (!isDomain) report(error, { requestId: c.get("requestId"), method: c.req.method, path: redactedPath(c.req.url) });
+    // Nothing will be sent: the request log records the abort (request-log.ts).
+    if (!isDomain && !isClientAbort(c, error)) report(error, { requestId: c.get("requestId"), method: c.req.method, path: redactedPath(c.req.url) });
     const { status, body } = errorEnvelope(isDomain ? error : undefined);
     return c.json(body, status as 400);
   };
@@ -103,12 +106,17 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     authentication: options.authentication ?? apiAuthentication(httpAuth),
     refusedOverride: (request) => refusedOverrides.get(request),
   });
+  const refuseBeforeRouting = (error: LineageError, c: Context<HttpEnv>) => {
+    c.res = answerError(error, c);
+    return Promise.resolve();
+  };
   const withRequestId = requestId();
   const withLog = logger ? requestLog(logger) : undefined;
   // One layer for every request: its id, its log line, then the /api/ chain (the paths Hono's "/api/*" matches).
   api.use("*", (c, next) => {
     const path = c.req.path;
-    const inner = path === "/api" || path.startsWith("/api/") ? () => chain(c, next) : next;
+    const unmet = unmetExpectation(c);
+    const inner = unmet ? () => refuseBeforeRouting(unmet, c) : path === "/api" || path.startsWith("/api/") ? () => chain(c, next) : next;
     return withRequestId(c, withLog ? () => withLog(c, inner) as Promise<void> : inner) as Promise<void>;
   });
   api.route("/", healthRoutes(options.readiness ?? createReadiness()));

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { pino, type DestinationStream, type LevelWithSilent, type Logger } from "pino";
+import { nodeBindingsOf } from "./client-abort.ts";
 import type { HttpEnv } from "./http-env.ts";
 
 export type { Logger } from "pino";
@@ -71,8 +72,10 @@ export function createRequestLogger(options: RequestLoggerOptions = {}): Logger 
 }
 
 /**
- * One log line per request, once it is answered: request id, method, path
- * (credentials redacted), status, duration and the login, never a header or a body.
+ * One log line per request, once its answer is sent (or the client has gone): request id, method,
+ * path (credentials redacted), the status sent, duration and the login, never a header or a body.
+ * A client that closed the connection first gets `aborted: true` at level info, and no status
+ * when none was sent (a client's hang-up is not a server failure, and no 500 was sent).
  */
 export function requestLog(logger: Logger): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
@@ -80,17 +83,25 @@ export function requestLog(logger: Logger): MiddlewareHandler<HttpEnv> {
     try {
       await next();
     } finally {
-      const status = c.res.status;
-      const line = {
-        reqId: c.get("requestId"),
-        method: c.req.method,
-        path: redactedPath(c.req.url),
-        status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        user: c.get("principal")?.account.login,
+      const { outgoing } = nodeBindingsOf(c);
+      const write = () => {
+        const aborted = outgoing !== undefined && !outgoing.writableFinished;
+        const status = outgoing === undefined ? c.res.status : outgoing.headersSent ? outgoing.statusCode : undefined;
+        const line = {
+          reqId: c.get("requestId"),
+          method: c.req.method,
+          path: redactedPath(c.req.url),
+          status,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+          user: c.get("principal")?.account.login,
+          ...(aborted ? { aborted } : {}),
+        };
+        if (status !== undefined && status >= 500) logger.error(line, "request");
+        else logger.info(line, "request");
       };
-      if (status >= 500) logger.error(line, "request");
-      else logger.info(line, "request");
+      // Under Node the answer is written after this returns: the line waits for the outcome.
+      if (!outgoing || outgoing.closed) write();
+      else outgoing.once("close", write);
     }
   };
 }

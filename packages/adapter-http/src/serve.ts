@@ -1,8 +1,9 @@
-import { serve, type ServerType } from "@hono/node-server";
+import { getRequestListener, RequestError } from "@hono/node-server";
 import { LineageError } from "@lineage/core";
 import type { Hono } from "hono";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { watchDeclaredBodySizes } from "./declared-body-size.ts";
 import { errorEnvelope } from "./envelope.ts";
 import type { Readiness } from "./health.ts";
 import type { HttpEnv } from "./http-env.ts";
@@ -51,6 +52,21 @@ function answerClientError(error: Error & { code?: string }, socket: Socket, lim
 }
 
 /**
+ * What @hono/node-server cannot make a Request of (a Host header or path the URL parser refuses,
+ * a backslash in the path), answered with the envelope rather than its bare 400; anything else
+ * thrown past the app (it answers its own errors) is a 500 envelope, its details on stderr.
+ */
+function answerUnreadableRequest(error: unknown): Response {
+  if (error instanceof RequestError) {
+    const { status, body } = errorEnvelope(new LineageError("API0104", [error.message]));
+    return Response.json(body, { status });
+  }
+  console.error("Unexpected error outside the app:", error);
+  const { status, body } = errorEnvelope(error);
+  return Response.json(body, { status });
+}
+
+/**
  * Listens with the app; resolves once the port is bound (port 0 picks a free one).
  * @example
  * const server = await startServer(app, { port: 8080, readiness });
@@ -93,11 +109,9 @@ export function startServer(app: Hono<HttpEnv>, options: ServerOptions = {}): Pr
         shutdown,
       });
     };
-    const served: ServerType = serve(
-      { fetch: app.fetch, port: options.port ?? 0, hostname: host, serverOptions: { maxHeaderSize: limits.maxHeaderBytes } },
-      onListening,
-    );
-    server = served as Server;
+    // As @hono/node-server's serve(), with an error handler of our own (serve() takes none).
+    const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: answerUnreadableRequest });
+    server = createServer({ maxHeaderSize: limits.maxHeaderBytes }, (request, response) => void listener(request, response));
     // A backstop behind the app's own timeout (503 API0101), for bodies that never finish arriving.
     server.requestTimeout = limits.requestTimeoutMs + 10_000;
     server.headersTimeout = Math.min(60_000, server.requestTimeout);
@@ -110,6 +124,10 @@ export function startServer(app: Hono<HttpEnv>, options: ServerOptions = {}): Pr
       });
     });
     server.on("clientError", (error: Error, socket: Socket) => answerClientError(error, socket, limits));
+    // Node would answer an Expect other than 100-continue with a bare 417: the app answers it (417 API0107).
+    server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => server.emit("request", request, response));
+    watchDeclaredBodySizes(server);
     server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => onListening(server.address() as AddressInfo));
   });
 }

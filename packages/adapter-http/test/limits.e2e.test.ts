@@ -86,6 +86,38 @@ describe("Node's parser refusals get the envelope", () => {
     expect(answer.status).toBe(431);
     expect(codeOf(answer)).toBe("API0105");
   });
+
+  it("a path or Host header no URL can be made of: 400 API0104 with the envelope, not a bare 400", async () => {
+    const backslash = await raw(request("GET /api/v2/smart-elements/NOTE\\01 HTTP/1.1"));
+    const badHost = await raw(`GET /api/v2/smart-elements/ART_HELLO HTTP/1.1\r\nHost: a b\r\nAuthorization: ${ADMIN}\r\nConnection: close\r\n\r\n`);
+    for (const answer of [backslash, badHost]) {
+      expect(answer.status).toBe(400);
+      expect(answer.headers).toMatch(/content-type: application\/json/i);
+      expect(answer.body).toMatchObject({ success: false, data: null, messages: [{ type: "error", code: "API0104" }] });
+    }
+    expect(backslash.body.messages[0].contentText).toBe("Malformed HTTP request: Backslash in request path");
+  });
+
+  it("an Expect other than 100-continue: 417 API0107 with the envelope and a request id; 100-continue is served", async () => {
+    const refused = await raw(request("GET /api/v2/smart-elements/ART_HELLO HTTP/1.1", ["Expect: x"]));
+    expect(refused.status).toBe(417);
+    expect(refused.headers).toMatch(/x-request-id: \S+/i);
+    expect(refused.body).toMatchObject({ success: false, data: null, messages: [{ code: "API0107", contentText: 'Expectation "x" is not supported: only "100-continue" is' }] });
+    const body = JSON.stringify({ document: { attributes: { ar_title: { value: "Hello" } } } });
+    const { port } = new URL(base);
+    const continued = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString("utf8");
+        // Node says 100 Continue before the body is sent, as the client asked.
+        if (text.startsWith("HTTP/1.1 100 Continue\r\n\r\n") && !text.includes("200 OK")) socket.write(body);
+      });
+      socket.on("close", () => resolve(text));
+      socket.write(request("PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1", ["Expect: 100-continue", "Content-Type: application/json", `Content-Length: ${body.length}`]));
+    });
+    expect(continued).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK/);
+  });
 });
 
 describe("body limits", () => {
@@ -101,6 +133,40 @@ describe("body limits", () => {
     const chunked = await raw(request("PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1", ["Content-Type: application/json", "Transfer-Encoding: chunked"], `${chunk(big.slice(0, 3000))}${chunk(big.slice(3000))}0\r\n\r\n`));
     expect(chunked.status).toBe(413);
     expect(codeOf(chunked)).toBe("API0010");
+  });
+
+  it("a chunk size declared over the limit: 413 API0010 at once, not when the request times out; nothing written", async () => {
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    const before = (await live.api.call("GET", "/api/v2/smart-elements/ART_HELLO")).text;
+    // 2^64-1 bytes announced and none sent; then a small first chunk and a second one over the limit.
+    for (const declared of ["ffffffffffffffff\r\n", `${chunk('{"document":')}1000;name=value\r\n{"attributes"`]) {
+      const started = performance.now();
+      const answer = await raw(request("PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1", ["Content-Type: application/json", "Transfer-Encoding: chunked"], declared));
+      expect(performance.now() - started).toBeLessThan(LIMITS.requestTimeoutMs / 2);
+      expect(answer.status).toBe(413);
+      expect(answer.headers).toMatch(/connection: close/i);
+      expect(codeOf(answer)).toBe("API0010");
+    }
+    expect((await live.api.call("GET", "/api/v2/smart-elements/ART_HELLO")).text).toBe(before);
+  });
+
+  it("chunk sizes are followed across the requests of a keep-alive connection (extensions, trailers, lengths)", async () => {
+    const chunk = (text: string, extension = "") => `${Buffer.byteLength(text).toString(16)}${extension}\r\n${text}\r\n`;
+    const put = (title: string) => JSON.stringify({ document: { attributes: { ar_title: { value: title } } } });
+    const head = (framing: string) => `PUT /api/v2/smart-elements/ART_ZEBRA?fields=document.properties.id HTTP/1.1\r\nHost: x\r\nAuthorization: ${ADMIN}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+    const first = put("Chunked, with a trailer");
+    const second = put("Sent with a length");
+    const started = performance.now();
+    const answer = await raw(
+      `${head("Transfer-Encoding: chunked")}${chunk(first.slice(0, 7), ";a=b")}${chunk(first.slice(7))}0\r\nX-Checksum: 1\r\n\r\n` +
+      `${head(`Content-Length: ${second.length}`)}${second}` +
+      `${head("Transfer-Encoding: gzip, chunked")}FFFFFFFFFFFF\r\n`,
+    );
+    expect(performance.now() - started).toBeLessThan(LIMITS.requestTimeoutMs / 2);
+    expect([...answer.headers.concat(JSON.stringify(answer.body)).matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1])).toEqual(["200", "200", "413"]);
+    // Node runs pipelined requests side by side: either write may land last.
+    const zebra = await live.api.call("GET", "/api/v2/smart-elements/ART_ZEBRA");
+    expect(["Chunked, with a trailer", "Sent with a length"]).toContain(zebra.json.data.document.attributes.ar_title.value);
   });
 
   it("JSON deeper than the limit: 400 API0009", async () => {

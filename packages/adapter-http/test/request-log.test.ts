@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lifecyclePlatform } from "../../core/test/lifecycle-fixture.ts";
 import { createRequestLogger, type Logger } from "../src/index.ts";
@@ -80,6 +81,32 @@ describe("request logs", () => {
       { reqId: statuses[0]?.[2], method: "POST", status: 400 },
       { reqId: statuses[1]?.[2], method: "GET", status: 400 },
     ]);
+  });
+
+  it("a client hanging up in the middle of its body: one line at level info, aborted and with no status (none was sent), no unexpected error", async () => {
+    lines.length = 0;
+    const { port } = new URL(live.url);
+    const auth = `Basic ${Buffer.from("admin:admin-pw").toString("base64")}`;
+    const framings = ["Content-Length: 1000", "Transfer-Encoding: chunked"];
+    for (const [index, framing] of framings.entries()) {
+      const socket = connect(Number(port), "127.0.0.1");
+      socket.on("error", () => {});
+      socket.write(`PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nX-Request-Id: gone-${index}\r\n` +
+        `Content-Type: application/json\r\n${framing}\r\n\r\n${framing.startsWith("Transfer") ? "40\r\n" : ""}{"document":`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.destroy();
+    }
+    const logged = async () => {
+      for (let waited = 0; waited < 3000 && parsed().filter((line) => line.msg === "request").length < framings.length; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return parsed();
+    };
+    const all = await logged();
+    expect(all.filter((line) => line.msg === "unexpected error")).toEqual([]);
+    const requests = all.filter((line) => line.msg === "request");
+    expect(requests.map((line) => [line.reqId, line.level, line.aborted, "status" in line])).toEqual([["gone-0", 30, true, false], ["gone-1", 30, true, false]]);
+    expect(lines.join("")).not.toMatch(/\bat \S+ \(/);
   });
 
   it("health needs no credentials and is logged like any request", async () => {

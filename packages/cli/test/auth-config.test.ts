@@ -49,6 +49,9 @@ describe("the configuration schema", () => {
     [{ authentModeConfig: { corp: {} } }, /authentModeConfig: a custom authenticator needs a class/],
     [{ useIndexAsGuest: "true" }, /useIndexAsGuest: /],
     [{ dashboards: { url: "not a url", username: "u", password: "p" } }, /dashboards\.url: /],
+    [{ trustedProxies: ["127.0.0.1", "proxy.local"] }, /trustedProxies\.1: must be an IP address or a CIDR range/],
+    [{ trustedProxies: "127.0.0.1" }, /trustedProxies: /],
+    [{ forwardedHeader: "x-real-ip" }, /forwardedHeader: /],
   ])("refuses %j, naming the key", (config, message) => {
     expect(() => checkConfig(config)).toThrow(message);
   });
@@ -63,6 +66,8 @@ describe("the configuration schema", () => {
       useIndexAsGuest: true,
       sessionCookie: { samesite: "lax", httponly: true, hostonly: true, secure: true },
       dashboards: { url: "http://127.0.0.1:8088", username: "admin", password: "admin", provider: "db" },
+      trustedProxies: ["127.0.0.1", "::1", "10.0.0.0/8"],
+      forwardedHeader: "forwarded",
     });
     expect(config.authentProvidersConfig?.file).toEqual({ class: "./file.js", file: "users.json" });
     expect(typeof checkConfig({ authentMode: () => "html" }).authentMode).toBe("function");

@@ -5,6 +5,7 @@ import type { Principal } from "./accounts/principal.ts";
 import { createScryptPasswordHasher } from "./accounts/scrypt-password-hasher.ts";
 import type { ElementRevision } from "./element/smart-element.ts";
 import { createReadScope, type ReadScope, type Transact } from "./elements/read-scope.ts";
+import { etagFor } from "./elements/if-match.ts";
 import * as read from "./elements/read-elements.ts";
 import { createVersionedCache, principalKey } from "./elements/reading-cache.ts";
 import type { ChangeStamp } from "./ports/change-clock.port.ts";
@@ -87,6 +88,8 @@ export interface Platform {
   restoreElement: ClockTail<typeof write.restoreElement>;
   /** Starts a new revision of an element, in a transaction of its own. */
   reviseElement(principal: Principal, current: ElementRevision, input?: write.ReviseInput): Promise<ElementRevision>;
+  /** The ETag GET of this element answers the principal: what a write answers with, for the client's next If-Match. */
+  etagOf(principal: Principal, revision: ElementRevision, stamp?: ChangeStamp): Promise<string>;
   /** The data PUT, DELETE and restore answer with; `stamp`, the request's (definitions of the request's start suit the answer). */
   writeResult(principal: Principal, revision: ElementRevision, startedAt: number, fields?: string, stamp?: ChangeStamp): ReturnType<typeof write.writeResult>;
   /** The items of an enumerate (by reference, or of an enum field), filtered and ordered, in the principal's locale. */
@@ -142,6 +145,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     deleteElement: async (p, ref, family, options) => write.deleteElement(await scope(p, options?.stamp), clock, ref, family, options),
     restoreElement: async (p, ref, body, options) => write.restoreElement(await scope(p, options?.stamp), clock, ref, body, options),
     reviseElement: async (p, current, input) => (await scope(p)).transaction((tx) => write.reviseElement(tx, clock, current, input)),
+    etagOf: async (p, revision, stamp) => etagFor(await scope(p, stamp), revision),
     writeResult: async (p, revision, startedAt, fields, stamp) => write.writeResult(await scope(p, stamp), revision, startedAt, fields),
     readEnumerate: async (p, ...rest) => readEnumerate(await scope(p), ...rest),
     lifecycle: bindLifecycleUseCases(scope, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),

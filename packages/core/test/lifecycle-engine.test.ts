@@ -115,11 +115,13 @@ describe("a state change", () => {
     expect(result).toEqual({
       data: { state: { id: "review", isCurrentState: true, label: "Relecture", activity: null, displayValue: "Relecture", color: "#0000AA" } },
       messages: [],
+      etag: expect.any(String),
     });
     const revisions = await seed.store.elements.revisions(seed.hello.initid);
     expect(revisions.map((r) => [r.revision, r.state, r.fixed])).toEqual([[1, "review", false], [0, "draft", true]]);
     expect(revisions[0]?.values).toEqual(revisions[1]?.values);
     const reading = await seed.platform.readElement(alice, "ART_HELLO");
+    expect(result.etag).toBe(reading.etag);
     expect(reading.data.document.properties?.state).toEqual({ reference: "review", stateLabel: "Relecture", activity: "", displayValue: "Relecture", color: "#0000AA" });
     const listed = await seed.platform.listRevisions(alice, "ART_HELLO", { fields: "document.properties.status,document.properties.state" });
     expect(listed.data.revisions.map((r) => r.properties?.status)).toEqual(["alive", "fixed"]);

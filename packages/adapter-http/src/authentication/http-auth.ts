@@ -2,16 +2,21 @@ import {
   createAuthenticationService, createInternalProvider, type AuthenticationService, type AuthenticationServiceOptions,
   type Authenticator, type AuthRequest, type CredentialProvider, type Platform,
 } from "@lineage/core";
+import type { Context } from "hono";
+import type { Logger } from "pino";
 import { createBasicAuthenticator } from "./basic-authenticator.ts";
+import { createClientAddressResolver, type ClientAddressOptions, type RequestAddresses } from "./client-address.ts";
 import { createHtmlAuthenticator } from "./html-authenticator.ts";
 import { createOpenAuthenticator } from "./open-authenticator.ts";
 import { DEFAULT_SESSION_COOKIE, type SessionCookieOptions } from "./session-cookie.ts";
+import { untrustedProxyHint } from "./proxy-hint.ts";
+import { throttleWarning } from "./throttle-warning.ts";
 
 /** The active authenticator's id, fixed or chosen per request (e.g. by Host header). */
 export type AuthentMode = string | ((request: AuthRequest) => string | Promise<string>);
 
 /** Authentication of the HTTP app (bundle.md, Configuration file). Every key has a default. */
-export interface HttpAuthOptions {
+export interface HttpAuthOptions extends ClientAddressOptions {
   /** `html` by default. */
   readonly mode?: AuthentMode;
   /** Custom authenticators by id, built with the service; they may also replace html, basic or open. */
@@ -21,7 +26,10 @@ export interface HttpAuthOptions {
   readonly sessionCookie?: SessionCookieOptions;
   /** The home page `/` is public (it greets guests). */
   readonly useIndexAsGuest?: boolean;
+  /** The brute-force defence's rules and store (ThrottleOptions of @lineage/core), or a LoginThrottle. */
   readonly throttle?: AuthenticationServiceOptions["throttle"];
+  /** Hears about every refused or slowed login attempt; by default a warning line in the app's logger (else the console). */
+  readonly onThrottled?: AuthenticationServiceOptions["onThrottled"];
   readonly sessionPolicy?: AuthenticationServiceOptions["sessionPolicy"];
   readonly realm?: string;
 }
@@ -35,10 +43,19 @@ export interface HttpAuth {
   readonly realm: string | undefined;
   /** The configured mode of this request (authtype and credentials aside). */
   mode(request: AuthRequest): Promise<string>;
+  /** The client and connection addresses of a request, trusted proxies considered. */
+  addresses(c: Context): RequestAddresses;
+  /** Told of each throttled (429) request: warns once when it came through a proxy nobody trusted. */
+  throttled(c: Context): void;
 }
 
-/** Builds the service and the authenticators (html, basic, open, then the custom ones). */
-export function createHttpAuth(platform: Platform, options: HttpAuthOptions = {}): HttpAuth {
+/**
+ * Builds the service and the authenticators (html, basic, open, then the custom ones).
+ * `logger` receives the warnings of throttled attempts.
+ */
+export function createHttpAuth(platform: Platform, options: HttpAuthOptions = {}, logger?: Logger): HttpAuth {
+  // Built first: a wrong trustedProxies entry stops the start before anything else is made.
+  const addresses = createClientAddressResolver(options);
   const providers = (options.providers ?? [createInternalProvider(platform)])
     .map((provider) => (typeof provider === "function" ? provider(platform) : provider));
   const service = createAuthenticationService({
@@ -46,6 +63,7 @@ export function createHttpAuth(platform: Platform, options: HttpAuthOptions = {}
     providers,
     ...(options.throttle ? { throttle: options.throttle } : {}),
     ...(options.sessionPolicy ? { sessionPolicy: options.sessionPolicy } : {}),
+    onThrottled: options.onThrottled ?? throttleWarning(logger),
   });
   const authenticators = new Map<string, Authenticator>([
     ["html", createHtmlAuthenticator(service)],
@@ -64,5 +82,7 @@ export function createHttpAuth(platform: Platform, options: HttpAuthOptions = {}
     useIndexAsGuest: options.useIndexAsGuest ?? false,
     realm: options.realm,
     mode: async (request) => (typeof mode === "function" ? await mode(request) : mode),
+    addresses,
+    throttled: untrustedProxyHint(options.trustedProxies, logger),
   };
 }

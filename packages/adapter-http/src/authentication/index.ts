@@ -3,6 +3,7 @@ export { apiAuthentication, rightForMethod } from "./api-authentication.ts";
 export { pageAuthentication } from "./page-authentication.ts";
 export { identifyRequest, type Identification } from "./identify-request.ts";
 export { toAuthRequest, clientAddressOf } from "./auth-request.ts";
+export { createClientAddressResolver, isProxyAddress, type ClientAddressOptions, type ForwardedHeader, type RequestAddresses } from "./client-address.ts";
 export { createBasicAuthenticator, parseBasicCredentials, basicChallenge } from "./basic-authenticator.ts";
 export { createOpenAuthenticator, tokenOf } from "./open-authenticator.ts";
 export { createHtmlAuthenticator } from "./html-authenticator.ts";

@@ -7,7 +7,7 @@ import { SHARED_SCHEMAS } from "./shared-schemas.ts";
 import { SESSION_COOKIE } from "../authentication/session-cookie.ts";
 
 /** Errors any authenticated /api/ request can get, whatever the route. */
-const AUTHENTICATION_ERRORS: readonly ErrorCode[] = ["AUTH0401", "AUTH0402", "CRUD0105"];
+const AUTHENTICATION_ERRORS: readonly ErrorCode[] = ["AUTH0401", "AUTH0402", "AUTH0429", "CRUD0105"];
 /** Errors of any /api/ request: an Accept or a suffix the API cannot answer. */
 const FORMAT_ERRORS: readonly ErrorCode[] = ["API0005", "API0006"];
 /** Errors of any request with a body. */

@@ -3,6 +3,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cookieOf } from "../request-cookie.ts";
 import { clientAddressOf } from "../authentication/auth-request.ts";
+import { retryAfterOf } from "../authentication/retry-after.ts";
 import { formFields } from "../authentication/form-fields.ts";
 import { homePage } from "../authentication/home-page.ts";
 import { PAGE_HEADERS } from "../authentication/html-page.ts";
@@ -26,7 +27,7 @@ const FORM_LIMIT = 16 * 1024;
  */
 export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
-  const showLogin = (c: Context, state: Omit<LoginPageState, "csrf">, status: 200 | 401 | 403) =>
+  const showLogin = (c: Context, state: Omit<LoginPageState, "csrf">, status: 200 | 401 | 403 | 429) =>
     c.body(loginPage({ ...state, csrf: issueLoginCsrf(c, auth.sessionCookie) }), status, PAGE_HEADERS);
   const limitForm = bodyLimit({ maxSize: FORM_LIMIT, onError: (c) => c.text("Form too large", 413) });
 
@@ -42,7 +43,16 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
     if (!loginCsrfMatches(c, form.csrf)) {
       return showLogin(c, { returnTo, login, error: "The form had expired. Please log in again." }, 403);
     }
-    const principal = await auth.service.verifyPassword(login, form.password ?? "", clientAddressOf(c));
+    let principal;
+    try {
+      principal = await auth.service.verifyPassword(login, form.password ?? "", clientAddressOf(c, auth.addresses));
+    } catch (error) {
+      const retryAfter = retryAfterOf(error);
+      if (!retryAfter) throw error;
+      auth.throttled(c);
+      c.header("Retry-After", retryAfter);
+      return showLogin(c, { returnTo, login, error: `Too many failed attempts. Please try again in ${retryAfter} s.` }, 429);
+    }
     // One message whether the login exists or not.
     if (!principal) return showLogin(c, { returnTo, login, error: "Username and/or password is incorrect." }, 401);
     const previous = cookieOf(c, SESSION_COOKIE);
@@ -113,7 +123,7 @@ export const authenticationOperations = defineOperations([
     query: v.object({ return: v.optional(v.pipe(v.string(), v.description("Local path to go to after login"))) }), response: page("The form, with a form token") },
   { method: "POST", path: "/login", tag: "Authentication", summary: "Log in with the form: opens a session cookie", authenticated: false,
     body: { content: { "application/x-www-form-urlencoded": LoginFormSchema } },
-    response: { status: 303, contentType: null, description: "Logged in: Set-Cookie with the session, redirect to `return`. Wrong credentials: 401 with the form again; expired form: 403." } },
+    response: { status: 303, contentType: null, description: "Logged in: Set-Cookie with the session, redirect to `return`. Wrong credentials: 401 with the form again; expired form: 403; too many failed attempts on the login or from the client: 429 with the form again and Retry-After." } },
   { method: "POST", path: "/logout", tag: "Authentication", summary: "Log out: closes the session", authenticated: false,
     body: { content: { "application/x-www-form-urlencoded": LogoutFormSchema } },
     response: { status: 303, contentType: null, description: "Redirect to /login?loggedout=1; a wrong form token: 403" } },

@@ -7,6 +7,7 @@ import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { PutFormBodySchema, PutJsonBodySchema } from "../put-body.schema.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readPutValues } from "../request-body.ts";
+import { headerOf } from "../request-header.ts";
 import { splitFormat } from "../resource-name.ts";
 import { listQueryOf, respondWithEtag } from "../respond.ts";
 
@@ -18,6 +19,8 @@ function writableName(segment: string, method: string): string {
 }
 
 const TAG = "Smart Elements";
+/** How the writes of an element take If-Match (docs/concurrency.md). */
+export const IF_MATCH = "With an If-Match header (the ETag a GET gave, a list of them, or *), nothing is written unless it names the element's current ETag: 412 CRUD0238 otherwise.";
 const LIST_ERRORS: readonly ErrorCode[] = ["ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"];
 const READ_ERRORS: readonly ErrorCode[] = ["ROUTES0100", "ROUTES0101", "ROUTES0102", "ROUTES0103", "CRUD0202"];
 const FAMILY_ERRORS: readonly ErrorCode[] = ["ROUTES0104", "ROUTES0105"];
@@ -46,16 +49,18 @@ function collectionOperations(family: boolean): ApiOperation[] {
     },
     {
       method: "PUT", path: `${base}/:docid`, tag: TAG, summary: `Modify a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
-      description: "Changes the latest revision in place. JSON body, or one form variable per Smart Field (usable from an HTML form).",
+      description: "Changes the latest revision in place. JSON body, or one form variable per Smart Field (usable from an HTML form). " +
+        `${IF_MATCH} The answer carries the element's new ETag.`,
       body: { content: { "application/json": PutJsonBodySchema, "application/x-www-form-urlencoded": PutFormBodySchema, "multipart/form-data": PutFormBodySchema } },
       response: { data: WriteResultSchema },
-      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0201", "CRUD0213", "CRUD0218", "ROUTES0106", "ROUTES0107", "ROUTES0108", "ROUTES0109", "ROUTES0113", "ROUTES0127", "VALUE0001", "VALUE0002"],
+      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0201", "CRUD0213", "CRUD0218", "CRUD0238", "ROUTES0106", "ROUTES0107", "ROUTES0108", "ROUTES0109", "ROUTES0113", "ROUTES0127", "VALUE0001", "VALUE0002"],
     },
     {
       method: "DELETE", path: `${base}/:docid`, tag: TAG, summary: `Put a Smart Element${of} in the trash`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
-      description: "The whole lineage goes to the trash (status deleted); it stays readable and restorable under /api/v2/trash/. Physical deletion is impossible.",
+      description: "The whole lineage goes to the trash (status deleted); it stays readable and restorable under /api/v2/trash/. Physical deletion is impossible. " +
+        IF_MATCH,
       response: { data: WriteResultSchema },
-      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "ROUTES0110"],
+      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0238", "ROUTES0110"],
     },
   ];
 }
@@ -99,14 +104,16 @@ export function elementRoutes(): Hono<HttpEnv> {
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
       const { values, caseInsensitive } = await readPutValues(c);
       const { platform, principal, deadline, stamp } = c.var;
-      const updated = await platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family"), deadline, stamp });
+      const ifMatch = headerOf(c, "if-match");
+      const updated = await platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family"), deadline, stamp, ifMatch });
+      c.header("ETag", await platform.etagOf(principal, updated, stamp));
       return c.json(successEnvelope(await platform.writeResult(principal, updated, started, c.req.query("fields"), stamp)));
     });
     app.delete(prefix, async (c) => {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
       const { platform, principal, deadline, stamp } = c.var;
-      const deleted = await platform.deleteElement(principal, name, c.req.param("family"), { deadline, stamp });
+      const deleted = await platform.deleteElement(principal, name, c.req.param("family"), { deadline, stamp, ifMatch: headerOf(c, "if-match") });
       return c.json(successEnvelope(await platform.writeResult(principal, deleted, started, c.req.query("fields"), stamp)));
     });
   }

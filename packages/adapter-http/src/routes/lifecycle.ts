@@ -6,6 +6,8 @@ import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { successEnvelope, type EnvelopeMessage } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readJsonBody } from "../request-body.ts";
+import { headerOf } from "../request-header.ts";
+import { IF_MATCH } from "./elements.ts";
 import { splitFormat } from "../resource-name.ts";
 
 /** The two homes of an element's lifecycle collection. */
@@ -26,7 +28,7 @@ function isSet(value: string | undefined): boolean {
 const TAG = "Lifecycle";
 /** Errors of every lifecycle route (api-v2.md, Errors, Lifecycle (all)). */
 const LIFECYCLE_ERRORS: readonly ErrorCode[] = ["CRUD0200", "CRUD0201", "CRUD0219", "CRUD0220", "CRUD0227", "ROUTES0105"];
-const CHANGE_ERRORS: readonly ErrorCode[] = ["WFL0300", "CRUD0235", "WFL0310", "WFL0311", "WFL0312", "WFL0409"];
+const CHANGE_ERRORS: readonly ErrorCode[] = ["WFL0300", "CRUD0235", "CRUD0238", "WFL0310", "WFL0311", "WFL0312", "WFL0409"];
 const TransitionRefSchema = v.looseObject({ uri: v.string(), label: v.string(), valid: v.optional(v.boolean()) });
 const TransitionSchema = v.looseObject({
   id: v.string(),
@@ -60,7 +62,8 @@ function lifecycleOperationsOf(base: string): ApiOperation[] {
     },
     {
       method: "POST", path: `${path}/states/:state`, tag: TAG, summary: `Change the state${variant}`, params, body,
-      description: "Runs the transition leading to the state; with no valid transition only the admin may force the state. Creates a new revision.",
+      description: "Runs the transition leading to the state; with no valid transition only the admin may force the state. Creates a new revision. " +
+        `${IF_MATCH} The answer carries the element's new ETag.`,
       response: { data: v.object({ uri: v.string(), state: StateSchema }) },
       errors: [...LIFECYCLE_ERRORS, "CRUD0228", ...CHANGE_ERRORS],
     },
@@ -76,7 +79,7 @@ function lifecycleOperationsOf(base: string): ApiOperation[] {
     },
     {
       method: "POST", path: `${path}/transitions/:transition`, tag: TAG, summary: `Run a transition${variant}`, params, body,
-      description: "The comment goes to the history, the parameters to the transition. Creates a new revision.",
+      description: `The comment goes to the history, the parameters to the transition. Creates a new revision. ${IF_MATCH} The answer carries the element's new ETag.`,
       response: { data: v.object({ state: StateSchema }) },
       errors: [...LIFECYCLE_ERRORS, "CRUD0229", ...CHANGE_ERRORS],
     },
@@ -123,8 +126,9 @@ export function lifecycleRoutes(): Hono<HttpEnv> {
     app.post(`${base}/states/:state`, async (c) => {
       const { ref, options } = target(c);
       const state = last(c, "state");
-      const input = { ...(await readStateChange(c)), deadline: c.var.deadline };
+      const input = { ...(await readStateChange(c)), deadline: c.var.deadline, ifMatch: headerOf(c, "if-match") };
       const result = await c.var.platform.lifecycle.changeStateTo(c.var.principal, ref, state, input, options);
+      c.header("ETag", result.etag);
       return c.json(successEnvelope(result.data, transitionMessages(result.messages)));
     });
     app.get(`${base}/transitions`, async (c) => {
@@ -138,8 +142,9 @@ export function lifecycleRoutes(): Hono<HttpEnv> {
     app.post(`${base}/transitions/:transition`, async (c) => {
       const { ref, options } = target(c);
       const transition = last(c, "transition");
-      const input = { ...(await readStateChange(c)), deadline: c.var.deadline };
+      const input = { ...(await readStateChange(c)), deadline: c.var.deadline, ifMatch: headerOf(c, "if-match") };
       const result = await c.var.platform.lifecycle.runTransition(c.var.principal, ref, transition, input, options);
+      c.header("ETag", result.etag);
       return c.json(successEnvelope(result.data, transitionMessages(result.messages)));
     });
   }

@@ -6,6 +6,8 @@ import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readJsonBody } from "../request-body.ts";
+import { headerOf } from "../request-header.ts";
+import { IF_MATCH } from "./elements.ts";
 import { splitFormat } from "../resource-name.ts";
 import { listQueryOf, respondWithEtag } from "../respond.ts";
 
@@ -23,10 +25,10 @@ export const trashOperations = defineOperations([
   },
   {
     method: "PUT", path: "/api/v2/trash/:docid", tag: "Trash", summary: "Restore an element from the trash", params: ELEMENT_PARAMS, query: ElementQuerySchema,
-    description: "The lineage becomes alive again, with a history entry.",
+    description: `The lineage becomes alive again, with a history entry. ${IF_MATCH} The answer carries the element's new ETag.`,
     body: { content: { "application/json": RestoreBodySchema } },
     response: { data: v.object({ document: DocumentSchema, duration: v.optional(v.string()) }) },
-    errors: ["CRUD0236", "CRUD0237", "ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0110"],
+    errors: ["CRUD0236", "CRUD0237", "CRUD0238", "ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0110"],
   },
 ]);
 
@@ -46,7 +48,8 @@ export function trashRoutes(): Hono<HttpEnv> {
     const started = performance.now();
     const { name } = splitFormat(c.req.param("docid"));
     const { platform, principal, deadline } = c.var;
-    const restored = await platform.restoreElement(principal, name, await readJsonBody(c), { deadline, stamp: c.var.stamp });
+    const restored = await platform.restoreElement(principal, name, await readJsonBody(c), { deadline, stamp: c.var.stamp, ifMatch: headerOf(c, "if-match") });
+    c.header("ETag", await platform.etagOf(principal, restored, c.var.stamp));
     return c.json(successEnvelope(await platform.writeResult(principal, restored, started, c.req.query("fields"), c.var.stamp)));
   });
   return app;

@@ -23,3 +23,18 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     .map((tag) => tag.trim().replace(/^W\//, "").replace(/-gzip"$/, '"'))
     .some((tag) => tag === "*" || tag === etag || `"${tag}"` === etag);
 }
+
+/** The entity tags of a header list, split on the commas between them (a quoted tag may hold a comma itself). */
+function entityTags(header: string): string[] {
+  return (header.match(/(?:W\/)?"[^"]*"|[^,\s][^,]*/g) ?? []).map((tag) => tag.trim());
+}
+
+/**
+ * True when an If-Match header lets a write go on against an element whose
+ * ETag is `etag` (RFC 9110, 13.1.1): `*`, or a list naming it by the strong
+ * comparison, so a weak tag (`W/"…"`) never matches. A tag sent without its
+ * quotes is taken as that quoted tag, as If-None-Match takes it.
+ */
+export function ifMatchSatisfied(ifMatch: string, etag: string): boolean {
+  return entityTags(ifMatch).some((tag) => tag === "*" || tag === etag || (!tag.startsWith("W/") && !tag.startsWith('"') && `"${tag}"` === etag));
+}

@@ -8,6 +8,7 @@ import type { LineageStatus } from "../element/smart-element.ts";
 import type { OrderTerm } from "../ports/element-repository.port.ts";
 import { describeStructure, type FieldDescription } from "../structure/structure-description.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLimit, type ListQuery } from "./list-parameters.ts";
+import { etagFor } from "./if-match.ts";
 import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
 import type { Stamped } from "./definitions.ts";
@@ -40,7 +41,7 @@ export async function readElement(scope: ReadScope, ref: string, options: Consul
   await scope.prepare([revision]);
   const data: ElementReading["data"] = { document: renderDocument(revision, selection, scope, "one") };
   if (selection.structure) data.family = familyPart(scope, revision);
-  const etag = await elementEtag(revision.id, revision.modifiedAt, scope.rightsVector(revision), scope.principal, scope.locale);
+  const etag = await etagFor(scope, revision);
   return { revision, etag, data };
 }
 

@@ -9,6 +9,7 @@ import type { Clock } from "../ports/clock.port.ts";
 import type { Deadline } from "../ports/store.port.ts";
 import type { Stamped } from "./definitions.ts";
 import { applyValues, checkNeeded, computeTitle } from "./element-values.ts";
+import { checkIfMatch } from "./if-match.ts";
 import { CONSULT_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
 
@@ -31,6 +32,18 @@ export function historyEntry(scope: ReadScope, revision: ElementRevision, date: 
 export interface WriteOptions extends Stamped {
   /** The request's time limit: the write is not committed once it has expired. */
   readonly deadline?: Deadline | undefined;
+  /** The request's If-Match header: the write is refused (412 CRUD0238) unless it names the element's current ETag. */
+  readonly ifMatch?: string | undefined;
+}
+
+/**
+ * The modification date of a write: now, but always after the element's last one, so that every
+ * write changes its ETag (made of that date) even within one millisecond or when the clock steps back.
+ */
+function modificationDate(clock: Clock, previous: ElementRevision): Date {
+  const now = clock.now();
+  const last = Date.parse(previous.modifiedAt);
+  return now.getTime() > last ? now : new Date(last + 1);
 }
 
 export interface CreateElementInput extends WriteOptions {
@@ -99,6 +112,7 @@ export async function changeElement(tx: ReadScope, clock: Clock, ref: string, in
   if (!tx.permissions(current).has("edit")) {
     throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
   }
+  await checkIfMatch(tx, current, input.ifMatch, ref);
   const structure = tx.structure(current.structure);
   if (!structure) throw new LineageError("ROUTES0109", [ref, `structure "${current.structure}" is missing`]);
   const values = await applyValues(structure, current.values, input.values, tx, {
@@ -110,7 +124,7 @@ export async function changeElement(tx: ReadScope, clock: Clock, ref: string, in
     },
   });
   checkNeeded(structure, values);
-  const now = clock.now();
+  const now = modificationDate(clock, current);
   const updated: ElementRevision = {
     ...current,
     values,
@@ -129,7 +143,8 @@ export function deleteElement(scope: ReadScope, clock: Clock, ref: string, famil
     const repos = tx.repos;
     const current = await locateElement(tx, ref, CONSULT_RULES, family);
     if (!tx.permissions(current).has("delete")) throw new LineageError("ROUTES0110", [ref, "Access not granted"]);
-    const now = clock.now();
+    await checkIfMatch(tx, current, options.ifMatch, ref);
+    const now = modificationDate(clock, current);
     await repos.elements.setLineageStatus(current.initid, "deleted", now.toISOString());
     await repos.search.markChanged(current.initid, current.structure);
     const deleted = (await repos.elements.latest(current.initid)) ?? { ...current, status: "deleted" as const };
@@ -151,7 +166,8 @@ export function restoreElement(scope: ReadScope, clock: Clock, ref: string, body
     const existing = await tx.find(ref);
     if (existing && existing.status !== "deleted") throw new LineageError("CRUD0237", [ref]);
     const current = await locateDeleted(tx, ref, "delete");
-    const now = clock.now();
+    await checkIfMatch(tx, current, options.ifMatch, ref);
+    const now = modificationDate(clock, current);
     await repos.elements.setLineageStatus(current.initid, "alive", now.toISOString());
     await repos.search.markChanged(current.initid, current.structure);
     const restored = (await repos.elements.latest(current.initid)) ?? { ...current, status: "alive" as const };

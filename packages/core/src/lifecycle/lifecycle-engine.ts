@@ -3,6 +3,7 @@ import { findState, type Lifecycle, type LifecycleTransition } from "../catalog/
 import { trashUri } from "../element/element-uri.ts";
 import type { HistoryEntry } from "../element/history-entry.ts";
 import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
+import { checkIfMatch } from "../elements/if-match.ts";
 import { historyEntry, reviseElement } from "../elements/write-elements.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
@@ -115,10 +116,13 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
     const { scope, lifecycle } = located;
     const repos = scope.repos;
     const element = await repos.elements.latest(located.element.initid);
-    if (!element || element.id !== located.element.id) throw new LineageError("WFL0409", [elementName(located.element)]);
+    if (!element) throw new LineageError("WFL0409", [elementName(located.element)]);
     if (element.status === "deleted") {
       throw new LineageError("CRUD0219", [elementName(element)], { userMessage: `Document "${elementName(element)}" is deleted`, uri: trashUri(element.initid) });
     }
+    // Before the check against the revision located outside the transaction: a client that named an ETag learns it is stale.
+    await checkIfMatch(scope, element, request.ifMatch, elementName(element));
+    if (element.id !== located.element.id) throw new LineageError("WFL0409", [elementName(located.element)]);
     const subject: WorkflowSubject = { ...located, element };
     const from = currentStateOf(subject);
     const transition = resolve(subject, request);

@@ -2,6 +2,7 @@ import type { Principal } from "../accounts/principal.ts";
 import { findState } from "../catalog/lifecycle.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
+import { etagFor } from "../elements/if-match.ts";
 import { locateElement, type LocateRules } from "../elements/locate-element.ts";
 import type { ReadScope } from "../elements/read-scope.ts";
 import type { Stamped } from "../elements/definitions.ts";
@@ -32,10 +33,12 @@ export interface StateListOptions extends LifecycleOptions {
 /** The comment and parameters of POST states/<state> and transitions/<transition>. */
 export type StateChangeInput = Omit<StateChangeRequest, "target">;
 
-/** The answer of a state change: the response data, and the messages of hooks m2 and m3. */
+/** The answer of a state change: the response data, the messages of hooks m2 and m3, and the element's new ETag. */
 export interface StateChangeResult<T> {
   readonly data: T;
   readonly messages: readonly TransitionMessage[];
+  /** What GET of the element now answers the principal: the If-Match of a next change. */
+  readonly etag: string;
 }
 
 /** The element named `ref` under its lifecycle: CRUD0200, CRUD0219, CRUD0220, CRUD0201, then 404 CRUD0227 without a lifecycle. */
@@ -93,6 +96,7 @@ export async function changeStateTo(
   return {
     data: { uri: uris.state(state), state: stateReading(subject.lifecycle, state, currentStateOf(after), via, uris, scope.locale) },
     messages: outcome.messages,
+    etag: await etagFor(scope, outcome.revision),
   };
 }
 
@@ -126,7 +130,7 @@ export async function runTransition(
   const subject = await locateSubject(scope, ref, options);
   const outcome = await engine.changeState(subject, { ...input, target: { transition: id } });
   const state = outcome.revision.state ?? subject.lifecycle.firstState;
-  return { data: { state: stateObject(subject.lifecycle, state, state, scope.locale) }, messages: outcome.messages };
+  return { data: { state: stateObject(subject.lifecycle, state, state, scope.locale) }, messages: outcome.messages, etag: await etagFor(scope, outcome.revision) };
 }
 
 /** The lifecycle use cases bound to a platform: the acting principal first, like every use case. */

@@ -8,8 +8,13 @@ export interface AuthRequest {
   /** The URL path as received (percent-encoded). */
   readonly path: string;
   readonly url: URL;
-  /** The peer's IP address ("unknown" when the transport does not say). */
+  /**
+   * The client's IP address: the connection's, or the one a trusted reverse proxy forwarded
+   * (docs/deployment.md); "unknown" when the transport does not say.
+   */
   readonly clientAddress: string;
+  /** The address of the connection itself: the proxy's, behind a reverse proxy. */
+  readonly peerAddress: string;
   /** True for /api/ requests: they never get a login form (bundle.md). */
   readonly isApi: boolean;
   header(name: string): string | undefined;

@@ -36,6 +36,11 @@ export interface StateChangeRequest {
   readonly parameters?: Readonly<Record<string, unknown>> | undefined;
   /** The request's time limit: the change is not committed once it has expired. */
   readonly deadline?: Deadline | undefined;
+  /**
+   * The request's If-Match header: an engine refuses the change (412 CRUD0238, `checkIfMatch`)
+   * unless it names the element's current ETag, checked on the revision its transaction reads.
+   */
+  readonly ifMatch?: string | undefined;
 }
 
 /** A message for the user from hooks m2 and m3; `warning` when m3 failed after the change was stored. */

@@ -5,6 +5,7 @@ export { createMemoryDashboardServer, type MemoryDashboardServer } from "./memor
 export { createMemoryImageStore } from "./memory-image-store.ts";
 export { imageStoreContract } from "./image-store.contract.ts";
 export { authStoreContract } from "./auth-store.contract.ts";
+export { throttleStoreContract } from "./throttle-store.contract.ts";
 export { createMemorySessionRepository } from "./memory-session-repository.ts";
 export { createMemoryTokenRepository } from "./memory-token-repository.ts";
 export { searchIndexContract } from "./search-index.contract.ts";

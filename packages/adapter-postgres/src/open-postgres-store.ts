@@ -6,6 +6,7 @@ import { connectionRepositories } from "./connection-repositories.ts";
 import { READ_ONLY_COUNTER } from "./definitions-counter.ts";
 import { migrateSchema } from "./migrate-schema.ts";
 import { sqlClient } from "./sql-client.ts";
+import { createPostgresThrottleStore, type PostgresThrottleStore, type PostgresThrottleStoreOptions } from "./throttle-store.ts";
 import { createWriteTransactions } from "./write-transactions.ts";
 
 export interface PostgresStoreOptions {
@@ -38,7 +39,13 @@ export interface PostgresStoreOptions {
  * await store.transaction(async (tx) => tx.catalog.saveEnumerate(colors));
  * await store.close();
  */
-export async function openPostgresStore({ url, clock = systemClock, poolSize = 10, log = logToStderr, changes = "poll" }: PostgresStoreOptions): Promise<Store> {
+/** The store on PostgreSQL, and the shared counts of the login throttle over the same pool. */
+export interface PostgresStore extends Store {
+  /** The login throttle's ThrottleStore shared by every node on the database (made on first call, stopped with the store). */
+  throttleStore(options?: Omit<PostgresThrottleStoreOptions, "log">): PostgresThrottleStore;
+}
+
+export async function openPostgresStore({ url, clock = systemClock, poolSize = 10, log = logToStderr, changes = "poll" }: PostgresStoreOptions): Promise<PostgresStore> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle connection that breaks (the server restarted) is dropped by the pool; without a
   // listener, node-postgres would make it an uncaught error that ends the process.
@@ -55,14 +62,20 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
   const committed = connectionRepositories({ sql, counter: READ_ONLY_COUNTER, changes: notified ?? createCommittedClock(sql), clock });
   const queue = createSerialQueue();
   const run = createWriteTransactions(pool, clock, queue, notified?.changed);
+  let throttle: PostgresThrottleStore | undefined;
   let closing: Promise<void> | undefined;
   const transaction: Store["transaction"] = (fn, options) =>
     closing ? Promise.reject(new Error("The store is closed")) : run(fn, options);
   return {
     ...outsideTransactions(committed, transaction),
     transaction,
+    throttleStore(throttleOptions) {
+      throttle ??= createPostgresThrottleStore(sql, { ...throttleOptions, log });
+      return throttle;
+    },
     close() {
       closing ??= queue.run(async () => {
+        throttle?.stop();
         await listener?.close();
         await pool.end();
       });

@@ -205,3 +205,17 @@ export const lineageClock = pgTable(
   },
   (t) => [check("lineage_clock_one_row", sql`${t.id} = 1`)],
 );
+
+/**
+ * Failed logins and token uses counted by the login throttle, per key (a login, a client), shared
+ * by every node so that an attacker alternating between nodes is counted once (throttle-store.ts).
+ */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    key: text("key").primaryKey(),
+    failures: integer("failures").notNull(),
+    lastFailureAt: bigint("last_failure_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("login_failures_last_idx").on(t.lastFailureAt)],
+);

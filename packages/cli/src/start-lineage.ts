@@ -7,7 +7,7 @@ import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapt
 import type { ImageProcessor, SearchIndex } from "@lineage/core";
 import { dirname, join, resolve } from "node:path";
 import { readBundleFile } from "./bundle-file.ts";
-import { openStore, type StoreLocation } from "./store-location.ts";
+import { openStore, withSharedThrottle, type StoreLocation } from "./store-location.ts";
 
 export interface LineageOptions {
   /** Data directory (SQLite database and vault, or only the node's caches with `databaseUrl`); `./data` by default. */
@@ -98,7 +98,8 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   const images = createJimpImages({
     imagesDir, cacheDir: join(options.dataDir ?? "./data", "image-cache"), processor,
   });
-  const app = createHttpApp({ platform, images, limits: httpLimits, readiness, ...(options.logger ? { logger: options.logger } : {}), ...(dashboards ? { dashboards } : {}), ...(options.auth ? { auth: options.auth } : {}) });
+  const auth = withSharedThrottle(platform.store, options.auth);
+  const app = createHttpApp({ platform, images, limits: httpLimits, readiness, ...(options.logger ? { logger: options.logger } : {}), ...(dashboards ? { dashboards } : {}), ...(auth ? { auth } : {}) });
   /** What the platform holds once the server no longer answers, released in this order. */
   const release = async () => {
     await images.close();

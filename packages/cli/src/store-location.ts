@@ -1,4 +1,5 @@
-import { openPostgresStore } from "@lineage/adapter-postgres";
+import { openPostgresStore, type PostgresStore } from "@lineage/adapter-postgres";
+import type { HttpAuthOptions } from "@lineage/adapter-http";
 import { openSqliteStore } from "@lineage/adapter-sqlite";
 import type { Store } from "@lineage/core";
 
@@ -40,4 +41,16 @@ export function openStore(location: StoreLocation, synchronous?: "full" | "norma
     return openPostgresStore({ url: location.databaseUrl, ...(changes ? { changes } : {}) });
   }
   return openSqliteStore({ dataDir: location.dataDir, ...(synchronous ? { synchronous } : {}) });
+}
+
+/**
+ * On PostgreSQL, the login throttle counts in the database, so that nodes count together (unless
+ * the options bring a throttle of their own); on SQLite, each process counts in its memory.
+ */
+export function withSharedThrottle(store: Store, auth: HttpAuthOptions | undefined): HttpAuthOptions | undefined {
+  if (!("throttleStore" in store)) return auth;
+  const throttle = auth?.throttle;
+  if (throttle && "admit" in throttle) return auth;
+  const shared = (store as PostgresStore).throttleStore(throttle?.windowMs === undefined ? {} : { windowMs: throttle.windowMs });
+  return { ...auth, throttle: { ...throttle, store: shared } };
 }

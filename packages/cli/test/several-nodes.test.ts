@@ -109,6 +109,21 @@ describe("two nodes on one PostgreSQL", () => {
     expect(changes).toHaveLength(1);
   });
 
+  it("counts the wrong passwords of a login on both nodes together", async () => {
+    const wrong = { authorization: basic("bob", "not-his-password") };
+    // Five on each node: neither alone goes past the five free failures, together they lock the login.
+    const statuses: number[] = [];
+    for (const node of [a, b, a, b, a, b, a, b, a, b]) statuses.push((await call(node, "GET", "/api/v2/smart-elements/", { headers: wrong })).status);
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses).toContain(429);
+    // Each node's copy of the counts is read again every second.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const locked = await call(a, "GET", "/api/v2/smart-elements/", { headers: { authorization: basic("bob", "bob") } });
+    expect([locked.status, locked.json?.messages?.[0].code]).toEqual([429, "AUTH0429"]);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await call(b, "GET", "/api/v2/smart-elements/", { headers: { authorization: basic("alice", "alice") } })).status).toBe(200);
+  });
+
   it("serves a file uploaded through one node from the other", async () => {
     const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000" + "1f15c4890000000d49444154789c636000010000050001" + "0d0a2db40000000049454e44ae426082", "hex");
     const form = new FormData();

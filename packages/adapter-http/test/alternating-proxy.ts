@@ -1,4 +1,4 @@
-import { Agent, createServer, request } from "node:http";
+import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** A load balancer for tests: one URL in front of several nodes. */
@@ -11,14 +11,18 @@ export interface AlternatingProxy {
  * Sends each request to the next node in turn (round robin per request, not per connection, as
  * nginx does over keep-alive upstreams), so that two requests in a row of a test are served by
  * two different nodes. Bodies and headers pass as they are; a node that cannot be reached is a 502.
+ * With `forwardedFor`, it does what nginx does with `proxy_set_header X-Forwarded-For
+ * $proxy_add_x_forwarded_for`: the client's socket address is appended to whatever
+ * X-Forwarded-For the client sent (a forged one stays, to the left), and requests leave from 127.0.0.1.
  */
-export async function startAlternatingProxy(nodes: readonly string[]): Promise<AlternatingProxy> {
-  const agent = new Agent({ keepAlive: true });
+export async function startAlternatingProxy(nodes: readonly string[], { forwardedFor = false } = {}): Promise<AlternatingProxy> {
+  const agent = new Agent({ keepAlive: true, ...(forwardedFor ? { localAddress: "127.0.0.1" } : {}) });
   let next = 0;
   const server = createServer((incoming, answer) => {
     const node = new URL(nodes[next++ % nodes.length]!);
     const upstream = request({
-      host: node.hostname, port: node.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent, setHost: false,
+      host: node.hostname, port: node.port, method: incoming.method, path: incoming.url, agent, setHost: false,
+      headers: forwardedFor ? withForwardedFor(incoming) : incoming.headers,
     }, (response) => {
       answer.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
       response.pipe(answer);
@@ -42,4 +46,11 @@ export async function startAlternatingProxy(nodes: readonly string[]): Promise<A
       server.close(() => closed());
     }),
   };
+}
+
+/** The request's headers with its socket address appended to X-Forwarded-For. */
+function withForwardedFor(incoming: IncomingMessage): IncomingHttpHeaders {
+  const sent = incoming.headers["x-forwarded-for"];
+  const peer = incoming.socket.remoteAddress ?? "unknown";
+  return { ...incoming.headers, "x-forwarded-for": sent ? `${String(sent)}, ${peer}` : peer };
 }

@@ -1,43 +1,12 @@
-import { createServer, request, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
-
-/** A reverse proxy for tests, on 127.0.0.1. */
-export interface ForwardingProxy {
-  readonly url: string;
-  close(): Promise<void>;
-}
+import { request, type IncomingHttpHeaders } from "node:http";
+import { startAlternatingProxy, type AlternatingProxy } from "./alternating-proxy.ts";
 
 /**
- * What nginx does with `proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for`: passes each
- * request to `target`, from 127.0.0.1, with the client's socket address appended to whatever
- * X-Forwarded-For the client sent (a forged one stays, to the left).
+ * A reverse proxy in front of `target` that appends the client's address to X-Forwarded-For, as
+ * nginx does (alternating-proxy.ts, with one node).
  */
-export async function startForwardingProxy(target: string): Promise<ForwardingProxy> {
-  const upstreamUrl = new URL(target);
-  const server = createServer((incoming, answer) => {
-    const sent = incoming.headers["x-forwarded-for"];
-    const peer = incoming.socket.remoteAddress ?? "unknown";
-    const headers: IncomingHttpHeaders = { ...incoming.headers, "x-forwarded-for": sent ? `${String(sent)}, ${peer}` : peer };
-    const upstream = request({
-      host: upstreamUrl.hostname, port: upstreamUrl.port, method: incoming.method, path: incoming.url, headers, localAddress: "127.0.0.1",
-    }, (response) => {
-      answer.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
-      response.pipe(answer);
-    });
-    upstream.on("error", () => {
-      if (answer.headersSent) answer.destroy();
-      else answer.writeHead(502).end();
-    });
-    incoming.pipe(upstream);
-  });
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((closed) => {
-      server.closeAllConnections();
-      server.close(() => closed());
-    }),
-  };
+export function startForwardingProxy(target: string): Promise<AlternatingProxy> {
+  return startAlternatingProxy([target], { forwardedFor: true });
 }
 
 /** An answer, with how long it took. */

@@ -2,7 +2,8 @@ import { createMemoryThrottleStore } from "@lineage/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seededPlatform } from "../../core/test/fixture.ts";
 import { createRequestLogger } from "../src/index.ts";
-import { getFrom, startForwardingProxy, type ForwardingProxy, type TimedAnswer } from "./forwarding-proxy.ts";
+import type { AlternatingProxy } from "./alternating-proxy.ts";
+import { getFrom, startForwardingProxy, type TimedAnswer } from "./forwarding-proxy.ts";
 import { startLiveServer, type LiveServer } from "./live-server.ts";
 import { E2E_STORE } from "./test-stores.ts";
 
@@ -24,7 +25,7 @@ const code = (answer: TimedAnswer) => answer.json?.messages?.[0]?.code as string
  */
 describe("brute force behind a trusted reverse proxy", () => {
   let live: LiveServer<Seed>;
-  let proxy: ForwardingProxy;
+  let proxy: AlternatingProxy;
   const warnings: Array<Record<string, unknown>> = [];
   const rawWarnings: string[] = [];
   const through = (from: string, headers: Record<string, string>) => getFrom(from, `${proxy.url}${ELEMENT}`, headers);

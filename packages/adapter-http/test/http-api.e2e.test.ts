@@ -134,6 +134,8 @@ describe("writing", () => {
       [JSON.stringify({ document: { attributes: { ar_words: 5 } } }), { "content-type": "application/json" }, 400, "ROUTES0108"],
       [JSON.stringify({ document: { attributes: { ar_words: { value: "five" } } } }), { "content-type": "application/json" }, 400, "VALUE0001"],
       [JSON.stringify({ document: { attributes: { nope: { value: 1 } } } }), { "content-type": "application/json" }, 400, "CRUD0218"],
+      // No store can keep U+0000 everywhere (PostgreSQL cannot): refused alike on every store.
+      [JSON.stringify({ document: { attributes: { ar_title: { value: "nul\u0000here" } } } }), { "content-type": "application/json" }, 400, "VALUE0001"],
       ["[".repeat(100) + "]".repeat(100), { "content-type": "application/json" }, 400, "API0009"],
       ["x", { "content-type": "text/csv" }, 400, "API0012"],
       ["x".repeat(70 * 1024), { "content-type": "application/json" }, 413, "API0010"],

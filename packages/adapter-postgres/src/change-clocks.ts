@@ -20,27 +20,32 @@ export function createCommittedClock(sql: SqlClient): ChangeClock {
 /**
  * The committed clock kept current by PostgreSQL's notifications: every write transaction sends
  * NOTIFY lineage_clock as it commits (write-transactions.ts), and `listen()` holds a connection
- * that listens for it. The row is read again only after a notification, so a read-only load
- * costs no round trip per event-loop turn. A notification reaches the node when the commit does,
- * before the writer's client can have its answer: in practice before any request that follows
- * it. While the listening connection is not established (at start, after a failure), every read
- * asks the database, as the plain committed clock does.
+ * that listens for it. The row is read again after a notification, after this store's own
+ * commits, and at least every `maxAgeMs` (a listening connection may die without a word). A
+ * notification travels on its own connection: another node's commit shows once it has arrived,
+ * not by construction before the next request (docs/deployment.md). While no connection listens
+ * (at start, after a failure), every read asks the database, as the plain committed clock does.
  */
-export function createNotifiedClock(sql: SqlClient): NotifiedClock {
+export function createNotifiedClock(sql: SqlClient, maxAgeMs = 1000): NotifiedClock {
   const committed = createCommittedClock(sql);
   let listening = false;
   let current: Promise<ChangeStamp> | undefined;
+  let readAt = 0;
   const changed = () => {
     current = undefined;
   };
   return {
     read() {
       if (!listening) return committed.read();
-      // Shared by the reads until the next notification; a failed read is not kept.
-      current ??= committed.read().catch((error: unknown) => {
-        current = undefined;
-        throw error;
-      });
+      if (current && Date.now() - readAt > maxAgeMs) changed();
+      if (!current) {
+        readAt = Date.now();
+        // Shared by the reads until the next notification; a failed read is not kept.
+        current = committed.read().catch((error: unknown) => {
+          current = undefined;
+          throw error;
+        });
+      }
       return current;
     },
     listen(client) {

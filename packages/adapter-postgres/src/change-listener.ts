@@ -19,17 +19,20 @@ export function listenForChanges(url: string, clock: NotifiedClock, log: (messag
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
 
+  // Said once per outage, not at every attempt to listen again.
+  let said = false;
   const lost = (error?: Error) => {
     clock.unlisten();
     client = undefined;
     if (closed) return;
-    if (error) log(`PostgreSQL change notifications lost: ${error.message}`);
+    if (error && !said) log(`PostgreSQL change notifications lost (reading the clock every turn meanwhile): ${error.message}`);
+    said = true;
     retry = setTimeout(() => void connect(), RECONNECT_MS);
     retry.unref();
   };
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({ connectionString: url, keepAlive: true });
     // Once per connection, whether it errs, ends, or both.
     let gone = false;
     const onLost = (error?: Error) => {
@@ -52,6 +55,7 @@ export function listenForChanges(url: string, clock: NotifiedClock, log: (messag
       return;
     }
     client = next;
+    said = false;
     clock.listen(next);
   }
 

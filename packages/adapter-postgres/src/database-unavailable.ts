@@ -2,8 +2,8 @@ import { LineageError } from "@lineage/core";
 
 /** Node's errors of a connection that cannot be made or was cut. */
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "EAI_AGAIN"]);
-/** PostgreSQL's: shutting down, starting up or in recovery, too many connections. */
-const SERVER_CODES = new Set(["57P01", "57P02", "57P03", "53300"]);
+/** PostgreSQL's: shutting down, starting up or in recovery, too many connections, a lock waited for too long. */
+const SERVER_CODES = new Set(["57P01", "57P02", "57P03", "53300", "55P03"]);
 
 /**
  * The error a request meets while the database cannot be reached, as LineageError API0110 (503):
@@ -16,6 +16,6 @@ export function asDatabaseUnavailable(error: unknown): unknown {
   const cut = typeof code === "string"
     ? NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith("08")
     // node-postgres's own errors of a connection that went away carry no code.
-    : /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message);
+    : /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message);
   return cut ? new LineageError("API0110") : error;
 }

@@ -146,7 +146,7 @@ export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures"
       default: return (q) => q.offset;
     }
   });
-  return { statement: statement(text), bind: (q) => binders.map((bind) => bind(q)) };
+  return { statement: statement(text, { unnamed: true }), bind: (q) => binders.map((bind) => bind(q)) };
 }
 
 type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];

@@ -12,6 +12,9 @@ const MIGRATIONS = fileURLToPath(new URL("../drizzle", import.meta.url));
  */
 export async function migrateSchema(pool: pg.Pool): Promise<void> {
   const connection = await pool.connect();
+  // Checked out, the connection has no listener of the pool's: a server restart now fails the start, not the process.
+  const ignore = () => {};
+  connection.on("error", ignore);
   try {
     await connection.query("select pg_advisory_lock(hashtext('lineage:migrations'))");
     try {
@@ -20,6 +23,7 @@ export async function migrateSchema(pool: pg.Pool): Promise<void> {
       await connection.query("select pg_advisory_unlock(hashtext('lineage:migrations'))");
     }
   } finally {
-    connection.release();
+    connection.removeListener("error", ignore);
+    connection.release(true);
   }
 }

@@ -26,6 +26,12 @@ export interface PostgresStoreOptions {
   readonly changes?: "poll" | "notify";
 }
 
+/** The store on PostgreSQL, and the shared counts of the login throttle over the same pool. */
+export interface PostgresStore extends Store {
+  /** The login throttle's ThrottleStore shared by every node on the database (made on first call, stopped with the store). */
+  throttleStore(options?: Omit<PostgresThrottleStoreOptions, "log">): PostgresThrottleStore;
+}
+
 /**
  * Opens the store on a PostgreSQL database, applying the migrations it lacks first. Several
  * stores, on one node or several, may share one database: the clock row orders their writes
@@ -39,14 +45,9 @@ export interface PostgresStoreOptions {
  * await store.transaction(async (tx) => tx.catalog.saveEnumerate(colors));
  * await store.close();
  */
-/** The store on PostgreSQL, and the shared counts of the login throttle over the same pool. */
-export interface PostgresStore extends Store {
-  /** The login throttle's ThrottleStore shared by every node on the database (made on first call, stopped with the store). */
-  throttleStore(options?: Omit<PostgresThrottleStoreOptions, "log">): PostgresThrottleStore;
-}
-
 export async function openPostgresStore({ url, clock = systemClock, poolSize = 10, log = logToStderr, changes = "poll" }: PostgresStoreOptions): Promise<PostgresStore> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Bounded waits: a database host gone silent (a failover without a reset) is answered 503, not after minutes.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   // An idle connection that breaks (the server restarted) is dropped by the pool; without a
   // listener, node-postgres would make it an uncaught error that ends the process.
   pool.on("error", (error) => log(`PostgreSQL connection lost: ${error.message}`));
@@ -83,6 +84,9 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
     },
   };
 }
+
+/** How long a request waits for a connection (a new one, or one of the pool's) before its 503. */
+const CONNECT_TIMEOUT_MS = 5000;
 
 function logToStderr(message: string): void {
   process.stderr.write(`${message}\n`);

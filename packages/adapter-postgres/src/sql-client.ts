@@ -4,13 +4,18 @@ import { asDatabaseUnavailable } from "./database-unavailable.ts";
 
 /** A statement with its name: PostgreSQL parses and plans a named statement once per connection. */
 export interface Statement {
-  readonly name: string;
+  /** None: parsed at every call, kept nowhere. */
+  readonly name: string | undefined;
   readonly text: string;
 }
 
-/** The same text always gets the same name, so statements built at run time never pile up on a connection. */
-export function statement(text: string): Statement {
-  return { name: `lineage_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`, text };
+/**
+ * A statement named after its text, prepared once per connection and kept as long as the
+ * connection: for the fixed statements of the code. Statements built from requests (a list's
+ * order) are `unnamed`, or every order ever asked would stay prepared on every connection.
+ */
+export function statement(text: string, { unnamed = false } = {}): Statement {
+  return { name: unnamed ? undefined : `lineage_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`, text };
 }
 
 /** What the repositories run their statements on: the pool (committed data) or one transaction's connection. */
@@ -21,40 +26,67 @@ export interface SqlClient {
   run(statement: Statement, values?: readonly unknown[]): Promise<number>;
 }
 
-/** Anything with node-postgres's query method: a Pool (a connection per call) or a checked-out client. */
-type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
+/**
+ * The SqlClient over the pool (a connection per statement), for reads of committed data. Rows
+ * come as arrays (`rowMode`): no object built per row only to be taken apart again.
+ */
+export function sqlClient(pool: pg.Pool): SqlClient {
+  return clientOf((s, values) => send(pool, s, values));
+}
+
+/** One transaction's statements on its connection, and how it ends. */
+export interface TransactionSql {
+  readonly sql: SqlClient;
+  /** Sends COMMIT or ROLLBACK after the statements already asked for; from then on `sql` refuses statements. */
+  end(command: "commit" | "rollback"): Promise<void>;
+}
 
 /**
- * The SqlClient over node-postgres. Rows come as arrays (`rowMode`): no object built per row
- * only to be taken apart again. `isOpen` refuses calls once a transaction is over, so a `tx`
- * kept past its transaction cannot write into whichever one holds the connection next.
+ * A transaction's SqlClient: its statements one after the other (a transaction may start several
+ * at once, with Promise.all, and node-postgres no longer queues them itself: deprecated, gone in
+ * pg 9), its end in the same queue, and every statement refused once it ended, so a `tx` kept
+ * past its transaction cannot write into whichever one holds the connection next.
  */
-export function sqlClient(target: Queryable, isOpen: () => boolean = () => true): SqlClient {
-  const send = (s: Statement, values: readonly unknown[] = []) => {
-    if (!isOpen()) throw new Error(`A statement was run after its transaction ended: ${s.text.slice(0, 60)}`);
-    return target.query({ name: s.name, text: s.text, values: values as unknown[], rowMode: "array" }).catch((error: unknown) => {
-      throw asDatabaseUnavailable(error);
-    });
-  };
-  const query = target instanceof pg.Pool ? send : inTurn(send);
+export function transactionSql(connection: pg.PoolClient): TransactionSql {
+  let ended = false;
+  const inTurn = serialized();
   return {
-    async rows(s, values) {
+    sql: clientOf((s, values) => {
+      if (ended) return Promise.reject(new Error(`A statement was run after its transaction ended: ${s.text.slice(0, 60)}`));
+      return inTurn(() => send(connection, s, values));
+    }),
+    end(command) {
+      ended = true;
+      return inTurn(async () => {
+        await connection.query(command);
+      });
+    },
+  };
+}
+
+function clientOf(query: (s: Statement, values: readonly unknown[]) => Promise<pg.QueryResult>): SqlClient {
+  return {
+    async rows(s, values = []) {
       return (await query(s, values)).rows as unknown[][];
     },
-    async run(s, values) {
+    async run(s, values = []) {
       return (await query(s, values)).rowCount ?? 0;
     },
   };
 }
 
-/**
- * Statements of one connection one after the other: a transaction may start several at once
- * (Promise.all), and node-postgres no longer queues them itself (deprecated, gone in pg 9).
- */
-function inTurn<A extends unknown[], R>(run: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+function send(target: pg.Pool | pg.PoolClient, s: Statement, values: readonly unknown[]): Promise<pg.QueryResult> {
+  const config = { text: s.text, values: values as unknown[], rowMode: "array" as const, ...(s.name ? { name: s.name } : {}) };
+  return target.query(config).catch((error: unknown) => {
+    throw asDatabaseUnavailable(error);
+  });
+}
+
+/** Runs tasks one after the other, whether the previous ones succeeded or failed. */
+function serialized(): <R>(task: () => Promise<R>) => Promise<R> {
   let last: Promise<unknown> = Promise.resolve();
-  return (...args) => {
-    const next = last.then(() => run(...args));
+  return (task) => {
+    const next = last.then(task);
     last = next.catch(() => undefined);
     return next;
   };

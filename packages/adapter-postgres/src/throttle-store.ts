@@ -7,7 +7,7 @@ const FAIL = statement(
   `insert into login_failures (key, failures, last_failure_at) select k, 1, $2::bigint from unnest($1::text[]) as k
    on conflict (key) do update set
      failures = case when login_failures.last_failure_at < $2::bigint - $3::bigint then 1 else login_failures.failures + 1 end,
-     last_failure_at = $2::bigint
+     last_failure_at = greatest(login_failures.last_failure_at, $2::bigint)
    returning key, failures, last_failure_at::float8`,
 );
 const FORGET = statement("delete from login_failures where key = any($1::text[])");
@@ -30,7 +30,6 @@ export interface PostgresThrottleStoreOptions {
 
 /** The shared ThrottleStore, with its background refresh to stop. */
 export interface PostgresThrottleStore extends ThrottleStore {
-  peek(keys: readonly string[], now: number, windowMs: number): ReadonlyArray<ThrottleRecord | undefined>;
   stop(): void;
 }
 
@@ -39,7 +38,8 @@ export interface PostgresThrottleStore extends ThrottleStore {
  * so nodes count together. A correct password must not pay a round trip, so `peek` answers from
  * this node's copy of the recent failures, read again every `refreshMs` and updated at once by
  * the node's own failures: another node's failures reach it within that time (an attacker
- * alternating between nodes gains at most that long).
+ * alternating between nodes gains at most that long). When the recent failures are more than
+ * the copy holds (a flood of invented logins), `peek` is withdrawn and every attempt reads.
  */
 export function createPostgresThrottleStore(sql: SqlClient, options: PostgresThrottleStoreOptions = {}): PostgresThrottleStore {
   const refreshMs = options.refreshMs ?? 1000;
@@ -47,6 +47,8 @@ export function createPostgresThrottleStore(sql: SqlClient, options: PostgresThr
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
   let copy = new Map<string, ThrottleRecord>();
+  // The copy holds every recent failure only while the last refresh found fewer than maxEntries.
+  let complete = true;
   let stopped = false;
 
   const remember = (rows: unknown[][]) => rows.map(([key, failures, lastFailureAt]) => {
@@ -65,8 +67,11 @@ export function createPostgresThrottleStore(sql: SqlClient, options: PostgresThr
     // What this node counted while the rows were read is newer than they are.
     for (const [key, record] of copy) if (record.lastFailureAt >= started && (fresh.get(key)?.lastFailureAt ?? -1) < record.lastFailureAt) fresh.set(key, record);
     copy = fresh;
+    complete = rows.length < maxEntries;
     await sql.run(PURGE, [started - windowMs]);
   }
+
+  const peek = (keys: readonly string[], at: number, window: number) => keys.map((key) => live(copy.get(key), at, window));
 
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {
@@ -79,8 +84,8 @@ export function createPostgresThrottleStore(sql: SqlClient, options: PostgresThr
   void refresh().catch(() => undefined).finally(schedule);
 
   return {
-    peek(keys, at, window) {
-      return copy.size === 0 ? [] : keys.map((key) => live(copy.get(key), at, window));
+    get peek() {
+      return complete ? peek : undefined;
     },
     async read(keys, at, window) {
       const found = new Map(remember(await sql.rows(READ, [keys, at - window])));

@@ -4,7 +4,13 @@ import { createTransactionClock } from "./change-clocks.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
 import { asDatabaseUnavailable } from "./database-unavailable.ts";
 import { createDefinitionsCounter } from "./definitions-counter.ts";
-import { sqlClient } from "./sql-client.ts";
+import { transactionSql } from "./sql-client.ts";
+
+/**
+ * How long a transaction waits for the clock row (another node's writer) before it fails with
+ * 503 API0110: a node stuck while holding it must not stop every node's writes for longer.
+ */
+export const LOCK_TIMEOUT_MS = 10_000;
 
 /**
  * Locks the clock row for the transaction and moves its data counter: writers of every node take
@@ -13,7 +19,8 @@ import { sqlClient } from "./sql-client.ts";
  * out with the commit, to the nodes that keep their clock by notifications (change-clocks.ts).
  * Sent with BEGIN as one simple query: one round trip.
  */
-const BEGIN = "begin; update lineage_clock set data = data + 1 where id = 1 returning definitions::text; notify lineage_clock";
+const BEGIN = `begin; set local lock_timeout = '${LOCK_TIMEOUT_MS}ms';
+  update lineage_clock set data = data + 1 where id = 1 returning definitions::text; notify lineage_clock`;
 
 /**
  * Transactions on a connection from the pool, one at a time per store behind `queue`: a node's
@@ -27,32 +34,35 @@ export function createWriteTransactions(pool: pg.Pool, clock: Clock, queue: Seri
     const connection = await pool.connect().catch((error: unknown) => {
       throw asDatabaseUnavailable(error);
     });
-    let open = true;
-    let failed = false;
+    // A checked-out connection has no listener of the pool's: without this one, the server
+    // ending it mid-transaction (a restart) would be an uncaught 'error' that ends the process.
+    let broken = false;
+    const onError = () => {
+      broken = true;
+    };
+    connection.on("error", onError);
+    const { sql, end } = transactionSql(connection);
     try {
       const results = (await connection.query(BEGIN)) as unknown as pg.QueryResult[];
-      const definitions = results[1]!.rows[0].definitions as string;
-      const sql = sqlClient(connection, () => open);
+      const definitions = results[2]!.rows[0].definitions as string;
       const counter = createDefinitionsCounter(sql);
       const tx = connectionRepositories({ sql, counter, changes: createTransactionClock(definitions, counter), clock });
       const result = await fn(tx);
       readyToCommit(options);
-      open = false;
-      await connection.query("commit");
+      await end("commit");
       committed();
       return result;
     } catch (error) {
-      open = false;
       try {
-        await connection.query("rollback");
+        await end("rollback");
       } catch {
         // The connection is broken: it leaves the pool below.
-        failed = true;
+        broken = true;
       }
       throw asDatabaseUnavailable(error);
     } finally {
-      open = false;
-      connection.release(failed);
+      connection.removeListener("error", onError);
+      connection.release(broken);
     }
   });
 }

@@ -47,7 +47,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("postgresUrl", url);
   project.provide("postgresTemplate", TEMPLATE);
   return async () => {
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (server) {
+      await server.stop();
+      rmSync(dir!, { recursive: true, force: true });
+      return;
+    }
+    // A server of the developer's: the test databases go, not the server.
+    const cleaner = new pg.Client({ connectionString: url });
+    await cleaner.connect();
+    try {
+      const { rows } = await cleaner.query<{ datname: string }>("select datname from pg_database where datname like 'lineage\\_test\\_%' or datname = $1", [TEMPLATE]);
+      for (const { datname } of rows) await cleaner.query(`drop database if exists ${datname} with (force)`);
+    } finally {
+      await cleaner.end();
+    }
   };
 }

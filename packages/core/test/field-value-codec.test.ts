@@ -22,7 +22,7 @@ describe("encodeFieldValue", () => {
   it.each([
     ["int", "1.5"], ["int", "9007199254740993"], ["int", true], ["double", "NaN"], ["double", "1,5"], ["date", "2023-02-29"],
     ["date", "2024-13-01"], ["timestamp", "2024-01-02T25:00"], ["enum", "z"], ["docid", "NOPE"], ["image", 4], ["file", 99], ["text", { a: 1 }],
-    ["text", ["a"]],
+    ["text", ["a"]], ["text", "a\u0000b"], ["longtext", "\uD800 alone"], ["htmltext", "<p>\uDC00</p>"],
   ] as const)("%s refuses %j, naming the field", (type, raw) => {
     expect(() => encodeFieldValue({ id: "my_field", type, enum: "E" }, raw, context)).toThrow(/Smart field "my_field"/);
   });

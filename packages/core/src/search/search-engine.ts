@@ -52,8 +52,7 @@ export interface SearchEngine {
    * every snapshot is written.
    */
   stop(): Promise<void>;
-  /** A recorded domain, or FSEA0002 (400). */
-  /** A recorded domain; with the request's stamp, read again only once definitions changed. */
+  /** A recorded domain, or FSEA0002 (400); with the request's stamp, read again only once definitions changed. */
   domain(name: string, stamp?: ChangeStamp): Promise<SearchDomain>;
   domains(): Promise<SearchDomain[]>;
   analyzer(domain: SearchDomain): Analyzer;

@@ -26,8 +26,14 @@ function describe(raw: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** U+0000, or half of a surrogate pair: no valid text holds them, and PostgreSQL cannot store them. */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function toText(field: TypedField, raw: unknown): string {
-  if (typeof raw === "string") return raw;
+  if (typeof raw === "string") {
+    if (UNSTORABLE.test(raw)) return refuse(field, "a text may hold neither the character U+0000 nor half of a surrogate pair");
+    return raw;
+  }
   if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
   if (typeof raw === "boolean") return String(raw);
   return refuse(field, `a text is expected, not ${describe(raw)}`);

@@ -27,6 +27,7 @@ function describe(raw: unknown): string {
 }
 
 /** U+0000, or half of a surrogate pair: no valid text holds them, and PostgreSQL cannot store them. */
+// eslint-disable-next-line no-control-regex -- U+0000 is the character refused.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function toText(field: TypedField, raw: unknown): string {

@@ -1,6 +1,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAlternatingProxy, type AlternatingProxy } from "../../../packages/adapter-http/test/alternating-proxy.ts";
+import { documentedFetch } from "../../../packages/adapter-http/test/openapi-answers.ts";
 import { openSharedStores, E2E_STORE, type SharedStores } from "../../../packages/adapter-http/test/test-stores.ts";
 import { createRecipeApp } from "../src/app.ts";
 import { startKitchen, type Kitchen } from "./kitchen-service.ts";
@@ -42,25 +43,25 @@ describe("the recipe book's HTTP server", () => {
   });
 
   it("serves the whole Lineage API beside it, trailing slashes and error envelopes included", async () => {
-    const list = await fetch(`${base}/api/v2/smart-structures/RECIPE/smart-elements/?fields=document.attributes.rc_minutes`, { headers: cook });
+    const list = await documentedFetch(`${base}/api/v2/smart-structures/RECIPE/smart-elements/?fields=document.attributes.rc_minutes`, { headers: cook });
     const body = (await list.json()) as any;
     expect(body.data.documents.map((doc: any) => doc.attributes.rc_minutes.value)).toEqual([10]);
-    const missing = await fetch(`${base}/api/v2/nowhere`, { headers: cook });
+    const missing = await documentedFetch(`${base}/api/v2/nowhere`, { headers: cook });
     expect([missing.status, ((await missing.json()) as any).messages[0].code]).toEqual([404, "API0004"]);
-    const anonymous = await fetch(`${base}/api/v2/smart-elements/`);
+    const anonymous = await documentedFetch(`${base}/api/v2/smart-elements/`);
     expect(anonymous.status).toBe(401);
   });
 
   it("serves the API description of the embedded API", async () => {
-    const document = (await (await fetch(`${base}/api/v2/openapi.json`, { headers: cook })).json()) as any;
+    const document = (await (await documentedFetch(`${base}/api/v2/openapi.json`, { headers: cook })).json()) as any;
     expect(document.openapi).toBe("3.1.0");
     expect(document.paths["/api/v2/smart-elements/{docid}"].put).toBeDefined();
   });
 
   it("publishes a recipe through the API: the kitchen's answer to hook m2 is the envelope's message", async () => {
-    const list = await fetch(`${base}/api/v2/smart-structures/RECIPE/smart-elements/`, { headers: cook });
+    const list = await documentedFetch(`${base}/api/v2/smart-structures/RECIPE/smart-elements/`, { headers: cook });
     const [omelette] = ((await list.json()) as any).data.documents;
-    const published = await fetch(`${base}${omelette.uri.replace(/\.json$/, "")}/workflows/transitions/publish`, { method: "POST", headers: cook });
+    const published = await documentedFetch(`${base}${omelette.uri.replace(/\.json$/, "")}/workflows/transitions/publish`, { method: "POST", headers: cook });
     expect(published.status).toBe(200);
     const body = (await published.json()) as any;
     expect(body.data.state).toMatchObject({ id: "published" });

@@ -1,4 +1,4 @@
-import { isLineageError } from "@lineage/core";
+import { errorCodeDefinition, isLineageError } from "@lineage/core";
 
 /** A message of the envelope; empty parts are left out, as the original does. */
 export interface EnvelopeMessage {
@@ -34,8 +34,6 @@ export function errorEnvelope(error: unknown): { status: number; body: Envelope<
     if (error.data !== undefined) message.data = error.data;
     return { status: error.status, body: { success: false, messages: [message], data: null, exceptionMessage: error.message } };
   }
-  return {
-    status: 500,
-    body: { success: false, messages: [{ type: "error", contentText: "Internal server error", code: "API0001" }], data: null },
-  };
+  const { status, text } = errorCodeDefinition("API0001");
+  return { status, body: { success: false, messages: [{ type: "error", contentText: text, code: "API0001" }], data: null } };
 }

@@ -43,5 +43,7 @@ export function notAvailable(c: Context<HttpEnv>): never {
 
 /** Registers the 501 answer for the methods a known path does not implement; call after the real routes. */
 export function answerNotAvailable(app: Hono<HttpEnv>, prefix: string): void {
+  // Images are read-only whether the app serves them or not.
+  app.on(["POST", "PUT", "DELETE", "PATCH"], `${prefix}/images/*`, notAvailable);
   for (const { path } of KNOWN_PATHS) app.all(`${prefix}${path}`, notAvailable);
 }

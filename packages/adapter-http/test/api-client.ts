@@ -1,4 +1,6 @@
-/** A small client for end-to-end tests against a listening server. */
+import { answeredMethod, expectDocumentedAnswer } from "./openapi-answers.ts";
+
+/** A small client for end-to-end tests against a listening server; every answer must match the OpenAPI document. */
 export function apiClient(baseUrl: string) {
   const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
   async function call(method: string, path: string, options: { as?: [string, string] | null; headers?: Record<string, string>; body?: RequestInit["body"]; json?: unknown } = {}) {
@@ -17,6 +19,7 @@ export function apiClient(baseUrl: string) {
     } catch {
       json = undefined;
     }
+    expectDocumentedAnswer({ method: answeredMethod(method, headers), url: path, status: response.status, contentType: response.headers.get("content-type"), body: text });
     return { status: response.status, headers: response.headers, text, json };
   }
   return { call, basic, baseUrl };

@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seededPlatform } from "../../core/test/fixture.ts";
 import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { documentedFetch } from "./openapi-answers.ts";
 
 type Seed = Awaited<ReturnType<typeof seededPlatform>>;
 const fastThrottle = { baseDelayMs: 1, maxDelayMs: 2 };
@@ -30,7 +31,7 @@ describe("html mode (the default)", () => {
   });
   afterAll(() => live.close());
 
-  const page = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { redirect: "manual", ...init });
+  const page = (path: string, init: RequestInit = {}) => documentedFetch(`${base}${path}`, { redirect: "manual", ...init });
   const cookiesOf = (response: Response) => Object.fromEntries(response.headers.getSetCookie().map((c) => {
     const [pair] = c.split(";");
     const eq = pair!.indexOf("=");
@@ -264,10 +265,10 @@ describe("configured modes", () => {
   });
 
   it("sets the session cookie with the configured flags", async () => {
-    const form = await fetch(`${base}/login`);
+    const form = await documentedFetch(`${base}/login`);
     const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
     const csrfCookie = form.headers.getSetCookie()[0]!.split(";")[0]!;
-    const response = await fetch(`${base}/login`, {
+    const response = await documentedFetch(`${base}/login`, {
       method: "POST", redirect: "manual",
       headers: { cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ login: "bob", password: "bob-pw", csrf }).toString(),
@@ -295,11 +296,11 @@ describe("open mode with a guest home page", () => {
   });
 
   it("greets guests on the home page, and token holders by name", async () => {
-    const guest = await fetch(`${live.api.baseUrl}/`);
+    const guest = await documentedFetch(`${live.api.baseUrl}/`);
     expect(guest.status).toBe(200);
     expect(await guest.text()).toContain("browsing as a guest");
     const token = await live.seed.platform.getAuthorizationToken("bob", ["GET /*"]);
-    const holder = await fetch(`${live.api.baseUrl}/?ank-authorization=${token}`);
+    const holder = await documentedFetch(`${live.api.baseUrl}/?ank-authorization=${token}`);
     expect(await holder.text()).toContain("<code>bob</code>");
   });
 });

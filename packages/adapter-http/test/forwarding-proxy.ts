@@ -1,5 +1,6 @@
 import { request, type IncomingHttpHeaders } from "node:http";
 import { startAlternatingProxy, type AlternatingProxy } from "./alternating-proxy.ts";
+import { expectDocumentedAnswer } from "./openapi-answers.ts";
 
 /**
  * A reverse proxy in front of `target` that appends the client's address to X-Forwarded-For, as
@@ -34,6 +35,12 @@ export function getFrom(localAddress: string, url: string, headers: Record<strin
           json = text ? JSON.parse(text) : undefined;
         } catch {
           json = undefined;
+        }
+        try {
+          expectDocumentedAnswer({ method: "GET", url, status: response.statusCode ?? 0, contentType: response.headers["content-type"] ?? null, body: text });
+        } catch (error) {
+          reject(error as Error);
+          return;
         }
         resolve({ status: response.statusCode ?? 0, headers: response.headers, json, ms: performance.now() - started });
       });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import { hostileJson, hostileString } from "./hostile-arbitraries.ts";
+import { answeredMethod, expectDocumentedAnswer } from "./openapi-answers.ts";
 
 /*
  * Whole hostile requests (method, path, query, headers, body in JSON, urlencoded or multipart)
@@ -115,6 +116,7 @@ const PRESCRIBED_5XX = new Set(["CRUD0103", "ROUTES0107", "ROUTES0109", "DASH010
 
 /** Checks one answer: never a 5xx the spec does not prescribe, and the envelope on every JSON (or error) answer. */
 export function expectSoundAnswer(request: HostileRequest, status: number, contentType: string | null, text: string): void {
+  expectDocumentedAnswer({ method: answeredMethod(request.method, request.headers), url: request.path, status, contentType, body: text });
   const where = `${request.method} ${request.path} -> ${status} ${text.slice(0, 300)}`;
   if (status === 304 || (status < 400 && !contentType?.includes("json"))) return;
   if (request.method === "HEAD") return;

@@ -7,6 +7,7 @@ import { createPlatform, createScryptPasswordHasher, formatFileValue, readImageH
 import { createJimpImages, createJimpProcessor } from "@lineage/adapter-images";
 import { bandedImage, noisyPng } from "../../adapter-images/test/image-fixtures.ts";
 import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { expectDocumentedAnswer } from "./openapi-answers.ts";
 
 // The Images routes (api-v2.md, Images; original-notes.md 2.10) over a real server, real files and jimp workers.
 
@@ -100,6 +101,8 @@ async function get(path: string, options: { as?: [string, string] | null; header
   const text = new TextDecoder().decode(bytes);
   let json: any;
   try { json = JSON.parse(text); } catch { json = undefined; }
+  // Image bytes are not text: only JSON and text bodies are compared with the document's schemas.
+  expectDocumentedAnswer({ method: "GET", url: path, status: response.status, contentType: response.headers.get("content-type"), body: text });
   return { status: response.status, headers: response.headers, bytes, text, json, header: readImageHeader(bytes) };
 }
 
@@ -110,7 +113,14 @@ function rawGet(path: string): Promise<{ status: number; body: string }> {
     const req = request({ host: url.hostname, port: url.port, path, headers: { authorization: live.api.basic(...ADMIN) } }, (res) => {
       let body = "";
       res.on("data", (chunk) => { body += chunk; });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("end", () => {
+        try {
+          expectDocumentedAnswer({ method: "GET", url: path, status: res.statusCode ?? 0, contentType: res.headers["content-type"] ?? null, body });
+          resolve({ status: res.statusCode ?? 0, body });
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
     });
     req.on("error", reject);
     req.end();

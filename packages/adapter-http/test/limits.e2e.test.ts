@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lifecyclePlatform, recordingHooks } from "../../core/test/lifecycle-fixture.ts";
 import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
 import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { documentedFetch, expectDocumentedRawAnswer } from "./openapi-answers.ts";
 
 /*
  * The limits of docs/limits.md over a real server: body and upload size, JSON depth, the slice cap,
@@ -47,6 +48,12 @@ function raw(bytes: Buffer | string, { waitMs = 5000 } = {}): Promise<{ status: 
     socket.on("error", () => {});
     socket.on("close", () => {
       clearTimeout(timer);
+      try {
+        expectDocumentedRawAnswer(bytes, Buffer.concat(chunks));
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
       const text = Buffer.concat(chunks).toString("utf8");
       const [head = "", ...rest] = text.split("\r\n\r\n");
       let body: unknown;
@@ -176,30 +183,30 @@ describe("body limits", () => {
   });
 
   it("a file over the upload limit: 413 API0102 naming the file; nothing written", async () => {
-    const before = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
+    const before = await documentedFetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
     const form = new FormData();
     form.append("ar_title", "Changed by an upload");
     form.append("ar_body", new Blob(["y".repeat(101)]), "big.txt");
-    const response = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { method: "PUT", headers: { authorization: ADMIN }, body: form });
+    const response = await documentedFetch(`${base}/api/v2/smart-elements/ART_HELLO`, { method: "PUT", headers: { authorization: ADMIN }, body: form });
     expect(response.status).toBe(413);
     expect(((await response.json()) as any).messages[0]).toMatchObject({ code: "API0102", contentText: 'File "big.txt" is larger than the upload limit of 100 bytes' });
-    const after = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
+    const after = await documentedFetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
     expect(after.data.document.properties.revision).toBe(before.data.document.properties.revision);
   });
 });
 
 describe("slice cap", () => {
   it("slice=all beyond the cap is refused with a clear message; within it, served", async () => {
-    const all = await fetch(`${base}/api/v2/smart-elements/?slice=all`, { headers: { authorization: ADMIN } });
+    const all = await documentedFetch(`${base}/api/v2/smart-elements/?slice=all`, { headers: { authorization: ADMIN } });
     expect(all.status).toBe(400);
     expect(((await all.json()) as any).messages[0]).toMatchObject({
       code: "ROUTES0141", contentText: 'Slice "all" would return more than 2 elements: ask for pages with slice and offset',
     });
-    const numbered = await fetch(`${base}/api/v2/smart-elements/?slice=3`, { headers: { authorization: ADMIN } });
+    const numbered = await documentedFetch(`${base}/api/v2/smart-elements/?slice=3`, { headers: { authorization: ADMIN } });
     expect(((await numbered.json()) as any).messages[0]).toMatchObject({ code: "ROUTES0139", contentText: expect.stringContaining("at most 2") });
-    const page = await fetch(`${base}/api/v2/smart-elements/?slice=2&offset=1`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
+    const page = await documentedFetch(`${base}/api/v2/smart-elements/?slice=2&offset=1`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
     expect(page.data.documents).toHaveLength(2);
-    const revisions = await fetch(`${base}/api/v2/smart-elements/ART_HELLO/revisions/?slice=all`, { headers: { authorization: ADMIN } });
+    const revisions = await documentedFetch(`${base}/api/v2/smart-elements/ART_HELLO/revisions/?slice=all`, { headers: { authorization: ADMIN } });
     expect(revisions.status).toBe(200);
   });
 });
@@ -220,7 +227,7 @@ describe("request timeout", () => {
     expect(JSON.parse(/\{.*\}/s.exec(text)?.[0] ?? "").messages[0]).toMatchObject({ code: "API0101", contentText: "The request took longer than 1500 ms" });
     socket.end(body.slice(10));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const after = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
+    const after = await documentedFetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN } }).then((r) => r.json() as Promise<any>);
     expect(after.data.document.attributes.ar_title.value).not.toBe("Too late");
   });
 });
@@ -270,7 +277,7 @@ describe("a write whose transaction is still open when its time is up", () => {
     await withTinyTimeout({ store: { ...store, transaction } }, async (url) => {
       let inTransaction = false;
       void reached.opened.then(() => (inTransaction = true));
-      const answer = await fetch(`${url}/api/v2/smart-elements/ART_ZEBRA`, {
+      const answer = await documentedFetch(`${url}/api/v2/smart-elements/ART_ZEBRA`, {
         method: "PUT", headers: { authorization: ADMIN, "content-type": "application/json" },
         body: JSON.stringify({ document: { attributes: { ar_title: { value: "Committed after its 503" } } } }),
       });
@@ -296,7 +303,7 @@ describe("a write whose transaction is still open when its time is up", () => {
       return result;
     };
     await withTinyTimeout({ store: { ...store, transaction } }, async (url) => {
-      const answering = fetch(`${url}/api/v2/smart-elements/ART_ZEBRA`, {
+      const answering = documentedFetch(`${url}/api/v2/smart-elements/ART_ZEBRA`, {
         method: "PUT", headers: { authorization: ADMIN, "content-type": "application/json" },
         body: JSON.stringify({ document: { attributes: { ar_title: { value: "Committed in time" } } } }),
       });
@@ -332,7 +339,7 @@ describe("a write whose transaction is still open when its time is up", () => {
     await withTinyTimeout({ hooks }, async (url) => {
       let inTransaction = false;
       void reached.opened.then(() => (inTransaction = true));
-      const answer = await fetch(`${url}${path}/workflows/transitions/publish`, {
+      const answer = await documentedFetch(`${url}${path}/workflows/transitions/publish`, {
         method: "POST", headers: { authorization: ADMIN, "content-type": "application/json" },
         body: JSON.stringify({ parameters: { pub_date: "2026-05-01" } }),
       });

@@ -5,6 +5,7 @@ import { createRequestLogger } from "../src/index.ts";
 import type { AlternatingProxy } from "./alternating-proxy.ts";
 import { getFrom, startForwardingProxy, type TimedAnswer } from "./forwarding-proxy.ts";
 import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { documentedFetch } from "./openapi-answers.ts";
 import { E2E_STORE } from "./test-stores.ts";
 
 type Seed = Awaited<ReturnType<typeof seededPlatform>>;
@@ -138,10 +139,10 @@ describe("brute force behind a proxy nobody said to trust", () => {
       expect(hints[0]?.msg).toMatch(/trustedProxies is not set/);
 
       // The login form says so too, with the form again.
-      const form = await fetch(`${proxy.url}/login`);
+      const form = await documentedFetch(`${proxy.url}/login`);
       const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
       const cookie = form.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
-      const posted = await fetch(`${proxy.url}/login`, {
+      const posted = await documentedFetch(`${proxy.url}/login`, {
         method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ login: "alice", password: "alice-pw", csrf }).toString(),
       });

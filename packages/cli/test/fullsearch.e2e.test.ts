@@ -6,6 +6,7 @@ import { main, type Io } from "../src/index.ts";
 import { startLineage, type LineageOptions, type RunningLineage } from "../src/start-lineage.ts";
 import { freshDatabase } from "../../adapter-postgres/test/fresh-database.ts";
 import { E2E_STORE } from "../../adapter-http/test/test-stores.ts";
+import { expectDocumentedAnswer } from "../../adapter-http/test/openapi-answers.ts";
 
 // End to end over a real server: SQLite file, search index persisted in the data directory, HTTP on loopback.
 // On PostgreSQL: two nodes on one database, each with its own data directory (its own index and
@@ -67,7 +68,9 @@ async function call(method: string, path: string, login = "admin", json?: unknow
     headers: { authorization: basic(login), ...(json === undefined ? {} : { "content-type": "application/json" }) },
     ...(json === undefined ? {} : { body: JSON.stringify(json) }),
   });
-  return { status: response.status, json: (await response.json()) as any };
+  const text = await response.text();
+  expectDocumentedAnswer({ method, url: path, status: response.status, contentType: response.headers.get("content-type"), body: text });
+  return { status: response.status, json: JSON.parse(text) as any };
 }
 const search = (q: string, login = "admin", extra = "") =>
   call("GET", `/api/v2/fullsearch/domains/news/smart-elements/?q=${encodeURIComponent(q)}${extra}`, login);

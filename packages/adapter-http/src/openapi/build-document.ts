@@ -2,16 +2,39 @@ import { errorCodeDefinition, type ErrorCode } from "@lineage/core";
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { ErrorEnvelopeSchema, EnvelopeMessageSchema, successEnvelopeSchema } from "./envelope.schema.ts";
-import type { AnySchema, ApiOperation } from "./operation.ts";
+import type { AnySchema, ApiOperation, OperationResponse } from "./operation.ts";
 import { SHARED_SCHEMAS } from "./shared-schemas.ts";
 import { SESSION_COOKIE } from "../authentication/session-cookie.ts";
 
-/** Errors any authenticated /api/ request can get, whatever the route. */
-const AUTHENTICATION_ERRORS: readonly ErrorCode[] = ["AUTH0401", "AUTH0402", "AUTH0429", "CRUD0105"];
-/** Errors of any /api/ request: an Accept or a suffix the API cannot answer. */
-const FORMAT_ERRORS: readonly ErrorCode[] = ["API0005", "API0006"];
-/** Errors of any request with a body. */
-const BODY_ERRORS: readonly ErrorCode[] = ["API0009", "API0010", "API0012"];
+/**
+ * Errors of any request, whatever the route: an unexpected failure, what Node's parser refuses (request
+ * line, Host, headers too large, too slow), an Expect other than 100-continue, the database unavailable.
+ */
+const ANY_REQUEST_ERRORS: readonly ErrorCode[] = ["API0001", "API0104", "API0105", "API0106", "API0107", "API0110"];
+/** Errors any authenticated request can get, whatever the route. */
+const AUTHENTICATION_ERRORS: readonly ErrorCode[] = ["AUTH0401", "AUTH0402", "AUTH0403", "AUTH0429", "CRUD0105"];
+/** Errors of any /api/ request: an Accept or a suffix the API cannot answer, the request timeout. */
+const API_ERRORS: readonly ErrorCode[] = ["API0005", "API0006", "API0101"];
+/** Errors of any /api/ request but a GET: a body over the limit, sent or declared (body-limit.ts). */
+const WRITE_ERRORS: readonly ErrorCode[] = ["API0010"];
+/** Errors of any /api/ POST: an X-HTTP-Method-Override other than PUT or DELETE. */
+const POST_ERRORS: readonly ErrorCode[] = ["API0008"];
+/** Errors of any /api/ request with a body (the login pages read what they can of theirs); multipart adds the upload limit (API0102). */
+const BODY_ERRORS: readonly ErrorCode[] = ["API0009", "API0012"];
+
+/** `alt=html` wraps any JSON answer of /api/ in a page (api-v2.md, General conventions). */
+const ALT_HTML = {
+  schema: { type: "string", description: "With alt=html: the JSON answer, HTML-escaped, inside a textarea of an HTML page" },
+};
+const ALT_PARAMETER = {
+  name: "alt", in: "query", required: false,
+  description: "html: the JSON answer inside a textarea of an HTML page (text/html), for clients without XMLHttpRequest v2",
+  schema: { type: "string", enum: ["html"] },
+};
+/** The plain-text errors of the image routes whose URL ends in an extension (api-v2.md, Images, rule 7). */
+const PLAIN_TEXT_ERROR = {
+  schema: { type: "string", pattern: "^error \\([A-Z]+[0-9]+\\): ", description: "With an extension other than .json in the URL: `error (<code>): <text>`" },
+};
 
 type Json = Record<string, unknown>;
 
@@ -81,8 +104,20 @@ function errorExample(code: ErrorCode): Json {
   return { summary: `${code}: ${reason}`, value: { success: false, messages: [{ type: "error", contentText: text, code }], data: null } };
 }
 
+/** Where an operation is served, for the media types its answers come in. */
+interface Served {
+  /** Under /api/: alt=html may wrap its JSON answers. */
+  readonly isApi: boolean;
+  readonly plainTextErrors: boolean;
+}
+
+/** The media types of a JSON answer: JSON, and the page alt=html gives under /api/. */
+function jsonContent(schema: Json, served: Served, examples?: Json): Json {
+  return { "application/json": { schema, ...(examples ? { examples } : {}) }, ...(served.isApi ? { "text/html": ALT_HTML } : {}) };
+}
+
 /** One response per status, listing each code with its reason, with an example per code. */
-function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
+function errorResponses(codes: readonly ErrorCode[], served: Served): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const { status } = errorCodeDefinition(code);
@@ -93,39 +128,64 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
     responses[String(status)] = {
       description: list.map((code) => `\`${code}\` ${errorCodeDefinition(code).reason}: ${errorCodeDefinition(code).text}`).join("\n\n"),
       content: {
-        "application/json": {
-          schema: { $ref: "#/components/schemas/ErrorEnvelope" },
-          examples: Object.fromEntries(list.map((code) => [code, errorExample(code)])),
-        },
+        ...jsonContent({ $ref: "#/components/schemas/ErrorEnvelope" }, served, Object.fromEntries(list.map((code) => [code, errorExample(code)]))),
+        ...(served.plainTextErrors ? { "text/plain": PLAIN_TEXT_ERROR } : {}),
       },
     };
   }
   return responses;
 }
 
-function successResponse(operation: ApiOperation): Record<string, Json> {
-  const response = operation.response ?? {};
-  const status = String(response.status ?? 200);
+function responseObject(response: OperationResponse, served: Served): Json {
   const description = response.description ?? "Success";
-  if (response.contentType === null) return { [status]: { description } };
+  if (response.contentType === null) return { description };
   const contentType = response.contentType ?? "application/json";
-  const schema = contentType === "application/json" ? successEnvelopeSchema(response.data ?? v.unknown()) : response.data;
-  return { [status]: { description, content: { [contentType]: schema ? { schema: jsonSchemaOf(schema) } : {} } } };
+  const isEnvelope = contentType === "application/json" && response.envelope !== false;
+  const schema = isEnvelope ? successEnvelopeSchema(response.data ?? v.unknown()) : response.data;
+  const main = contentType === "application/json" ? jsonContent(schema ? jsonSchemaOf(schema) : {}, served) : { [contentType]: schema ? { schema: jsonSchemaOf(schema) } : {} };
+  const alternatives = Object.entries(response.alternatives ?? {}).map(([type, alternative]) => [type, alternative ? { schema: jsonSchemaOf(alternative) } : {}]);
+  return { description, content: { ...main, ...Object.fromEntries(alternatives) } };
 }
+
+/** Two descriptions of one status (a page and an envelope): either content may come. */
+function mergeResponses(into: Record<string, Json>, added: Record<string, Json>): Record<string, Json> {
+  const merged = { ...into };
+  for (const [status, response] of Object.entries(added)) {
+    const existing = merged[status];
+    merged[status] = existing
+      ? { description: `${String(existing.description)}\n\n${String(response.description)}`, content: { ...(existing.content as Json | undefined), ...(response.content as Json | undefined) } }
+      : response;
+  }
+  return merged;
+}
+
+const NOT_MODIFIED = { "304": { description: "Not Modified: If-None-Match names the current ETag. No body." } };
 
 function operationObject(operation: ApiOperation, pathNames: readonly string[]): Json {
   const authenticated = operation.authenticated ?? true;
   const isApi = operation.path.startsWith("/api/");
-  const codes: ErrorCode[] = [
-    ...(isApi ? FORMAT_ERRORS : []),
+  const served: Served = { isApi, plainTextErrors: operation.plainTextErrors === true };
+  const uploads = Object.keys(operation.body?.content ?? {}).includes("multipart/form-data");
+  const general: ErrorCode[] = [
+    ...ANY_REQUEST_ERRORS,
+    ...(isApi ? API_ERRORS : []),
+    ...(isApi && operation.method !== "GET" ? WRITE_ERRORS : []),
+    ...(isApi && operation.method === "POST" ? POST_ERRORS : []),
     ...(authenticated ? AUTHENTICATION_ERRORS : []),
+  ];
+  const codes: ErrorCode[] = [
+    ...general,
     ...(operation.body && isApi ? BODY_ERRORS : []),
+    ...(uploads ? (["API0102"] as const) : []),
     ...(operation.errors ?? []),
   ];
   const parameters = [
     ...pathNames.map((name) => parameter(name, "path", operation.params?.[name] ?? v.string(), true)),
     ...Object.entries(operation.query ? entriesOf(operation.query) : {}).map(([name, schema]) => parameter(name, "query", schema, !isOptional(schema))),
+    ...(isApi ? [{ $ref: "#/components/parameters/alt" }] : []),
   ];
+  const success = { [String(operation.response?.status ?? 200)]: responseObject(operation.response ?? {}, served) };
+  const others = Object.fromEntries((operation.otherResponses ?? []).map((response) => [String(response.status), responseObject(response, served)]));
   const body = operation.body;
   return {
     tags: [operation.tag],
@@ -142,11 +202,15 @@ function operationObject(operation: ApiOperation, pathNames: readonly string[]):
           },
         }
       : {}),
-    responses: operation.unavailable
-      ? errorResponses([...(authenticated ? AUTHENTICATION_ERRORS : []), "CRUD0103"])
-      : { ...successResponse(operation), ...errorResponses(codes) },
+    responses: sortedByStatus(operation.unavailable
+      ? errorResponses([...general, "CRUD0103"], served)
+      : mergeResponses({ ...success, ...(operation.etag ? NOT_MODIFIED : {}), ...others }, errorResponses(codes, served))),
     ...(authenticated ? {} : { security: [] }),
   };
+}
+
+function sortedByStatus(responses: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 export interface DocumentInfo {
@@ -164,7 +228,6 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[], info: 
   const paths: Record<string, Record<string, Json>> = {};
   const tags: string[] = [];
   for (const operation of operations) {
-    if (operation.hidden) continue;
     const { path, names } = openApiPath(operation.path);
     const item = (paths[path] ??= {});
     const method = operation.method.toLowerCase();
@@ -184,6 +247,7 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[], info: 
     paths,
     components: {
       schemas: toJsonSchemaDefs(DEFINITIONS, CONVERSION),
+      parameters: { alt: ALT_PARAMETER },
       securitySchemes: {
         basic: { type: "http", scheme: "basic", description: "Authorization: Basic base64(login:password)" },
         token: { type: "apiKey", in: "header", name: "Authorization", description: "Authorization: Token <ACCESS_TOKEN> (or the ank-authorization query variable)" },

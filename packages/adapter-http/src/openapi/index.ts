@@ -15,10 +15,13 @@
  *
  * 2. Add `...imageOperations` to API_OPERATIONS in openapi/api-operations.ts.
  * `path` is the Hono path from the server root (`:param`, `*`); `body: { content: { "application/json": BodySchema } }` for bodies;
- * `authenticated: false` for public routes; `hidden: true` for static assets left out of the document;
+ * `authenticated: false` for public routes; `etag: true` when If-None-Match gives 304; `otherResponses` for pages answering other statuses;
  * `unavailable: true` for a method the spec marks unavailable (your route answers 501 CRUD0103).
+ *
+ * Every answer an end-to-end test receives is validated against the document (test/openapi-answers.ts):
+ * a status, a content type or a body shape your route gives must be described here, or those tests fail.
  */
-export { defineOperations, type ApiOperation, type AnySchema, type OperationResponse } from "./operation.ts";
-export { buildOpenApiDocument, jsonSchemaOf, openApiPath } from "./build-document.ts";
+export { defineOperations, type ApiOperation, type AnySchema, type OperationResponse, type OtherResponse } from "./operation.ts";
+export { buildOpenApiDocument, jsonSchemaOf, openApiPath, type DocumentInfo } from "./build-document.ts";
 export * from "./shared-schemas.ts";
 export * from "./envelope.schema.ts";

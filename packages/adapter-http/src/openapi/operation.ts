@@ -16,6 +16,15 @@ export interface OperationResponse {
   readonly data?: AnySchema;
   /** `application/json` (in the envelope) unless said: `text/html`, `image/*`, `application/xml`...; null: no body (a redirect). */
   readonly contentType?: string | null;
+  /** Other types the same answer may come in (`application/xml` for a `.xml` suffix), each with its schema or none. */
+  readonly alternatives?: Readonly<Record<string, AnySchema | null>>;
+  /** False: a JSON answer given as it is, `data` being the whole body (the OpenAPI document itself). */
+  readonly envelope?: boolean;
+}
+
+/** An answer besides the success and the error codes' envelopes (the pages of /login: 401 with the form again...). */
+export interface OtherResponse extends OperationResponse {
+  readonly status: number;
 }
 
 /**
@@ -41,10 +50,14 @@ export interface ApiOperation {
   readonly errors?: readonly ErrorCode[];
   /** False for public routes; authenticated routes also list the authentication errors. Default: true. */
   readonly authenticated?: boolean;
-  /** Served but left out of the document (static assets of a page); still counts for the coverage test. */
-  readonly hidden?: boolean;
   /** A method the spec marks unavailable: the route answers 501 CRUD0103, and the document says only that. */
   readonly unavailable?: boolean;
+  /** Answers carry an ETag; If-None-Match naming it gives 304 with no body. */
+  readonly etag?: boolean;
+  /** Answers besides the success and the errors of `errors` (pages outside /api/). */
+  readonly otherResponses?: readonly OtherResponse[];
+  /** With an extension other than .json in the URL, errors are plain text `error (<code>): <text>` (api-v2.md, Images, rule 7). */
+  readonly plainTextErrors?: boolean;
 }
 
 /** Types a list of operations (a route module exports its own list). */

@@ -18,7 +18,7 @@ export const PropertiesSchema = v.pipe(
     id: v.optional(v.pipe(v.number(), v.description("Identifier of the revision"))),
     title: v.optional(v.string()),
     initid: v.optional(v.pipe(v.number(), v.description("Identifier of the lineage"))),
-    icon: v.optional(text("URL of a resized image of the icon")),
+    icon: v.optional(v.nullable(text("URL of a resized image of the Smart Structure's icon; null when the Smart Structure has none"))),
     name: v.optional(v.nullable(text("Logical name"))),
     revision: v.optional(v.pipe(v.number(), v.description("Revision number, 0 for the first"))),
     status: v.optional(v.pipe(v.picklist(["alive", "deleted", "fixed"]), v.description("alive, deleted (in the trash), or fixed (a past revision)"))),
@@ -33,9 +33,9 @@ export const AttributesSchema = v.pipe(
   v.description("Smart Field values by field id; fields of visibility I are never returned"),
 );
 
-/** A Smart Element (or revision) in a collection. */
+/** A Smart Element (or revision) in a collection; `fields` without document.properties leaves the properties out. */
 export const ElementItemSchema = v.object({
-  properties: PropertiesSchema,
+  properties: v.optional(PropertiesSchema),
   attributes: v.optional(AttributesSchema),
   uri: text("URI of the Smart Element"),
 });

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import { LineageError } from "@lineage/core";
 import type { HttpEnv } from "../http-env.ts";
-import { buildOpenApiDocument, defineOperations, type ApiOperation } from "../openapi/index.ts";
+import { buildOpenApiDocument, defineOperations, type ApiOperation, type DocumentInfo } from "../openapi/index.ts";
 
 /** The files of swagger-ui-dist the page loads; nothing comes from a CDN. */
 const ASSETS: Readonly<Record<string, string>> = {
@@ -17,6 +17,13 @@ const ASSETS: Readonly<Record<string, string>> = {
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 const swaggerUiVersion = (JSON.parse(readFileSync(join(swaggerUiDir, "package.json"), "utf8")) as { version: string }).version;
 
+/** The title and introduction of the served document (the end-to-end tests validate answers against the same). */
+export const API_DOCUMENT_INFO: DocumentInfo = {
+  title: "Lineage REST API v2",
+  version: "2",
+  description: "Smart Elements, revisions, trash, lifecycles, enumerates and more. Every JSON answer is the envelope {success, messages, data}; methods a path does not implement answer 501 (CRUD0103).",
+};
+
 const INIT_FILE = "reference-init.js";
 const AssetNameSchema = v.pipe(v.picklist([...Object.keys(ASSETS), INIT_FILE]), v.description("A file of the page"));
 
@@ -25,7 +32,11 @@ export const apiReferenceOperations = defineOperations([
     method: "GET", path: "/api/v2/openapi.json", tag: "API description",
     summary: "This OpenAPI 3.1 document",
     description: "Generated at start from the valibot schemas the routes validate with and from the error-code table.",
-    response: { data: v.pipe(v.record(v.string(), v.unknown()), v.description("The OpenAPI document itself, not in the envelope")), description: "The OpenAPI document (not wrapped in the envelope)" },
+    response: {
+      data: v.pipe(v.looseObject({ openapi: v.string(), paths: v.record(v.string(), v.unknown()) }), v.description("The OpenAPI document itself, not in the envelope")),
+      envelope: false,
+      description: "The OpenAPI document (not wrapped in the envelope)",
+    },
   },
   {
     method: "GET", path: "/api/v2/docs", tag: "API description",
@@ -33,7 +44,12 @@ export const apiReferenceOperations = defineOperations([
     description: "Swagger UI, served from the server (no CDN). Same authentication as the rest of /api/.",
     response: { contentType: "text/html", description: "The page" },
   },
-  { method: "GET", path: "/api/v2/docs/assets/:file", tag: "API description", summary: "Files of the reference page", params: { file: AssetNameSchema }, hidden: true },
+  {
+    method: "GET", path: "/api/v2/docs/assets/:file", tag: "API description", summary: "Files of the reference page", params: { file: AssetNameSchema },
+    description: "Swagger UI's files, with an ETag (If-None-Match gives 304); the page's own script has none.",
+    response: { contentType: "text/javascript", alternatives: { "text/css": null, "image/png": null }, description: "The file" },
+    etag: true, errors: ["API0004"],
+  },
 ]);
 
 const page = (base: string) => `<!doctype html>
@@ -70,11 +86,7 @@ export function apiReferenceRoutes(operations: readonly ApiOperation[]): Hono<Ht
   const assets = new Map<string, Uint8Array<ArrayBuffer>>();
 
   app.get("/openapi.json", (c) => {
-    document ??= JSON.stringify(buildOpenApiDocument(operations, {
-      title: "Lineage REST API v2",
-      version: "2",
-      description: "Smart Elements, revisions, trash, lifecycles, enumerates and more. Every JSON answer is the envelope {success, messages, data}; methods a path does not implement answer 501 (CRUD0103).",
-    }));
+    document ??= JSON.stringify(buildOpenApiDocument(operations, API_DOCUMENT_INFO));
     return c.body(document, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
   app.get("/docs", (c) => c.html(page(c.req.path.replace(/\/docs\/?$/, ""))));

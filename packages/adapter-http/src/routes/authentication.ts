@@ -1,6 +1,6 @@
 import { constantTimeEqual, LineageError } from "@lineage/core";
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { bodyLimit } from "../body-limit.ts";
 import { cookieOf } from "../request-cookie.ts";
 import { clientAddressOf } from "../authentication/auth-request.ts";
 import { retryAfterOf } from "../authentication/retry-after.ts";
@@ -29,7 +29,8 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   const showLogin = (c: Context, state: Omit<LoginPageState, "csrf">, status: 200 | 401 | 403 | 429) =>
     c.body(loginPage({ ...state, csrf: issueLoginCsrf(c, auth.sessionCookie) }), status, PAGE_HEADERS);
-  const limitForm = bodyLimit({ maxSize: FORM_LIMIT, onError: (c) => c.text("Form too large", 413) });
+  // The same refusal as the API's, 413 API0010 envelope, also when a chunked body declares more.
+  const limitForm = bodyLimit(FORM_LIMIT);
 
   app.get("/login", (c) => showLogin(c, {
     returnTo: safeReturnPath(c.req.query("return")),
@@ -67,7 +68,9 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
     const cookie = cookieOf(c, SESSION_COOKIE);
     const session = cookie ? (await auth.service.resumeSession(cookie))?.session : undefined;
     // A foreign page must not be able to log people out: the session's own form token is needed.
-    if (session && !constantTimeEqual(session.csrfToken, form.csrf ?? "")) return c.text("Invalid form token", 403);
+    if (session && !constantTimeEqual(session.csrfToken, form.csrf ?? "")) {
+      throw new LineageError("AUTH0403", [c.req.method, c.req.path], { userMessage: "Invalid form token: log out with the form of the home page" });
+    }
     if (cookie) await auth.service.closeSession(cookie);
     clearSessionCookie(c, auth.sessionCookie);
     return c.redirect("/login?loggedout=1", 303);
@@ -116,6 +119,8 @@ const TokenSummarySchema = v.object({
   expired: v.boolean(), oneshot: v.boolean(), description: v.string(), createdAt: v.string(),
 });
 const page = (description: string) => ({ contentType: "text/html", description });
+/** A page outside /api/ answering with a status of its own. */
+const pageWith = (status: number, description: string) => ({ status, ...page(description) });
 
 /** The operations of the login pages and of token administration, for the OpenAPI document. */
 export const authenticationOperations = defineOperations([
@@ -123,11 +128,24 @@ export const authenticationOperations = defineOperations([
     query: v.object({ return: v.optional(v.pipe(v.string(), v.description("Local path to go to after login"))) }), response: page("The form, with a form token") },
   { method: "POST", path: "/login", tag: "Authentication", summary: "Log in with the form: opens a session cookie", authenticated: false,
     body: { content: { "application/x-www-form-urlencoded": LoginFormSchema } },
-    response: { status: 303, contentType: null, description: "Logged in: Set-Cookie with the session, redirect to `return`. Wrong credentials: 401 with the form again; expired form: 403; too many failed attempts on the login or from the client: 429 with the form again and Retry-After." } },
+    response: { status: 303, contentType: null, description: "Logged in: Set-Cookie with the session, redirect to `return`." },
+    otherResponses: [
+      pageWith(401, "Wrong login or password (one message for both): the form again."),
+      pageWith(403, "The form had expired (its form token does not match its cookie): the form again."),
+      pageWith(429, "Too many failed attempts on this login or from this client: the form again, with Retry-After (seconds)."),
+    ],
+    errors: ["API0010"] },
   { method: "POST", path: "/logout", tag: "Authentication", summary: "Log out: closes the session", authenticated: false,
     body: { content: { "application/x-www-form-urlencoded": LogoutFormSchema } },
-    response: { status: 303, contentType: null, description: "Redirect to /login?loggedout=1; a wrong form token: 403" } },
-  { method: "GET", path: "/", tag: "Authentication", summary: "Home page (login needed unless useIndexAsGuest)", authenticated: false, response: page("The home page") },
+    response: { status: 303, contentType: null, description: "Redirect to /login?loggedout=1" },
+    errors: ["API0010", "AUTH0403"] },
+  { method: "GET", path: "/", tag: "Authentication", summary: "Home page (login needed unless useIndexAsGuest)", authenticated: false, response: page("The home page"),
+    otherResponses: [
+      { status: 302, contentType: null, description: "No session, html mode: redirect to /login?return=/" },
+      pageWith(401, "Credentials refused, or asked for by another authenticator (with its WWW-Authenticate)."),
+      pageWith(403, "The authenticator does not authorize this account here."),
+      pageWith(429, "Too many failed attempts on this login or from this client, with Retry-After (seconds)."),
+    ] },
   { method: "GET", path: "/api/v2/authent/tokens", tag: "Authentication", summary: "List access tokens (administrators)",
     response: { data: v.object({ uri: v.string(), tokens: v.array(TokenSummarySchema) }) }, errors: ["ROUTES0131"] },
   { method: "DELETE", path: "/api/v2/authent/tokens/:token", tag: "Authentication", summary: "Revoke an access token (administrators)",

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { ElementQuerySchema, LineageError, ListQuerySchema, renderElementXml, type ErrorCode } from "@lineage/core";
+import { ElementQuerySchema, LineageError, ListQuerySchema, parseFieldsSelection, renderElementXml, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
 import { successEnvelope } from "../envelope.ts";
 import { DocumentSchema, ElementItemSchema, RequestParametersSchema, defineOperations, type ApiOperation } from "../openapi/index.ts";
@@ -16,6 +16,16 @@ function writableName(segment: string, method: string): string {
   const { name, format } = splitFormat(segment, ["json", "xml"]);
   if (format === "xml") throw new LineageError("CRUD0103", [method, segment]);
   return name;
+}
+
+/**
+ * The `fields` of a write's answer, checked before anything is written: a write must not be
+ * stored and then answered 400 ROUTES0103 or CRUD0202 for the shape of its answer.
+ */
+export function writeAnswerFields(c: Context): string | undefined {
+  const fields = c.req.query("fields");
+  parseFieldsSelection(fields, "one");
+  return fields;
 }
 
 const TAG = "Smart Elements";
@@ -44,7 +54,8 @@ function collectionOperations(family: boolean): ApiOperation[] {
       method: "GET", path: `${base}/:docid`, tag: TAG, summary: `Read a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
       description: "The latest revision of the lineage, whatever identifier names it. A .xml suffix answers the XML export (application/xml). " +
         "Answers carry an ETag; If-None-Match gives 304.",
-      response: { data: v.object({ document: DocumentSchema }) },
+      response: { data: v.object({ document: DocumentSchema }), alternatives: { "application/xml": v.pipe(v.string(), v.description("With a .xml suffix: the XML export")) } },
+      etag: true,
       errors: [...READ_ERRORS, "CRUD0502", "CRUD0507", ...familyErrors],
     },
     {
@@ -53,7 +64,7 @@ function collectionOperations(family: boolean): ApiOperation[] {
         `${IF_MATCH} The answer carries the element's new ETag.`,
       body: { content: { "application/json": PutJsonBodySchema, "application/x-www-form-urlencoded": PutFormBodySchema, "multipart/form-data": PutFormBodySchema } },
       response: { data: WriteResultSchema },
-      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0201", "CRUD0213", "CRUD0218", "CRUD0238", "ROUTES0106", "ROUTES0107", "ROUTES0108", "ROUTES0109", "ROUTES0113", "ROUTES0127", "VALUE0001", "VALUE0002"],
+      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0201", "CRUD0213", "CRUD0218", "CRUD0238", "ROUTES0106", "ROUTES0107", "ROUTES0108", "ROUTES0109", "ROUTES0113", "VALUE0001", "VALUE0002"],
     },
     {
       method: "DELETE", path: `${base}/:docid`, tag: TAG, summary: `Put a Smart Element${of} in the trash`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
@@ -102,19 +113,21 @@ export function elementRoutes(): Hono<HttpEnv> {
     app.put(prefix, async (c) => {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
+      const fields = writeAnswerFields(c);
       const { values, caseInsensitive } = await readPutValues(c);
       const { platform, principal, deadline, stamp } = c.var;
       const ifMatch = headerOf(c, "if-match");
       const updated = await platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family"), deadline, stamp, ifMatch });
       c.header("ETag", await platform.etagOf(principal, updated, stamp));
-      return c.json(successEnvelope(await platform.writeResult(principal, updated, started, c.req.query("fields"), stamp)));
+      return c.json(successEnvelope(await platform.writeResult(principal, updated, started, fields, stamp)));
     });
     app.delete(prefix, async (c) => {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
+      const fields = writeAnswerFields(c);
       const { platform, principal, deadline, stamp } = c.var;
       const deleted = await platform.deleteElement(principal, name, c.req.param("family"), { deadline, stamp, ifMatch: headerOf(c, "if-match") });
-      return c.json(successEnvelope(await platform.writeResult(principal, deleted, started, c.req.query("fields"), stamp)));
+      return c.json(successEnvelope(await platform.writeResult(principal, deleted, started, fields, stamp)));
     });
   }
   return app;

@@ -64,7 +64,7 @@ export const fullsearchOperations = defineOperations([
         documents: v.array(SearchResultItemSchema),
       }),
     },
-    errors: ["FSEA0002", "FSEA0003", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
+    errors: ["FSEA0002", "FSEA0003", "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
   },
   {
     method: "GET", path: ADMIN_PATH, tag: TAG, summary: "Search domains, their configuration and volumes",

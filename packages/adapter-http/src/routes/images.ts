@@ -5,7 +5,6 @@ import {
   type ImageAnswer, type ImageFormat, type ImageStore, type ImageVariants, type SourceImage,
 } from "@lineage/core";
 import type { HttpEnv } from "../http-env.ts";
-import { notAvailable } from "../not-available.ts";
 import { defineOperations } from "../openapi/index.ts";
 import { pathnameOf } from "../request-path.ts";
 
@@ -30,24 +29,29 @@ export const ImageQuerySchema = v.object({
 const PREFIX = "/api/v2/images";
 
 const param = (c: Context, name: string): string => c.req.param(name) ?? "";
-const ASSET_ERRORS = ["ROUTES0115", "CRUD0600", "CRUD0601", "CRUD0602", "CRUD0603", "IMAGE0001"] as const;
-const RECORDED_ERRORS = ["ROUTES0200", "ROUTES0201", "CRUD0602", "CRUD0603", "CRUD0604", "API0005", "IMAGE0001"] as const;
-const image = { contentType: "image/*", description: "The image bytes (304 with no body when If-None-Match names its ETag)" };
+/** A server built without image services (createHttpApp without `images`) answers every image route 501 CRUD0103. */
+const UNSERVED = "CRUD0103";
+const ASSET_ERRORS = ["API0011", "ROUTES0115", "CRUD0600", "CRUD0601", "CRUD0602", "CRUD0603", "IMAGE0001", UNSERVED] as const;
+const RECORDED_ERRORS = ["ROUTES0200", "ROUTES0201", "CRUD0602", "CRUD0603", "CRUD0604", "API0005", "IMAGE0001", UNSERVED] as const;
+const image = { contentType: "image/*", description: "The image bytes" };
+const DESCRIPTION = "Errors are the JSON envelope, or plain text `error (<code>): <text>` when the URL ends in an extension other than .json. " +
+  "A server without image services answers 501 CRUD0103.";
+const served = { description: DESCRIPTION, etag: true, plainTextErrors: true } as const;
 
 export const imageOperations = defineOperations([
   { method: "GET", path: `${PREFIX}/assets/original/*`, tag: "Images", summary: "Original image of the server Images directory",
-    query: ImageQuerySchema, response: image, errors: [...ASSET_ERRORS] },
+    query: ImageQuerySchema, response: image, errors: [...ASSET_ERRORS], ...served },
   { method: "GET", path: `${PREFIX}/assets/sizes/:size/*`, tag: "Images", summary: "Resized image of the server Images directory",
-    params: { size: ImageSizeSchema }, query: ImageQuerySchema, response: image, errors: [...ASSET_ERRORS] },
+    params: { size: ImageSizeSchema }, query: ImageQuerySchema, response: image, errors: [...ASSET_ERRORS], ...served },
   { method: "GET", path: `${PREFIX}/recorded/original/:image`, tag: "Images", summary: "Original public image of the vault",
-    params: { image: RecordedImageSchema }, query: ImageQuerySchema, response: image, errors: [...RECORDED_ERRORS] },
+    params: { image: RecordedImageSchema }, query: ImageQuerySchema, response: image, errors: [...RECORDED_ERRORS], ...served },
   { method: "GET", path: `${PREFIX}/recorded/sizes/:size/:image`, tag: "Images", summary: "Resized public image of the vault, converted to the extension",
-    params: { size: ImageSizeSchema, image: RecordedImageSchema }, query: ImageQuerySchema, response: image, errors: [...RECORDED_ERRORS] },
+    params: { size: ImageSizeSchema, image: RecordedImageSchema }, query: ImageQuerySchema, response: image, errors: [...RECORDED_ERRORS], ...served },
   { method: "GET", path: "/api/v2/smart-elements/:docid/images/:attrid/:index/sizes/:size", tag: "Images",
     summary: "Resized image held in an image Smart Field (view right on the element)",
     params: { index: ImageIndexSchema, size: SizeWithExtensionSchema }, query: ImageQuerySchema, response: image,
     errors: ["ROUTES0100", "ROUTES0101", "ROUTES0102", "ROUTES0116", "ROUTES0118", "ROUTES0119", "ROUTES0120", "ROUTES0121", "ROUTES0122",
-      "ROUTES0123", "ROUTES0124", "ROUTES0201", "CRUD0602", "CRUD0603", "API0005", "IMAGE0001"] },
+      "ROUTES0123", "ROUTES0124", "ROUTES0201", "CRUD0602", "CRUD0603", "API0005", "IMAGE0001", UNSERVED], ...served },
   ...(["POST", "PUT", "DELETE", "PATCH"] as const).map((method) => ({
     method, path: `${PREFIX}/*`, tag: "Images", summary: "Unavailable: images are read-only", unavailable: true,
   })),
@@ -157,7 +161,7 @@ function recordedOriginal(images: ImageServices, source: SourceImage): ImageAnsw
 /**
  * The Images routes (api-v2.md, Images): originals and resized variants of the server Images
  * directory (assets) and of the vault (recorded), and the image of an image Smart Field.
- * POST, PUT and DELETE answer 501.
+ * POST, PUT and DELETE answer 501 (not-available.ts), with or without these routes.
  */
 export function imageRoutes(images: ImageServices): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
@@ -212,6 +216,5 @@ export function imageRoutes(images: ImageServices): Hono<HttpEnv> {
     return sendImage(c, answer, resizedName(size, name, format, extension.toLowerCase()), CACHE.field);
   }));
 
-  app.on(["POST", "PUT", "DELETE", "PATCH"], "/images/*", notAvailable);
   return app;
 }

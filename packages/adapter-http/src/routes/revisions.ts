@@ -33,13 +33,13 @@ function subCollectionOperations(base: (typeof ELEMENT_BASES)[number]): ApiOpera
   return [
     {
       method: "GET", path: `${path}/revisions`, tag, summary: `List the revisions${where}`, params, query: ListQuerySchema,
-      description: "Every revision of the lineage, newest first by default. Carries an ETag.",
+      description: "Every revision of the lineage, newest first by default. Carries an ETag; If-None-Match gives 304.", etag: true,
       response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), revisions: v.array(ElementItemSchema) }) },
       errors: [...LOCATE_ERRORS, ...(base.trash ? (["ROUTES0112"] as const) : (["CRUD0219"] as const)), "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "CRUD0501", "CRUD0506"],
     },
     {
       method: "GET", path: `${path}/revisions/:revision`, tag, summary: `Read one revision${where}`, params, query: ElementQuerySchema,
-      description: "Carries an ETag; If-None-Match gives 304.",
+      description: "Carries an ETag; If-None-Match gives 304.", etag: true,
       response: { data: v.object({ revision: DocumentSchema }) },
       errors: ["ROUTES0100", "ROUTES0101", base.trash ? "ROUTES0112" : "ROUTES0102", "ROUTES0104", "ROUTES0105", "CRUD0221", "ROUTES0103", "CRUD0202"],
     },

@@ -7,7 +7,7 @@ import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { readJsonBody } from "../request-body.ts";
 import { headerOf } from "../request-header.ts";
-import { IF_MATCH } from "./elements.ts";
+import { IF_MATCH, writeAnswerFields } from "./elements.ts";
 import { splitFormat } from "../resource-name.ts";
 import { listQueryOf, respondWithEtag } from "../respond.ts";
 
@@ -28,7 +28,7 @@ export const trashOperations = defineOperations([
     description: `The lineage becomes alive again, with a history entry. ${IF_MATCH} The answer carries the element's new ETag.`,
     body: { content: { "application/json": RestoreBodySchema } },
     response: { data: v.object({ document: DocumentSchema, duration: v.optional(v.string()) }) },
-    errors: ["CRUD0236", "CRUD0237", "CRUD0238", "ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0110"],
+    errors: ["CRUD0236", "CRUD0237", "CRUD0238", "ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0110", "ROUTES0103", "CRUD0202"],
   },
 ]);
 
@@ -47,10 +47,11 @@ export function trashRoutes(): Hono<HttpEnv> {
   app.put("/trash/:docid", async (c) => {
     const started = performance.now();
     const { name } = splitFormat(c.req.param("docid"));
+    const fields = writeAnswerFields(c);
     const { platform, principal, deadline } = c.var;
     const restored = await platform.restoreElement(principal, name, await readJsonBody(c), { deadline, stamp: c.var.stamp, ifMatch: headerOf(c, "if-match") });
     c.header("ETag", await platform.etagOf(principal, restored, c.var.stamp));
-    return c.json(successEnvelope(await platform.writeResult(principal, restored, started, c.req.query("fields"), c.var.stamp)));
+    return c.json(successEnvelope(await platform.writeResult(principal, restored, started, fields, c.var.stamp)));
   });
   return app;
 }

@@ -10,6 +10,7 @@ export interface ErrorCodeDefinition {
 }
 
 const codes = {
+  API0001: { status: 500, reason: "Internal Server Error", text: 'Internal server error' },
   API0004: { status: 404, reason: "Route not found", text: 'The URL %s is not compatible with the ressources of the API' },
   API0005: { status: 400, reason: "Bad Request", text: 'Unable to return the type %s' },
   API0006: { status: 400, reason: "Bad Request", text: 'Unable to return the type from http headers %s' },

@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDocumentedAnswer } from "../../adapter-http/test/openapi-answers.ts";
 import { freePort, spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
 import { basic, DEMO, ROOT, spawnServe, type ServeProcess } from "./serve-process.ts";
 
@@ -37,6 +38,8 @@ async function call(node: ServeProcess, method: string, path: string, init: { he
   }
   const response = await fetch(`${node.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const text = await response.text();
+  // Every answer as the OpenAPI document describes it, the 503s of a database down included.
+  expectDocumentedAnswer({ method, url: path, status: response.status, contentType: response.headers.get("content-type"), body: text });
   return { status: response.status, headers: response.headers, text, json: text.startsWith("{") ? JSON.parse(text) : undefined };
 }
 

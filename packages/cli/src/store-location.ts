@@ -34,7 +34,7 @@ export function storeLocationOf(flags: { readonly data?: string | undefined; rea
  */
 export function openStore(location: StoreLocation, synchronous?: "full" | "normal"): Promise<Store> | Store {
   if (location.databaseUrl) {
-    const changes = process.env.LINEAGE_DATABASE_CHANGES;
+    const changes = process.env.LINEAGE_DATABASE_CHANGES || undefined;
     if (changes !== undefined && changes !== "poll" && changes !== "notify") {
       throw new Error(`LINEAGE_DATABASE_CHANGES takes poll or notify, not "${changes}"`);
     }

@@ -19,7 +19,11 @@ export function apiClient(baseUrl: string) {
     } catch {
       json = undefined;
     }
-    expectDocumentedAnswer({ method: answeredMethod(method, headers), url: path, status: response.status, contentType: response.headers.get("content-type"), body: text });
+    // fetch follows redirects: the answer checked is then the GET of where it landed, not the request's own.
+    const answered = response.redirected
+      ? { method: "GET", url: new URL(response.url).pathname + new URL(response.url).search }
+      : { method: answeredMethod(method, headers), url: path };
+    expectDocumentedAnswer({ ...answered, status: response.status, contentType: response.headers.get("content-type"), body: text });
     return { status: response.status, headers: response.headers, text, json };
   }
   return { call, basic, baseUrl };

@@ -1,4 +1,4 @@
-import type { CatalogRepository, Enumerate, Lifecycle, Profile, SmartStructure, StructureDefinition } from "@lineage/core";
+import { namedCatalog, type CatalogRepository, type Enumerate, type Lifecycle, type Profile, type SmartStructure, type StructureDefinition } from "@lineage/core";
 import { createDashboardCatalog } from "./dashboard-catalog.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { namedDefinitions } from "./named-definitions.ts";
@@ -18,11 +18,13 @@ const UPSERT = statement(
  */
 export function createCatalogRepository(sql: SqlClient, counter: DefinitionsCounter): CatalogRepository {
   const toStructure = (row: unknown[]): SmartStructure => ({ ...(row[1] as StructureDefinition), id: row[0] as number });
-  const enumerates = namedDefinitions<Enumerate>(sql, "enumerates", counter);
-  const lifecycles = namedDefinitions<Lifecycle>(sql, "lifecycles", counter);
-  const profiles = namedDefinitions<Profile>(sql, "profiles", counter);
 
   return {
+    ...namedCatalog({
+      enumerates: namedDefinitions<Enumerate>(sql, "enumerates", counter),
+      lifecycles: namedDefinitions<Lifecycle>(sql, "lifecycles", counter),
+      profiles: namedDefinitions<Profile>(sql, "profiles", counter),
+    }),
     ...createDashboardCatalog(sql, counter),
     async structure(name) {
       const [row] = await sql.rows(BY_NAME, [name]);
@@ -41,14 +43,5 @@ export function createCatalogRepository(sql: SqlClient, counter: DefinitionsCoun
       const [row] = await sql.rows(UPSERT, [stored.name, JSON.stringify(stored)]);
       return { ...stored, id: row![0] as number };
     },
-    enumerate: enumerates.get,
-    enumerates: enumerates.all,
-    saveEnumerate: enumerates.save,
-    lifecycle: lifecycles.get,
-    lifecycles: lifecycles.all,
-    saveLifecycle: lifecycles.save,
-    profile: profiles.get,
-    profiles: profiles.all,
-    saveProfile: profiles.save,
   };
 }

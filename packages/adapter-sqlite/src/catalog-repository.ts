@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import type { CatalogRepository, Enumerate, Lifecycle, Profile, SmartStructure, StructureDefinition } from "@lineage/core";
+import { namedCatalog, type CatalogRepository, type Enumerate, type Lifecycle, type Profile, type SmartStructure, type StructureDefinition } from "@lineage/core";
 import { createDashboardCatalog } from "./dashboard-catalog.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { namedDefinitions } from "./named-definitions.ts";
@@ -16,11 +16,13 @@ export function createCatalogRepository(db: BetterSQLite3Database, client: Datab
   const byId = db.select().from(structures).where(eq(structures.id, sql.placeholder("id"))).prepare();
   const toStructure = (row: { id: number; definition: StructureDefinition }): SmartStructure => ({ ...row.definition, id: row.id });
   const allStructures = db.select().from(structures).orderBy(asc(structures.id)).prepare();
-  const enumerates = namedDefinitions<Enumerate>(client, "enumerates", counter);
-  const lifecycles = namedDefinitions<Lifecycle>(client, "lifecycles", counter);
-  const profiles = namedDefinitions<Profile>(client, "profiles", counter);
 
   return {
+    ...namedCatalog({
+      enumerates: namedDefinitions<Enumerate>(client, "enumerates", counter),
+      lifecycles: namedDefinitions<Lifecycle>(client, "lifecycles", counter),
+      profiles: namedDefinitions<Profile>(client, "profiles", counter),
+    }),
     ...createDashboardCatalog(db, counter),
     async structure(name) {
       const row = byName.get({ name });
@@ -45,14 +47,5 @@ export function createCatalogRepository(db: BetterSQLite3Database, client: Datab
       const { id } = db.insert(structures).values({ name: stored.name, definition: stored }).returning({ id: structures.id }).get();
       return { ...stored, id };
     },
-    enumerate: enumerates.get,
-    enumerates: enumerates.all,
-    saveEnumerate: enumerates.save,
-    lifecycle: lifecycles.get,
-    lifecycles: lifecycles.all,
-    saveLifecycle: lifecycles.save,
-    profile: profiles.get,
-    profiles: profiles.all,
-    saveProfile: profiles.save,
   };
 }

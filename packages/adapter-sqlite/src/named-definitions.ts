@@ -1,16 +1,11 @@
+import type { NamedDefinitions } from "@lineage/core";
 import type { Database } from "better-sqlite3";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 
 /** The tables that keep one JSON definition by name (schema.ts). */
 type NamedDefinitionTable = "enumerates" | "lifecycles" | "profiles";
 
-/** Look-up, list (by name) and save of the definitions of one such table; a save raises the definitions counter. */
-export interface NamedDefinitions<T extends { readonly name: string }> {
-  get(name: string): Promise<T | undefined>;
-  all(): Promise<T[]>;
-  save(definition: T): Promise<void>;
-}
-
+/** The NamedDefinitions of one such table; a save raises the definitions counter. */
 export function namedDefinitions<T extends { readonly name: string }>(
   client: Database, table: NamedDefinitionTable, counter: DefinitionsCounter,
 ): NamedDefinitions<T> {

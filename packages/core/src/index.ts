@@ -57,6 +57,7 @@ export * from "./ports/store.port.ts";
 export * from "./storage/outside-transactions.ts";
 export * from "./storage/deadline-check.ts";
 export * from "./storage/serial-queue.ts";
+export * from "./storage/named-definitions.ts";
 export * from "./ports/clock.port.ts";
 export * from "./ports/password-hasher.port.ts";
 export * from "./ports/workflow-engine.port.ts";

@@ -1,11 +1,12 @@
 import type { CatalogRepository } from "../ports/catalog-repository.port.ts";
+import { namedCatalog, type NamedDefinitions } from "../storage/named-definitions.ts";
 import type { MemoryContext } from "./memory-context.ts";
 import { frozenCopy, type Table } from "./memory-tables.ts";
 
 /** The memory store's definitions and dashboards; every write raises the definitions counter. */
 export function createMemoryCatalogRepository({ tables, nextId, definitionsWritten }: MemoryContext): CatalogRepository {
   /** Look-up, list by name and save of definitions kept by name (enumerates, lifecycles, profiles). */
-  const named = <T extends { readonly name: string }>(table: Table<string, T>) => ({
+  const named = <T extends { readonly name: string }>(table: Table<string, T>): NamedDefinitions<T> => ({
     get: async (name: string) => table.get(name),
     all: async () => [...table.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     save: async (definition: T) => {
@@ -13,10 +14,8 @@ export function createMemoryCatalogRepository({ tables, nextId, definitionsWritt
       table.set(definition.name, frozenCopy(definition));
     },
   });
-  const enumerates = named(tables.enumerates);
-  const lifecycles = named(tables.lifecycles);
-  const profiles = named(tables.profiles);
   return {
+    ...namedCatalog({ enumerates: named(tables.enumerates), lifecycles: named(tables.lifecycles), profiles: named(tables.profiles) }),
     async structure(name) {
       return tables.structures.get(name);
     },
@@ -34,15 +33,6 @@ export function createMemoryCatalogRepository({ tables, nextId, definitionsWritt
       tables.structures.set(stored.name, structure);
       return structure;
     },
-    enumerate: enumerates.get,
-    enumerates: enumerates.all,
-    saveEnumerate: enumerates.save,
-    lifecycle: lifecycles.get,
-    lifecycles: lifecycles.all,
-    saveLifecycle: lifecycles.save,
-    profile: profiles.get,
-    profiles: profiles.all,
-    saveProfile: profiles.save,
     async dashboard(slug) {
       return tables.dashboards.get(slug);
     },

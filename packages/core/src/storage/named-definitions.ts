@@ -1,0 +1,34 @@
+import type { CatalogRepository } from "../ports/catalog-repository.port.ts";
+import type { Enumerate } from "../catalog/enumerate.ts";
+import type { Lifecycle } from "../catalog/lifecycle.ts";
+import type { Profile } from "../catalog/profile.ts";
+
+/** For store adapters: look-up, list (by name) and save of the definitions of one kind kept by name. */
+export interface NamedDefinitions<T extends { readonly name: string }> {
+  get(name: string): Promise<T | undefined>;
+  all(): Promise<T[]>;
+  save(definition: T): Promise<void>;
+}
+
+type NamedCatalog = Pick<CatalogRepository,
+  "enumerate" | "enumerates" | "saveEnumerate" | "lifecycle" | "lifecycles" | "saveLifecycle" | "profile" | "profiles" | "saveProfile">;
+
+/** For store adapters: the catalog's enumerate, lifecycle and profile methods over their named definitions. */
+export function namedCatalog(kinds: {
+  readonly enumerates: NamedDefinitions<Enumerate>;
+  readonly lifecycles: NamedDefinitions<Lifecycle>;
+  readonly profiles: NamedDefinitions<Profile>;
+}): NamedCatalog {
+  const { enumerates, lifecycles, profiles } = kinds;
+  return {
+    enumerate: enumerates.get,
+    enumerates: enumerates.all,
+    saveEnumerate: enumerates.save,
+    lifecycle: lifecycles.get,
+    lifecycles: lifecycles.all,
+    saveLifecycle: lifecycles.save,
+    profile: profiles.get,
+    profiles: profiles.all,
+    saveProfile: profiles.save,
+  };
+}

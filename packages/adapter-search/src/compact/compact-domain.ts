@@ -3,7 +3,9 @@ import { bestFirst } from "./best-first.ts";
 import { documentSlots, type DocumentSlots, type SlotsImage } from "./document-slots.ts";
 import { pendingPostings, type PendingPostings } from "./pending-postings.ts";
 import { lowerBound, mergePostings, NO_POSTINGS, WEIGHT_COUNT, type FrozenPostings, type PackedFrequencies } from "./postings.ts";
+import { rangedBestFirst, type RangedTerm } from "./ranged-search.ts";
 import { inverseFrequency, termRelevance } from "./relevance.ts";
+import { rangeFloors, termRanges, type TermRanges } from "./slot-ranges.ts";
 
 /** A term matched by a prefix counts less than a whole word (as in MiniSearch). */
 const PREFIX_WEIGHT = 0.375;
@@ -11,6 +13,11 @@ const PREFIX_WEIGHT = 0.375;
 export const MERGE_AT = 250_000;
 /** Past this share of dead slots, a merge drops them (renumbering every posting); below, it copies. */
 const DEAD_SHARE = 0.2;
+/**
+ * A query of one group whose every literal has at least this many holders is scored range by range
+ * (ranged-search.ts), by default; below, scoring every match costs less than ordering ranges.
+ */
+export const RANGED_AT = 4096;
 
 /** What a query literal looks up: terms, each with the weight of its matches. */
 type Alternatives = readonly (readonly [term: string, weight: number])[];
@@ -26,11 +33,24 @@ export interface CompactDomain {
   settle(): { readonly slots: SlotsImage; readonly postings: FrozenPostings };
 }
 
-/** A domain index, empty or from a settled snapshot's parts; pending postings are merged past `mergeAt`. */
-export function compactDomain(image?: { readonly slots: SlotsImage; readonly postings: FrozenPostings }, mergeAt = MERGE_AT): CompactDomain {
+/**
+ * A domain index, empty or from a settled snapshot's parts; pending postings are merged past `mergeAt`,
+ * and queries whose literals all have `rangedAt` holders are scored range by range.
+ */
+export function compactDomain(image?: { readonly slots: SlotsImage; readonly postings: FrozenPostings }, mergeAt = MERGE_AT, rangedAt = RANGED_AT): CompactDomain {
   const slots = documentSlots(image?.slots);
   let frozen = image?.postings ?? NO_POSTINGS;
   let pending: PendingPostings = pendingPostings();
+  // Slots below are in the frozen postings, the others in the pending ones (slots only append).
+  let frozenSlots = slots.count;
+  const floors = rangeFloors(slots);
+  // Frozen postings never change: a term's ranges stay right until the next merge.
+  let termRangeCache = new Map<number, TermRanges>();
+  const rangesOf = (t: number) => {
+    let ranges = termRangeCache.get(t);
+    if (!ranges) termRangeCache.set(t, (ranges = termRanges(frozen, t)));
+    return ranges;
+  };
   // Reused by every search: arrays of a slot count, allocated per query, cost more than the scoring.
   const scratch = searchScratch();
 
@@ -38,6 +58,9 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     const dropDead = slots.count - slots.size > DEAD_SHARE * slots.count;
     frozen = mergePostings(frozen, pending.freeze(), dropDead ? slots.compact() : undefined);
     pending = pendingPostings();
+    frozenSlots = slots.count;
+    termRangeCache = new Map();
+    if (dropDead) floors.reset();
   }
 
   function addOne(document: IndexedDocument): void {
@@ -47,10 +70,13 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     });
   }
 
-  /** Documents holding a term, dead slots not yet merged away included: close enough for its rarity. */
+  /**
+   * Documents holding a term, dead slots not yet merged away included: close enough for its rarity,
+   * but never more than the documents (a rarity below zero would rank the best matches last).
+   */
   function holdersOf(term: string): number {
     const t = frozen.lookup.get(term);
-    return (t === undefined ? 0 : frozen.starts[t + 1]! - frozen.starts[t]!) + pending.holders(term);
+    return Math.min(slots.size, (t === undefined ? 0 : frozen.starts[t + 1]! - frozen.starts[t]!) + pending.holders(term));
   }
 
   function termsWithPrefix(prefix: string): string[] {
@@ -69,11 +95,48 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     }
   }
 
+  /** The slots holding any of the terms, as a test; undefined for no terms. */
+  function holding(terms: readonly Alternatives[]): ((slot: number) => boolean) | undefined {
+    if (terms.length === 0) return undefined;
+    const held = new Set<number>();
+    for (const alternatives of terms) {
+      for (const [term] of alternatives) {
+        const t = frozen.lookup.get(term);
+        if (t !== undefined) for (let p = frozen.starts[t]!, end = frozen.starts[t + 1]!; p < end; p++) held.add(frozen.slots[p]!);
+        pending.each(term, (slot) => held.add(slot));
+      }
+    }
+    return (slot) => held.has(slot);
+  }
+
+  /** A query of one group of common literals, range by range (see rangedBestFirst); undefined for others. */
+  function ranged(query: SearchQuery, structures: readonly string[] | undefined, averages: readonly number[]): Iterable<SearchHit> | undefined {
+    if (query.groups.length !== 1) return undefined;
+    const [group] = query.groups;
+    const required = group!.filter((l) => !l.negated).flatMap(alternatives);
+    if (required.length === 0) return undefined;
+    if (required.some((terms) => terms.reduce((sum, [term]) => sum + holdersOf(term), 0) < rangedAt)) return undefined;
+    const factors = required.map((terms) => terms.map(([term, weight]) => weight * inverseFrequency(holdersOf(term), slots.size)));
+    // Bounds take the most frequent and the shortest: they only bound a score that grows with frequency.
+    if (factors.flat().some((factor) => !(factor > 0))) return undefined;
+    const floorLengths = floors.current().lengths;
+    const literals = required.map((terms, i) => terms.map(([term], j): RangedTerm => ({
+      term, relevance: termRelevance(slots.lengths, averages, factors[i]![j]!), bound: termRelevance(floorLengths, averages, factors[i]![j]!),
+    })));
+    return rangedBestFirst({
+      slots: { count: slots.count, ids: slots.ids, structures: slots.structures, alive: slots.alive.slice(0, slots.count) }, frozen, frozenSlots, pending, floors: floors.current(), rangesOf, literals,
+      excluded: holding(group!.filter((l) => l.negated && l.kind !== "phrase").flatMap(alternatives)),
+      allowed: structureFilter(slots, structures),
+    });
+  }
+
   function search(query: SearchQuery, structures?: readonly string[]): Iterable<SearchHit> {
+    const averages = Array.from({ length: WEIGHT_COUNT }, (_, w) => slots.averageLength(w));
+    const byRanges = ranged(query, structures, averages);
+    if (byRanges) return byRanges;
     const n = slots.count;
     const { alive } = slots;
     const allowed = structureFilter(slots, structures);
-    const averages = Array.from({ length: WEIGHT_COUNT }, (_, w) => slots.averageLength(w));
     const { total, found, score, count, excludedSlots, matched, result } = scratch.cleared(n);
     let results = 0;
     for (const group of query.groups) {

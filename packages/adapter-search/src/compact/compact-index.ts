@@ -1,6 +1,6 @@
 import { fileStatusCounts, type IndexCoverage, type IndexedFile, type SearchIndex } from "@lineage/core";
 import { snapshotFiles, type SnapshotHead } from "../snapshot-files.ts";
-import { compactDomain, MERGE_AT, type CompactDomain } from "./compact-domain.ts";
+import { compactDomain, MERGE_AT, RANGED_AT, type CompactDomain } from "./compact-domain.ts";
 import { decodeSnapshot, encodeSnapshot, readSnapshotHeader, SNAPSHOT_FORMAT } from "./snapshot-codec.ts";
 
 export interface CompactSearchIndexOptions {
@@ -14,6 +14,8 @@ export interface CompactSearchIndexOptions {
    * more memory while indexing. 250 000 by default.
    */
   readonly mergeAt?: number;
+  /** Holders every literal of a one-group query needs for it to be scored range by range (tests lower it). */
+  readonly rangedAt?: number;
 }
 
 interface DomainState {
@@ -36,6 +38,7 @@ export function createCompactSearchIndex(options: CompactSearchIndexOptions): Se
   const files = snapshotFiles(options.dir, "lnsx", options.log);
   const domains = new Map<string, DomainState>();
   const mergeAt = options.mergeAt ?? MERGE_AT;
+  const rangedAt = options.rangedAt ?? RANGED_AT;
 
   const get = (domain: string): DomainState => {
     const found = domains.get(domain);
@@ -52,7 +55,7 @@ export function createCompactSearchIndex(options: CompactSearchIndexOptions): Se
           fingerprint: header.coverage.fingerprint,
           load() {
             const content = decodeSnapshot(bytes, header);
-            return { coverage: content.coverage, index: compactDomain(content, mergeAt), files: new Map(content.files), bytes: bytes.length };
+            return { coverage: content.coverage, index: compactDomain(content, mergeAt, rangedAt), files: new Map(content.files), bytes: bytes.length };
           },
         };
       });
@@ -61,7 +64,7 @@ export function createCompactSearchIndex(options: CompactSearchIndexOptions): Se
       return state.coverage;
     },
     reset(domain, coverage) {
-      domains.set(domain, { coverage, index: compactDomain(undefined, mergeAt), files: new Map(), bytes: 0 });
+      domains.set(domain, { coverage, index: compactDomain(undefined, mergeAt, rangedAt), files: new Map(), bytes: 0 });
     },
     upsert(domain, documents) {
       const state = get(domain);

@@ -110,18 +110,21 @@ export function documentSlots(image?: SlotsImage): DocumentSlots {
     },
     remove,
     compact() {
+      // New arrays, not the old ones rewritten: a search being iterated still reads the old ones.
       const renumber = new Int32Array(count).fill(-1);
+      const kept = { ids: new Int32Array(capacity), structures: new Uint16Array(capacity), lengths: new Uint32Array(capacity * WEIGHT_COUNT) };
       let next = 0;
       for (let s = 0; s < count; s++) {
         if (!alive[s]) continue;
         renumber[s] = next;
-        ids[next] = ids[s]!;
-        structures[next] = structures[s]!;
-        lengths.copyWithin(next * WEIGHT_COUNT, s * WEIGHT_COUNT, (s + 1) * WEIGHT_COUNT);
-        slotById.set(ids[next]!, next);
+        kept.ids[next] = ids[s]!;
+        kept.structures[next] = structures[s]!;
+        kept.lengths.set(lengths.subarray(s * WEIGHT_COUNT, (s + 1) * WEIGHT_COUNT), next * WEIGHT_COUNT);
+        slotById.set(ids[s]!, next);
         next++;
       }
-      alive.fill(1, 0, next).fill(0, next, count);
+      ({ ids, structures, lengths } = kept);
+      alive = new Uint8Array(capacity).fill(1, 0, next);
       count = next;
       return renumber;
     },

@@ -5,7 +5,7 @@ import { pendingPostings, type PendingPostings } from "./pending-postings.ts";
 import { lowerBound, mergePostings, NO_POSTINGS, WEIGHT_COUNT, type FrozenPostings, type PackedFrequencies } from "./postings.ts";
 import { rangedBestFirst, type RangedTerm } from "./ranged-search.ts";
 import { inverseFrequency, termRelevance } from "./relevance.ts";
-import { rangeFloors, termRanges, type TermRanges } from "./slot-ranges.ts";
+import { rangeFloorIds, termRanges, type TermRanges } from "./slot-ranges.ts";
 
 /** A term matched by a prefix counts less than a whole word (as in MiniSearch). */
 const PREFIX_WEIGHT = 0.375;
@@ -43,12 +43,12 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
   let pending: PendingPostings = pendingPostings();
   // Slots below are in the frozen postings, the others in the pending ones (slots only append).
   let frozenSlots = slots.count;
-  const floors = rangeFloors(slots);
+  const floorIds = rangeFloorIds(slots);
   // Frozen postings never change: a term's ranges stay right until the next merge.
   let termRangeCache = new Map<number, TermRanges>();
   const rangesOf = (t: number) => {
     let ranges = termRangeCache.get(t);
-    if (!ranges) termRangeCache.set(t, (ranges = termRanges(frozen, t)));
+    if (!ranges) termRangeCache.set(t, (ranges = termRanges(frozen, t, slots.lengths)));
     return ranges;
   };
   // Reused by every search: arrays of a slot count, allocated per query, cost more than the scoring.
@@ -60,7 +60,7 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     pending = pendingPostings();
     frozenSlots = slots.count;
     termRangeCache = new Map();
-    if (dropDead) floors.reset();
+    if (dropDead) floorIds.reset();
   }
 
   function addOne(document: IndexedDocument): void {
@@ -98,15 +98,16 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
   /** The slots holding any of the terms, as a test; undefined for no terms. */
   function holding(terms: readonly Alternatives[]): ((slot: number) => boolean) | undefined {
     if (terms.length === 0) return undefined;
-    const held = new Set<number>();
+    const held = new Uint8Array(slots.count);
+    const hold = (slot: number) => void (held[slot] = 1);
     for (const alternatives of terms) {
       for (const [term] of alternatives) {
         const t = frozen.lookup.get(term);
-        if (t !== undefined) for (let p = frozen.starts[t]!, end = frozen.starts[t + 1]!; p < end; p++) held.add(frozen.slots[p]!);
-        pending.each(term, (slot) => held.add(slot));
+        if (t !== undefined) frozen.slots.subarray(frozen.starts[t]!, frozen.starts[t + 1]!).forEach(hold);
+        pending.each(term, hold);
       }
     }
-    return (slot) => held.has(slot);
+    return (slot) => held[slot] === 1;
   }
 
   /** A query of one group of common literals, range by range (see rangedBestFirst); undefined for others. */
@@ -117,14 +118,16 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     if (required.length === 0) return undefined;
     if (required.some((terms) => terms.reduce((sum, [term]) => sum + holdersOf(term), 0) < rangedAt)) return undefined;
     const factors = required.map((terms) => terms.map(([term, weight]) => weight * inverseFrequency(holdersOf(term), slots.size)));
-    // Bounds take the most frequent and the shortest: they only bound a score that grows with frequency.
+    // Ranges' bounds take the most frequent and the shortest: a rarity below zero would turn them around.
     if (factors.flat().some((factor) => !(factor > 0))) return undefined;
-    const floorLengths = floors.current().lengths;
     const literals = required.map((terms, i) => terms.map(([term], j): RangedTerm => ({
-      term, relevance: termRelevance(slots.lengths, averages, factors[i]![j]!), bound: termRelevance(floorLengths, averages, factors[i]![j]!),
+      term,
+      relevance: termRelevance(slots.lengths, averages, factors[i]![j]!),
+      relevanceOver: (lengths) => termRelevance(lengths, averages, factors[i]![j]!),
     })));
     return rangedBestFirst({
-      slots: { count: slots.count, ids: slots.ids, structures: slots.structures, alive: slots.alive.slice(0, slots.count) }, frozen, frozenSlots, pending, floors: floors.current(), rangesOf, literals,
+      slots: { count: slots.count, ids: slots.ids, structures: slots.structures, alive: slots.alive.slice(0, slots.count) }, frozen,
+      frozenSlots, pending, floorIds: floorIds.current(), rangesOf, literals,
       excluded: holding(group!.filter((l) => l.negated && l.kind !== "phrase").flatMap(alternatives)),
       allowed: structureFilter(slots, structures),
     });

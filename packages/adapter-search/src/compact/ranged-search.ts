@@ -1,16 +1,16 @@
 import type { SearchHit } from "@lineage/core";
 import type { PendingPostings } from "./pending-postings.ts";
 import type { FrozenPostings, PackedFrequencies } from "./postings.ts";
-import { RANGE_BITS, RANGE_SIZE, rangePosition, type RangeFloors, type TermRanges } from "./slot-ranges.ts";
+import { RANGE_BITS, RANGE_SIZE, rangePosition, type TermRanges } from "./slot-ranges.ts";
 
-/** A term's relevance in a slot; with range floors and a range's maxima instead, the most it can be there. */
+/** A term's relevance in a slot. */
 export type Relevance = (frequencies: PackedFrequencies, slot: number) => number;
 
-/** One alternative of a query literal: a term, how relevant it is per slot, and its bound per range. */
+/** One alternative of a query literal: a term, and how relevant it is per slot (over given lengths: its ranges' groups are scored with it). */
 export interface RangedTerm {
   readonly term: string;
   readonly relevance: Relevance;
-  readonly bound: Relevance;
+  readonly relevanceOver: (lengths: Uint32Array) => Relevance;
 }
 
 /** The slots as a search found them: arrays that later changes replace rather than write (alive is a copy). */
@@ -33,7 +33,8 @@ export interface RangedSearch {
   /** Slots below this are in the frozen postings only; from it on, in the pending ones only. */
   readonly frozenSlots: number;
   readonly pending: PendingPostings;
-  readonly floors: RangeFloors;
+  /** Per range, its smallest id. */
+  readonly floorIds: Int32Array;
   readonly rangesOf: (t: number) => TermRanges;
   /** Every literal must match; a literal matches through any of its terms, their relevances adding up. */
   readonly literals: readonly (readonly RangedTerm[])[];
@@ -50,37 +51,42 @@ export interface RangedSearch {
  * postings were frozen are few (they are merged past a bound) and are scored up front.
  */
 export function rangedBestFirst(search: RangedSearch): RangedHits {
-  const { slots, frozen, frozenSlots, floors, literals } = search;
+  const { slots, frozen, frozenSlots, floorIds, literals } = search;
   const candidates = hitHeap();
   const score = new Float64Array(RANGE_SIZE);
   const count = new Uint16Array(RANGE_SIZE);
   const matched = new Uint32Array(RANGE_SIZE);
+  const { alive } = slots;
 
-  /** Scores the slots from `base` whose postings `each` visits, literal by literal, as the full scoring does. */
-  function scoreSlots(base: number, size: number, each: (term: RangedTerm, visit: (slot: number, frequencies: PackedFrequencies) => void) => void) {
+  /** Scores the slots from `base` over the postings `segment` gives per term, literal by literal, as the full scoring does. */
+  function scoreSlots(base: number, size: number, segment: (term: RangedTerm) => Segment | undefined): void {
     const scores = size <= RANGE_SIZE ? score : new Float64Array(size);
     const counts = size <= RANGE_SIZE ? count : new Uint16Array(size);
     const matches = size <= RANGE_SIZE ? matched : new Uint32Array(size);
     scores.fill(0, 0, size);
     counts.fill(0, 0, size);
     let found = 0;
-    literals.forEach((terms, i) => {
+    for (let i = 0; i < literals.length; i++) {
       const last = i === literals.length - 1;
-      for (const term of terms) {
-        each(term, (slot, frequencies) => {
-          if (!slots.alive[slot]) return;
+      for (const term of literals[i]!) {
+        const postings = segment(term);
+        if (!postings) continue;
+        const { relevance } = term;
+        for (let p = postings.start; p < postings.end; p++) {
+          const slot = postings.slots[p]!;
+          if (!alive[slot]) continue;
           const local = slot - base;
           const seen = counts[local]!;
           if (seen === i) {
             counts[local] = i + 1;
             if (last) matches[found++] = local;
           } else if (seen !== i + 1) {
-            return;
+            continue;
           }
-          scores[local]! += term.relevance(frequencies, slot);
-        });
+          scores[local]! += relevance(postings.frequencies[p]!, slot);
+        }
       }
-    });
+    }
     for (let m = 0; m < found; m++) {
       const slot = base + matches[m]!;
       if (search.excluded?.(slot)) continue;
@@ -90,7 +96,7 @@ export function rangedBestFirst(search: RangedSearch): RangedHits {
   }
 
   // Pending postings change with the index: they are read now, as the ranges' bounds.
-  scoreSlots(frozenSlots, slots.count - frozenSlots, (term, visit) => search.pending.each(term.term, visit));
+  scoreSlots(frozenSlots, slots.count - frozenSlots, (term) => pendingSegment(search.pending, term.term));
   const order = rangesByBound(search);
   const bound = order.bounds;
   const rangesOfTerm = new Map(literals.flat().map((term) => {
@@ -98,19 +104,18 @@ export function rangedBestFirst(search: RangedSearch): RangedHits {
     return [term, t === undefined ? undefined : search.rangesOf(t)];
   }));
   // A hit is certain once every range left would score below it, or as much but with larger ids only.
-  const certain = (r: number) => candidates.topScore() > bound[r]! || (candidates.topScore() === bound[r] && candidates.topId() < floors.ids[r]!);
+  const certain = (r: number) => candidates.topScore() > bound[r]! || (candidates.topScore() === bound[r] && candidates.topId() < floorIds[r]!);
 
   let next = 0;
   function* hits(): Generator<SearchHit, void, undefined> {
     for (;;) {
       while (next < order.ranges.length && (candidates.size() === 0 || !certain(order.ranges[next]!))) {
         const range = order.ranges[next++]!;
-        scoreSlots(range << RANGE_BITS, RANGE_SIZE, (term, visit) => {
+        scoreSlots(range << RANGE_BITS, RANGE_SIZE, (term) => {
           const termRanges = rangesOfTerm.get(term);
-          if (termRanges === undefined) return;
-          const position = rangePosition(termRanges.ranges, range);
-          if (position < 0) return;
-          for (let p = termRanges.starts[position]!, end = termRanges.starts[position + 1]!; p < end; p++) visit(frozen.slots[p]!, frozen.frequencies[p]!);
+          const position = termRanges ? rangePosition(termRanges.ranges, range) : -1;
+          if (position < 0) return undefined;
+          return { slots: frozen.slots, frequencies: frozen.frequencies, start: termRanges!.starts[position]!, end: termRanges!.starts[position + 1]! };
         });
       }
       if (candidates.size() === 0) return;
@@ -120,8 +125,28 @@ export function rangedBestFirst(search: RangedSearch): RangedHits {
   return { [Symbol.iterator]: hits, scoredRanges: () => next };
 }
 
+/** Postings of a term at positions `start..end` of the arrays. */
+interface Segment {
+  readonly slots: Uint32Array;
+  readonly frequencies: Uint32Array;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A term's pending postings as a segment, slots ascending. */
+function pendingSegment(pending: PendingPostings, term: string): Segment | undefined {
+  const slots: number[] = [];
+  const frequencies: number[] = [];
+  pending.each(term, (slot, packed) => {
+    slots.push(slot);
+    frequencies.push(packed);
+  });
+  if (slots.length === 0) return undefined;
+  return { slots: Uint32Array.from(slots), frequencies: Uint32Array.from(frequencies), start: 0, end: slots.length };
+}
+
 /** The ranges where every literal has postings, by the most they could score (then smallest id first), with those bounds. */
-function rangesByBound({ frozen, frozenSlots, floors, rangesOf, literals }: RangedSearch) {
+function rangesByBound({ frozen, frozenSlots, floorIds, rangesOf, literals }: RangedSearch) {
   const rangeCount = (frozenSlots + RANGE_SIZE - 1) >>> RANGE_BITS;
   const bounds = new Float64Array(rangeCount);
   const present = new Uint16Array(rangeCount);
@@ -133,11 +158,14 @@ function rangesByBound({ frozen, frozenSlots, floors, rangesOf, literals }: Rang
     for (const term of terms) {
       const t = frozen.lookup.get(term.term);
       if (t === undefined) continue;
-      const { ranges, maxima } = rangesOf(t);
+      const { ranges, groupStarts, groupFrequencies, groupLengths } = rangesOf(t);
+      const relevance = term.relevanceOver(groupLengths);
       for (let j = 0; j < ranges.length; j++) {
         const r = ranges[j]!;
         if (r >= rangeCount) continue;
-        literalBound[r]! += term.bound(maxima[j]!, r);
+        let best = 0;
+        for (let g = groupStarts[j]!; g < groupStarts[j + 1]!; g++) best = Math.max(best, relevance(groupFrequencies[g]!, g));
+        literalBound[r]! += best;
         touched[r] = 1;
       }
     }
@@ -147,52 +175,68 @@ function rangesByBound({ frozen, frozenSlots, floors, rangesOf, literals }: Rang
       bounds[r]! += literalBound[r]!;
     }
   }
+  // One term: a bound is the very score of the range's best, so ties are told apart by id. More: the
+  // scoring adds the same numbers in another order, which may round one unit higher.
+  const slack = literals.length === 1 && literals[0]!.length === 1 ? 1 : 1 + 1e-9;
   const ranges: number[] = [];
-  for (let r = 0; r < rangeCount; r++) if (present[r] === literals.length) ranges.push(r);
-  ranges.sort((a, b) => bounds[b]! - bounds[a]! || floors.ids[a]! - floors.ids[b]!);
+  for (let r = 0; r < rangeCount; r++) {
+    if (present[r] !== literals.length) continue;
+    bounds[r]! *= slack;
+    ranges.push(r);
+  }
+  ranges.sort((a, b) => bounds[b]! - bounds[a]! || floorIds[a]! - floorIds[b]!);
   return { ranges, bounds };
 }
 
 /** Scored hits, the best (score descending, then id ascending) on top. */
 function hitHeap() {
-  const scores: number[] = [];
-  const ids: number[] = [];
-  const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && ids[a]! < ids[b]!);
-  const swap = (a: number, b: number) => {
-    [scores[a], scores[b]] = [scores[b]!, scores[a]!];
-    [ids[a], ids[b]] = [ids[b]!, ids[a]!];
-  };
+  let scores = new Float64Array(1024);
+  let ids = new Int32Array(1024);
+  let size = 0;
+  const better = (scoreA: number, idA: number, scoreB: number, idB: number) => scoreA > scoreB || (scoreA === scoreB && idA < idB);
   return {
-    size: () => scores.length,
+    size: () => size,
     topScore: () => scores[0]!,
     topId: () => ids[0]!,
     push(score: number, id: number) {
-      scores.push(score);
-      ids.push(id);
-      for (let child = scores.length - 1; child > 0;) {
+      if (size === scores.length) {
+        scores = grown(scores, new Float64Array(size * 2));
+        ids = grown(ids, new Int32Array(size * 2));
+      }
+      // Sifts a hole up, then fills it.
+      let child = size++;
+      while (child > 0) {
         const parent = (child - 1) >>> 1;
-        if (!better(child, parent)) break;
-        swap(child, parent);
+        if (!better(score, id, scores[parent]!, ids[parent]!)) break;
+        scores[child] = scores[parent]!;
+        ids[child] = ids[parent]!;
         child = parent;
       }
+      scores[child] = score;
+      ids[child] = id;
     },
     pop(): SearchHit {
       const hit = { id: ids[0]!, score: scores[0]! };
-      const lastScore = scores.pop()!;
-      const lastId = ids.pop()!;
-      if (scores.length > 0) {
-        scores[0] = lastScore;
-        ids[0] = lastId;
-        for (let parent = 0; ;) {
-          const left = 2 * parent + 1;
-          if (left >= scores.length) break;
-          const child = left + 1 < scores.length && better(left + 1, left) ? left + 1 : left;
-          if (!better(child, parent)) break;
-          swap(child, parent);
-          parent = child;
-        }
+      const score = scores[--size]!;
+      const id = ids[size]!;
+      let parent = 0;
+      for (;;) {
+        const left = 2 * parent + 1;
+        if (left >= size) break;
+        const child = left + 1 < size && better(scores[left + 1]!, ids[left + 1]!, scores[left]!, ids[left]!) ? left + 1 : left;
+        if (!better(scores[child]!, ids[child]!, score, id)) break;
+        scores[parent] = scores[child]!;
+        ids[parent] = ids[child]!;
+        parent = child;
       }
+      scores[parent] = score;
+      ids[parent] = id;
       return hit;
     },
   };
+}
+
+function grown<T extends Float64Array | Int32Array>(from: T, into: T): T {
+  into.set(from as never);
+  return into;
 }

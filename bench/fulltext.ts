@@ -9,7 +9,7 @@ import { createPlatform, parseSearchQuery, systemPrincipal, type Store } from ".
 import { positive } from "./bench-options.ts";
 import { ROOT, statusMb } from "./bench-session.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
-import { createRandom } from "./generate-bundle.ts";
+import { COMMON, corpusTexts, RARE, saveBenchDefinitions } from "./fulltext-corpus.ts";
 
 /*
  * The full-text search benchmark (issue 7), run by `pnpm bench:fulltext`:
@@ -28,8 +28,6 @@ import { createRandom } from "./generate-bundle.ts";
 const ADAPTERS: Record<string, string> = { compact: "compact index", minisearch: "MiniSearch" };
 const TARGETS = { buildS: 60, restartS: 5, queryP99Ms: 30 };
 const DOMAIN = "bench";
-const COMMON = "harbor";
-const RARE = "zephyrine";
 
 const { values: args } = parseArgs({
   options: {
@@ -38,67 +36,21 @@ const { values: args } = parseArgs({
   },
 });
 
-// ---- corpus ---------------------------------------------------------------------------------
-
-const SYLLABLES = "ka lo mi ra su te no vi da pe ro lu sa ki me to na re ba zu fi go ha jo".split(" ");
-
-/** A vocabulary of 20 000 pseudo-words, drawn with a Zipf-like law (rank r has weight 1/r) as natural text is. */
-function corpus(seed: number) {
-  const random = createRandom(seed);
-  const words: string[] = [];
-  const seen = new Set<string>();
-  while (words.length < 20_000) {
-    const length = 2 + Math.floor(random() * 3);
-    let word = "";
-    for (let i = 0; i < length; i++) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
-    if (!seen.has(word)) {
-      seen.add(word);
-      words.push(word);
-    }
-  }
-  const cumulative: number[] = [];
-  let sum = 0;
-  for (let r = 1; r <= words.length; r++) cumulative.push((sum += 1 / r));
-  const draw = () => {
-    const target = random() * sum;
-    let lo = 0;
-    let hi = cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid]! < target) lo = mid + 1;
-      else hi = mid;
-    }
-    return words[lo]!;
-  };
-  return { random, draw };
-}
+// ---- seed -----------------------------------------------------------------------------------
 
 async function seed(store: Store, count: number): Promise<number> {
-  await store.catalog.saveStructure({
-    name: "BENCH_TEXT", titleField: "bt_title",
-    fields: [{ id: "bt_title", type: "text" }, { id: "bt_body", type: "longtext" }],
-  } as never);
-  await store.search.saveDomain({
-    name: DOMAIN, lang: "en", stem: "english",
-    configs: [{ structure: "BENCH_TEXT", fields: [{ field: "bt_title", weight: "A" }, { field: "bt_body", weight: "C" }], files: [], callables: [] }],
-  });
-  const { random, draw } = corpus(7);
+  await saveBenchDefinitions(store, DOMAIN);
+  const texts = corpusTexts({ seed: 7, words: [150, 450], commonShare: 0.5 }, count);
   let words = 0;
   const now = new Date().toISOString();
   for (let start = 0; start < count; start += 5000) {
     await store.transaction(async (tx) => {
       for (let i = start; i < Math.min(count, start + 5000); i++) {
-        const length = 150 + Math.floor(random() * 301);
-        const body: string[] = [];
-        for (let w = 0; w < length; w++) body.push(draw());
-        // The common term in about half the elements, the rare one in 1 of 10 000.
-        if (random() < 0.5) body[Math.floor(random() * length)] = COMMON;
-        if (i % 10_000 === 5000) body[Math.floor(random() * length)] = RARE;
-        words += length + 5;
-        const title = Array.from({ length: 5 }, draw).join(" ");
+        const { title, body, words: n } = texts.next().value!;
+        words += n;
         const created = await tx.elements.insert({
           revision: 0, structure: "BENCH_TEXT", name: null, title, owner: 1, status: "alive", fixed: false, state: null,
-          values: { bt_title: title, bt_body: body.join(" ") }, createdAt: now, modifiedAt: now, importKey: null,
+          values: { bt_title: title, bt_body: body }, createdAt: now, modifiedAt: now, importKey: null,
         });
         await tx.search.markChanged(created.initid, created.structure);
       }

@@ -214,3 +214,21 @@ describe("search engine background work", () => {
     expect(engine.index.coverage("books")!.seq).toBeGreaterThan(before);
   });
 });
+
+describe("search engine started in the background", () => {
+  it("returns at once; a search waits a while for the index being built, then FSEA0004; the index is there after", async () => {
+    const io = instrumented(createMemoryStore());
+    const platform = createPlatform({ store: io.store, clock: tickingClock(), hasher: countingHasher(), searchLog: () => {}, searchOpenWaitMs: 30 });
+    await importBundle(platform, libraryBundle(), { readFile: folder(libraryFiles()) });
+    const admin = (await platform.principal("admin"))!;
+    const { engine } = platform.fullsearch;
+    const release = io.hold();
+    await engine.start({ background: true });
+    expect(engine.building()).toEqual(["books"]);
+    await expect(platform.fullsearch.search(admin, "books", { q: "rankin" })).rejects.toMatchObject({ code: "FSEA0004", status: 503 });
+    release();
+    while (engine.building().length > 0) await wait(5);
+    expect((await platform.fullsearch.search(admin, "books", { q: "rankin" })).documents).toHaveLength(BOOKS / 2);
+    await engine.stop();
+  });
+});

@@ -1,0 +1,139 @@
+import { decisiveOrder, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
+import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
+import { statement, type Statement } from "./sql-client.ts";
+
+/** The columns of a revision, in the order every read selects them (element-repository.ts maps them). */
+export const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
+
+/** A statement and how a query fills its parameters. */
+export interface ListStatement {
+  readonly statement: Statement;
+  bind(query: ElementQuery): unknown[];
+}
+
+/** The SQL of a list page's ids, in order, and how a query fills its parameters. */
+export interface PageSql {
+  readonly text: string;
+  bind(query: ElementQuery): unknown[];
+}
+
+type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];
+
+/** How each property sorts, as its index holds it (list-indexes.ts). */
+const PROPERTY_KEYS: Readonly<Record<Exclude<SortableProperty, "status">, { column: string; text: boolean; nullable: boolean }>> = {
+  ...KEYED_PROPERTIES,
+  id: { column: "id", text: false, nullable: false },
+  initid: { column: "initid", text: false, nullable: false },
+  fromname: { column: "structure", text: true, nullable: false },
+};
+
+/** Parameters numbered as they are added, with what fills each. */
+class Parameters {
+  readonly binders: ((query: ElementQuery) => unknown)[] = [];
+  add(bind: (query: ElementQuery) => unknown): string {
+    this.binders.push(bind);
+    return `$${this.binders.length}`;
+  }
+  bind = (query: ElementQuery): unknown[] => this.binders.map((bind) => bind(query));
+}
+
+/**
+ * The statement of a list page: the ids of the page first, from the index of its order (the
+ * skipped entries read from the index alone), then their rows. Orders on a structure's indexed
+ * field read element_sort_keys when the field is kept there, else sort the structure's revisions.
+ * The structures are parameters, so one statement serves every caller of the same order.
+ */
+export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures">): ListStatement {
+  const parameters = new Parameters();
+  const ids = pageIds(query, parameters);
+  return {
+    statement: statement(
+      `select ${COLUMNS} from unnest(${ids}) with ordinality as page(id, n) join elements using (id) order by page.n`,
+      { unnamed: true },
+    ),
+    bind: parameters.bind,
+  };
+}
+
+/**
+ * The SQL of a page's ids alone; `keyedField` picks, for an order on a field, the statement that
+ * reads element_sort_keys (else the sort of the structure's revisions); exported so that tests can
+ * check its plans.
+ */
+export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures">, { keyedField = true } = {}): PageSql {
+  const parameters = new Parameters();
+  const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
+  const keyed = keyedFieldOrder(query, terms);
+  const text = keyed && keyedField ? sortKeysPage(keyed.field, keyed.idDirection, parameters) : elementsPage(query, terms, parameters);
+  return { text, bind: parameters.bind };
+}
+
+/** The array of a page's ids: a field kept in element_sort_keys is read there, once the statement checks it is. */
+function pageIds(query: Pick<ElementQuery, "orderBy" | "structures">, parameters: Parameters): string {
+  const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
+  const keyed = keyedFieldOrder(query, terms);
+  if (!keyed) return `array(${elementsPage(query, terms, parameters)})`;
+  const kept = `exists (select from structures where name = ${parameters.add((q) => q.structures![0])} and ${literal(keyed.field.key)} = any(sort_fields))`;
+  return `(case when ${kept} then array(${sortKeysPage(keyed.field, keyed.idDirection, parameters)}) else array(${elementsPage(query, terms, parameters)}) end)`;
+}
+
+/** A one-structure order on a field then the id: what element_sort_keys answers. */
+function keyedFieldOrder(query: Pick<ElementQuery, "structures">, terms: readonly OrderTerm[]) {
+  const [field, id, more] = terms;
+  if (query.structures?.length !== 1 || field?.kind !== "field" || id?.kind !== "property" || id.key !== "id" || more) return undefined;
+  return { field, idDirection: id.direction };
+}
+
+function sortKeysPage(field: OrderTerm, idDirection: "asc" | "desc", parameters: Parameters): string {
+  const d = field.direction;
+  const where = `structure collate "C" = ${parameters.add((q) => q.structures![0])} and field = ${literal(field.key)} and status = ${parameters.add((q) => q.status)}`;
+  return `select element_id from element_sort_keys where ${where} order by rank ${d}, num ${d}, txt collate "C" ${d}, element_id ${idDirection}` +
+    ` ${limitOffset(parameters)}`;
+}
+
+/** A page read from `elements`, through a list index for any order of properties. */
+function elementsPage(query: Pick<ElementQuery, "structures">, terms: readonly OrderTerm[], parameters: Parameters): string {
+  const keys = terms.map(orderKey);
+  const from = ["elements", ...keys.flatMap((key) => (key.lateral ? [key.lateral] : []))].join(" cross join ");
+  const order = keys.map((key) => key.sql).join(", ");
+  const live = `status = ${parameters.add((q) => q.status)} and not fixed`;
+  const structures = query.structures;
+  if (structures === undefined) return `select id from ${from} where ${live} order by ${order} ${limitOffset(parameters)}`;
+  if (structures.length === 1) {
+    return `select id from ${from} where ${live} and ${STRUCTURE} = ${parameters.add((q) => q.structures![0])} order by ${order} ${limitOffset(parameters)}`;
+  }
+  // Several structures (those a caller may view): the whole collection's index, the others' entries left out by the
+  // structure each holds. (PostgreSQL would not merge one ordered scan per structure: it sorts their union.)
+  return `select id from ${from} where ${live} and ${STRUCTURE} = any(${parameters.add((q) => q.structures)}::text[])` +
+    ` order by ${order} ${limitOffset(parameters)}`;
+}
+
+function limitOffset(parameters: Parameters): string {
+  return `limit ${parameters.add((q) => q.limit)} offset ${parameters.add((q) => q.offset)}`;
+}
+
+/**
+ * An ORDER BY key, written as its list index writes it. A field sorts on its sort key (schema.ts,
+ * elementSortKeys), joined to each row (`lateral`): null and missing first, then numbers (booleans as
+ * 0 and 1) by value, then texts, arrays and objects by their text, by code point.
+ */
+function orderKey(term: OrderTerm, position: number): { sql: string; lateral?: string } {
+  if (term.kind === "property") {
+    if (!Object.hasOwn(PROPERTY_KEYS, term.key)) throw new Error(`Unknown sort property "${term.key}"`);
+    const how = PROPERTY_KEYS[term.key as Exclude<SortableProperty, "status">];
+    return { sql: sortKey(how.column, how, term.direction) };
+  }
+  const k = `k${position}`;
+  const d = term.direction;
+  return { sql: `${k}.rank ${d}, ${k}.num ${d}, ${k}.txt collate "C" ${d}`, lateral: `lateral lineage_sort_key("values", ${literal(term.key)}) as ${k}` };
+}
+
+/** The ORDER BY of terms of properties, each written as its list index writes it (for grouped-page.ts). */
+export function orderKeys(terms: readonly OrderTerm[]): string {
+  return terms.map((term, position) => orderKey(term, position).sql).join(", ");
+}
+
+/** A text literal: field keys are written into the statement, as plans are made for them. */
+function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}

@@ -1,0 +1,111 @@
+import { decisiveOrder, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
+import { fieldSortExpression, sqlText } from "./field-indexes.ts";
+import {
+  ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, STRUCTURE_DESC_INDEX, type KeyDirection, type KeyedProperty, type ListScope,
+} from "./list-indexes.ts";
+
+/** The statement of a list page's ids, and how a query fills its parameters. */
+export interface PageStatement {
+  readonly sql: string;
+  bind(query: ElementQuery): unknown[];
+}
+
+type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];
+
+/** The column each property sorts on. */
+const PROPERTY_COLUMNS: Readonly<Record<SortableProperty, string>> = {
+  id: "id", initid: "initid", title: "title", name: "name", revision: "revision", owner: "owner", state: "state",
+  fromname: "structure", fromid: "structure_id", cdate: "created_at", mdate: "modified_at", status: "status",
+};
+
+/**
+ * The SQL of the ids of a list page, in order, from the index of its order (list-indexes.ts, named
+ * with INDEXED BY: a property order never falls back to sorting the table) or of a field's
+ * (field-indexes.ts): the page walks the index, skipped entries read from it alone. One structure
+ * reads that structure's indexes; several (the ones a caller may view) are merged from theirs
+ * (mergedPageSql), or read the whole collection's and leave out the others' entries by the
+ * structure each entry holds. The limit is written out
+ * (see createElementRepository); exported so that tests can check its query plan.
+ */
+export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "limit">): PageStatement {
+  const limit = query.limit ?? -1;
+  if (!Number.isSafeInteger(limit)) throw new RangeError(`A list limit must be a whole number, not ${limit}`);
+  const structures = query.structures;
+  const oneStructure = structures?.length === 1;
+  const terms = decisiveOrder(query.orderBy, { oneStructure });
+  const binders: ((q: ElementQuery) => unknown)[] = [(q) => q.status];
+  const where = ["status = ?", "fixed = 0"];
+  if (oneStructure && terms.some((term) => term.kind === "field")) {
+    // Written out: a field's indexes hold one structure's revisions, which SQLite must see the query asks for.
+    where.push(`structure = ${sqlText(structures[0]!)}`);
+  } else if (oneStructure) {
+    where.push("structure = ?");
+    binders.push((q) => q.structures![0]);
+  } else if (structures) {
+    where.push("structure in (select value from json_each(?))");
+    binders.push((q) => JSON.stringify(q.structures));
+  }
+  binders.push((q) => q.offset);
+  const merged = structures && structures.length > 1 ? mergedPageSql(terms, structures.length, limit) : undefined;
+  if (merged) return merged;
+  const index = indexOf(terms, oneStructure ? "structure" : "all");
+  const order = terms.map((term) => `${sortExpression(term)} ${term.direction}`).join(", ");
+  return {
+    sql: `select id from elements${index ? ` indexed by ${index}` : ""} where ${where.join(" and ")} order by ${order} limit ${limit} offset ?`,
+    bind: (q) => binders.map((bind) => bind(q)),
+  };
+}
+
+/**
+ * Up to this many structures (those a caller may view) are each read from their own index, in
+ * order, and merged (a compound SELECT, which SQLite merges when each part comes in order); more
+ * read the whole collection's index, skipping the others' entries. A merge step costs more per
+ * structure, a skipped entry as much whatever the structures: few small structures merge cheaper.
+ */
+const MERGED_STRUCTURES = 6;
+
+/** The page of an order of one key (then the id) over several structures, merged from theirs; else undefined. */
+function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number): PageStatement | undefined {
+  const [first, second, more] = terms;
+  if (count > MERGED_STRUCTURES || first?.kind !== "property" || more) return undefined;
+  // The key then the id, or a key no two rows share alone (decisiveOrder).
+  if (second ? second.kind !== "property" || second.key !== "id" : first.key !== "id" && first.key !== "initid") return undefined;
+  // fromname reads its index by structure already; one structure's fromid is a constant, no index orders by it.
+  if (first.key === "fromname" || first.key === "fromid") return undefined;
+  const index = indexOf(terms, "structure");
+  if (!index) return undefined;
+  const column = sortExpression(first);
+  const select = first.key === "id" ? "select id" : `select id, ${column}`;
+  const arm = `${select} from elements indexed by ${index} where status = ? and fixed = 0 and structure = ?`;
+  const order = first.key === "id" ? `1 ${first.direction}` : `2 ${first.direction}${second ? `, 1 ${second.direction}` : ""}`;
+  const binders = Array.from({ length: count }, (_, i) => [(q: ElementQuery) => q.status, (q: ElementQuery) => q.structures![i]]).flat();
+  return {
+    sql: `${Array.from({ length: count }, () => arm).join(" union all ")} order by ${order} limit ${limit} offset ?`,
+    bind: (q) => [...binders.map((bind) => bind(q)), q.offset],
+  };
+}
+
+function sortExpression(term: OrderTerm): string {
+  if (term.kind === "field") return fieldSortExpression(term.key);
+  if (!Object.hasOwn(PROPERTY_COLUMNS, term.key)) throw new Error(`Unknown sort property "${term.key}"`);
+  return PROPERTY_COLUMNS[term.key as SortableProperty];
+}
+
+/**
+ * The index that gives the order of the first term, and of the id after it when the id comes next:
+ * the `_desc` index holds the key in the id's direction, the other against it. Field orders have no
+ * name here: their index exists only for the fields core indexes, and SQLite finds it by its expression.
+ */
+function indexOf(terms: readonly OrderTerm[], scope: ListScope): string | undefined {
+  const [first, next] = terms;
+  if (!first || first.kind === "field") return undefined;
+  const followedById = next?.kind === "property" && next.key === "id";
+  const variant: KeyDirection = (followedById ? next.direction !== first.direction : first.direction === "asc") ? "asc" : "desc";
+  switch (first.key) {
+    case "id": return ID_INDEX[scope];
+    case "initid": return INITID_INDEX[scope];
+    case "fromname": return variant === "asc" ? ID_INDEX.structure : STRUCTURE_DESC_INDEX;
+    default:
+      return Object.hasOwn(KEYED_PROPERTIES, first.key) ? keyedIndexName(first.key as KeyedProperty, variant, scope) : undefined;
+  }
+}

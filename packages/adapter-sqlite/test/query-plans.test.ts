@@ -1,0 +1,235 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm, type SmartField } from "@lineage/core";
+import { BATCH_READS } from "../src/element-repository.ts";
+import { groupedPageSql } from "../src/grouped-page.ts";
+import { listPageSql } from "../src/list-statement.ts";
+import { openSqliteStore } from "../src/index.ts";
+
+const ROWS = 30_000;
+const STRUCTURES = 10;
+const dataDir = mkdtempSync(join(tmpdir(), "lineage-sqlite-plans-"));
+let client: Database.Database;
+
+/** A field of each type a list may sort on; the last ones have no index (docs/limits.md). */
+const FIELDS: SmartField[] = [
+  { id: "f_text", type: "text" }, { id: "f_int", type: "int" }, { id: "f_double", type: "double" }, { id: "f_date", type: "date" },
+  { id: "f_timestamp", type: "timestamp" }, { id: "f_enum", type: "enum", enum: "colors" }, { id: "f_docid", type: "docid" },
+  { id: "f_long", type: "longtext" }, { id: "f_html", type: "htmltext" }, { id: "f_multi", type: "text", multiple: true },
+];
+const INDEXED_FIELDS = FIELDS.slice(0, 7).map((f) => f.id);
+const UNINDEXED_FIELDS = FIELDS.slice(7).map((f) => f.id);
+
+beforeAll(async () => {
+  // The store's own migrations and structures (whose saving makes the field indexes), rows added in bulk.
+  const store = openSqliteStore({ dataDir });
+  await store.transaction(async (tx) => {
+    for (let i = 0; i < STRUCTURES; i++) await tx.catalog.saveStructure({ name: `s${i}`, fields: FIELDS });
+  });
+  await store.close();
+  client = new Database(join(dataDir, "lineage.sqlite"));
+  client.prepare(`
+    with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
+    insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
+    select i, i % 3, 's' || (i % ${STRUCTURES}), 1 + i % ${STRUCTURES}, case when i % 5 = 0 then 'N' || i end, 'title ' || (i * 7919 % 1000), i % 4,
+      case when i % 10 = 0 then 'deleted' else 'alive' end, i % 7 = 0, case i % 3 when 0 then null else 'e' || (i % 2) end,
+      json_object('f_text', 't' || (i % 97), 'f_int', i % 50, 'f_double', i / 7.0, 'f_date', '2024-01-' || (10 + i % 20), 'f_enum', 'c' || (i % 3),
+        'f_docid', i % 1000, 'f_long', 'long ' || i, 'f_multi', json_array('a', i)),
+      '2024-01-01T00:00:' || (10 + i % 50), '2024-02-01T00:00:' || (10 + i % 40), null
+    from n`).run(ROWS);
+  client.exec("analyze");
+});
+afterAll(() => {
+  client.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const by = (key: string, direction: "asc" | "desc" = "asc", kind: OrderTerm["kind"] = "property"): OrderTerm => ({ kind, key, direction });
+
+function plan(query: Pick<ElementQuery, "orderBy" | "structures">): string {
+  const page = listPageSql({ ...query, limit: 10 });
+  const params = page.bind({ status: "alive", offset: 0, limit: 10, ...query });
+  return (client.prepare(`explain query plan ${page.sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join("\n");
+}
+
+/** The page, and the same page as a plain sort of the table gives it. */
+function pages(query: Pick<ElementQuery, "orderBy" | "structures">, offset: number): [number[], number[]] {
+  const page = listPageSql({ ...query, limit: 10 });
+  const params = page.bind({ status: "alive", offset, limit: 10, ...query });
+  const sorted = page.sql.replace(/ from elements( indexed by \w+)?/, " from elements not indexed");
+  return [client.prepare(page.sql).pluck().all(...params) as number[], client.prepare(sorted).pluck().all(...params) as number[]];
+}
+
+const DIRECTIONS = ["asc", "desc"] as const;
+const SCOPES = { "the whole collection": undefined, "one structure": ["s3"], "three structures": ["s1", "s4", "s7"] } as const;
+const KEYS = SORTABLE_PROPERTIES.filter((key) => key !== "id");
+const GROUPED_KEYS = ["owner", "state", "revision", "name", "fromname", "fromid"];
+const SECOND_KEYS = ["title", "name", "revision", "owner", "state", "cdate", "mdate", "initid"];
+
+describe("list pages", () => {
+  describe.each(Object.entries(SCOPES))("of %s", (_, structures) => {
+    const scope = structures === undefined ? {} : { structures };
+
+    it.each(SORTABLE_PROPERTIES.flatMap((key) => DIRECTIONS.map((direction) => [key, direction] as const)))(
+      "ordered by %s %s (then id desc) walk an index in order, no row read for the entries skipped",
+      (key, direction) => {
+        const steps = plan({ ...scope, orderBy: [by(key, direction)] });
+        expect(steps).not.toMatch(/TEMP B-TREE/);
+        // Each structure's index merged when there are several (MERGE, LEFT, RIGHT), else one index.
+        const searches = steps.split("\n").filter((step) => !/^(MERGE \(UNION ALL\)|LEFT|RIGHT|LIST SUBQUERY \d+|SCAN json_each .*|CREATE BLOOM FILTER)$/.test(step));
+        expect(searches.length).toBeGreaterThan(0);
+        for (const step of searches) expect(step).toMatch(/^SEARCH elements USING COVERING INDEX elements_\w+ \(status=\?( AND structure=\?)?\)$/);
+      },
+    );
+
+    it.each(KEYS.flatMap((key) => DIRECTIONS.flatMap((direction) => DIRECTIONS.map((id) => [key, direction, id] as const))))(
+      "ordered by %s %s, id %s walk an index in order",
+      (key, direction, id) => {
+        const steps = plan({ ...scope, orderBy: [by(key, direction), by("id", id)] });
+        expect(steps).not.toMatch(/TEMP B-TREE/);
+        expect(steps).toMatch(/USING COVERING INDEX/);
+      },
+    );
+
+    it.each(KEYS.flatMap((key) => DIRECTIONS.map((direction) => [key, direction] as const)))(
+      "ordered by %s %s then another key sort the ties of the first key at most, never the table",
+      (key, direction) => {
+        for (const other of KEYS.filter((k) => k !== key)) {
+          expect(plan({ ...scope, orderBy: [by(key, direction), by(other, direction === "asc" ? "desc" : "asc")] })).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+        }
+      },
+    );
+
+    it("give the page a sort of the table gives, at any offset", () => {
+      for (const orderBy of [[by("title")], [by("mdate", "desc")], [by("owner")], [by("state", "desc")], [by("name")], [by("initid", "desc")],
+        [by("fromid", "desc")], [by("fromname"), by("id")], [by("revision", "desc"), by("title")], [by("owner"), by("cdate", "desc")]]) {
+        for (const offset of [0, 7, 1234, 9000]) {
+          const [page, sorted] = pages({ ...scope, orderBy }, offset);
+          expect(page, JSON.stringify({ orderBy, offset })).toEqual(sorted);
+        }
+      }
+    });
+  });
+
+  describe.each(Object.entries(SCOPES))("of %s ordered by a key of few values then another", (_, structures) => {
+    const scope = structures === undefined ? {} : { structures };
+    const grouped = GROUPED_KEYS.filter((key) => structures?.length !== 1 || (key !== "fromname" && key !== "fromid"));
+
+    it.each(grouped.flatMap((key) => DIRECTIONS.map((direction) => [key, direction] as const)))(
+      "%s %s walk the next key's index one group at a time, a few rows sorted at most",
+      (key, direction) => {
+        for (const next of SECOND_KEYS.filter((k) => k !== key)) {
+          const sql = groupedPageSql({ ...scope, orderBy: [by(key, direction), by(next, "desc")] })!;
+          const params = { status: "alive", structure: "s3", structures: JSON.stringify(structures ?? []), value: 1, group: "s3", cap: 10, limit: 10, offset: 0 };
+          const explain = (text: string) => (client.prepare(`explain query plan ${text}`).all(params) as { detail: string }[]).map((r) => r.detail).join("\n");
+          for (const text of [sql.first, sql.next, sql.firstNotNull, sql.anyNull, sql.count, sql.walk]) {
+            expect(explain(text), text).not.toMatch(/TEMP B-TREE/);
+            expect(explain(text), text).toMatch(/USING COVERING INDEX/);
+          }
+          // A group of fewer than SMALL_GROUP rows, sorted: found by the key on its index, never the table.
+          expect(explain(sql.sort)).toMatch(/^SEARCH elements USING (COVERING )?INDEX \w+ \(status=\? AND (structure=\? AND )?\w+=\?\)\n(.+\n)*USE TEMP B-TREE FOR ORDER BY$/);
+        }
+      },
+    );
+
+    it("give the page a sort of the table gives, at any offset, through the store", async () => {
+      const store = openSqliteStore({ dataDir });
+      try {
+        for (const key of grouped) {
+          for (const orderBy of [[by(key), by("title", "desc")], [by(key, "desc"), by("mdate")], [by(key, "desc"), by("initid", "desc")]]) {
+            const sorted = client.prepare(listPageSql({ ...scope, orderBy, limit: 10 }).sql.replace(/ from elements( indexed by \w+)?/, " from elements not indexed")).pluck();
+            for (const offset of [0, 5, 2990, 3004, 7500, 14_999, 24_000]) {
+              const query = { status: "alive" as const, ...scope, orderBy, limit: 10, offset };
+              const expected = sorted.all(...listPageSql(query).bind(query));
+              expect((await store.elements.list(query)).map((r) => r.id), JSON.stringify({ orderBy, offset })).toEqual(expected);
+            }
+          }
+        }
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
+  it.each(INDEXED_FIELDS.flatMap((field) => DIRECTIONS.map((direction) => [field, direction] as const)))(
+    "of a structure ordered by its field %s %s walk the field's index in order",
+    (field, direction) => {
+      const steps = plan({ structures: ["s2"], orderBy: [by(field, direction, "field")] });
+      expect(steps).not.toMatch(/TEMP B-TREE/);
+      expect(steps).toMatch(/^SEARCH elements USING INDEX elements_field_\w+ \(status=\?\)$/);
+      for (const offset of [0, 150, 2000]) {
+        const [page, sorted] = pages({ structures: ["s2"], orderBy: [by(field, direction, "field")] }, offset);
+        expect(page).toEqual(sorted);
+      }
+    },
+  );
+
+  it.each(UNINDEXED_FIELDS)("of a structure ordered by its field %s (no index) sort that structure's revisions only", (field) => {
+    expect(plan({ structures: ["s2"], orderBy: [by(field, "asc", "field")] }))
+      .toMatch(/^SEARCH elements USING (COVERING )?INDEX elements_\w+ \(status=\? AND structure=\?\)\nUSE TEMP B-TREE FOR ORDER BY$/);
+  });
+
+  it("write the limit out, since SQLite prepares a statement again each time its LIMIT is bound", () => {
+    expect(listPageSql({ orderBy: [by("title")], limit: 10 }).sql).toMatch(/ limit 10 offset \?$/);
+    expect(listPageSql({ orderBy: [by("title")], limit: null }).sql).toMatch(/ limit -1 offset \?$/);
+    expect(() => listPageSql({ orderBy: [by("title")], limit: 1.5 })).toThrow(RangeError);
+  });
+});
+
+describe("field-order indexes", () => {
+  const indexes = (db: Database.Database) =>
+    (db.prepare("select name from sqlite_master where type = 'index' and name like 'elements_field_%'").pluck().all() as string[]).sort();
+
+  it("come and go with a structure's fields, in the transaction that saves it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lineage-sqlite-fields-"));
+    try {
+      const store = openSqliteStore({ dataDir: dir });
+      const look = new Database(join(dir, "lineage.sqlite"), { readonly: true });
+      await store.transaction((tx) => tx.catalog.saveStructure({ name: "a", fields: [{ id: "x", type: "int" }, { id: "y", type: "longtext" }] }));
+      const withX = indexes(look);
+      expect(withX).toHaveLength(2);
+      await expect(store.transaction(async (tx) => {
+        await tx.catalog.saveStructure({ name: "a", fields: [{ id: "z", type: "text" }] });
+        throw new Error("rolled back");
+      })).rejects.toThrow("rolled back");
+      expect(indexes(look)).toEqual(withX);
+      await store.transaction((tx) => tx.catalog.saveStructure({ name: "a", fields: [{ id: "z", type: "text" }] }));
+      const withZ = indexes(look);
+      expect(withZ).toHaveLength(2);
+      expect(withZ.some((name) => withX.includes(name))).toBe(false);
+      look.close();
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("are made at start for structures saved before they existed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lineage-sqlite-fields-"));
+    try {
+      await openSqliteStore({ dataDir: dir }).close();
+      const db = new Database(join(dir, "lineage.sqlite"));
+      db.prepare("insert into structures (name, definition) values ('old', ?)").run(JSON.stringify({ name: "old", fields: [{ id: "d", type: "date" }] }));
+      expect(indexes(db)).toEqual([]);
+      await openSqliteStore({ dataDir: dir }).close();
+      expect(indexes(db)).toHaveLength(2);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+it("reads batches by index, each key looked up", () => {
+  const planOf = (where: string) =>
+    (client.prepare(`explain query plan select id from elements where ${where}`).all("[1,2,3]") as { detail: string }[]).map((r) => r.detail).join("\n");
+  expect(planOf(BATCH_READS.byIds)).toMatch(/SEARCH elements USING INTEGER PRIMARY KEY/);
+  for (const where of [BATCH_READS.latestMany, BATCH_READS.latestByNames]) {
+    const steps = planOf(where);
+    expect(steps).toMatch(/SEARCH elements USING INTEGER PRIMARY KEY/);
+    expect(steps).toMatch(/SEARCH elements USING (COVERING )?INDEX elements_(initid|name)_idx/);
+  }
+});

@@ -1,0 +1,41 @@
+import type { OrderTerm } from "../ports/element-repository.port.ts";
+import { isColumn, type FieldType } from "../structure/smart-field.ts";
+import { flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
+
+/** Field types whose single values a store can keep in an index for list orders (short, comparable scalars). */
+export const INDEXED_ORDER_FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(["text", "int", "double", "date", "timestamp", "enum", "docid"]);
+
+/**
+ * The fields of a structure a store keeps list-order indexes for: single values of the types above.
+ * Other fields (long texts, HTML, files, multiple values, array columns) still sort, without an index
+ * (docs/limits.md).
+ */
+export function indexedOrderFields(structure: StructureDefinition): string[] {
+  return flattenFields(structure)
+    .filter((field) => INDEXED_ORDER_FIELD_TYPES.has(field.type) && !field.multiple && !isColumn(field))
+    .map((field) => field.id);
+}
+
+/** Keys no two listed revisions share: a list holds one live revision per lineage. */
+const UNIQUE_KEYS = new Set(["id", "initid"]);
+
+/**
+ * The terms that decide the order of a list (ElementRepository.list), closed by `id desc` as every
+ * list order is: a repeated key, `status` (one status per list), `fromname` and `fromid` in a list of
+ * one structure, and whatever follows a key no two revisions share, cannot change it. A store indexes
+ * these rather than the terms as asked, which list the same rows in the same order.
+ */
+export function decisiveOrder(terms: readonly OrderTerm[], { oneStructure }: { oneStructure: boolean }): OrderTerm[] {
+  const decisive: OrderTerm[] = [];
+  const seen = new Set<string>();
+  for (const term of terms) {
+    const key = `${term.kind}:${term.key}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (term.kind === "property" && (term.key === "status" || (oneStructure && (term.key === "fromname" || term.key === "fromid")))) continue;
+    decisive.push(term);
+    if (term.kind === "property" && UNIQUE_KEYS.has(term.key)) return decisive;
+  }
+  decisive.push({ kind: "property", key: "id", direction: "desc" });
+  return decisive;
+}

@@ -1,0 +1,58 @@
+import { Hono } from "hono";
+import * as v from "valibot";
+import { DocumentSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
+import { FamilyParamSchema } from "../openapi/path-parameters.ts";
+import type { HttpEnv } from "../http-env.ts";
+import { splitFormat } from "../resource-name.ts";
+import { respondWithEtag } from "../respond.ts";
+
+/** `fields` of a structure: the element's vocabulary; by default properties, (empty) attributes and the fields' definitions. */
+export const StructureQuerySchema = v.object({
+  fields: v.optional(v.pipe(
+    v.string(),
+    v.description("Comma-separated: document.properties[.<prop>|.all], document.attributes (always empty: a structure holds no values), " +
+      "family.structure. Default: all three. Unknown entries: 400 ROUTES0103 or CRUD0202."),
+  )),
+});
+
+/** One Smart Field's definition, in the `family.structure` tree. */
+const FieldDescriptionSchema = v.looseObject({
+  id: v.string(),
+  label: v.pipe(v.string(), v.description("In the caller's locale")),
+  type: v.string(),
+  logicalOrder: v.number(),
+  multiple: v.boolean(),
+  options: v.record(v.string(), v.string()),
+  needed: v.boolean(),
+  visibility: v.pipe(v.picklist(["W", "R", "H"]), v.description("W writable, R read-only, H hidden in forms; fields of visibility I are never listed")),
+  enum: v.optional(v.pipe(v.string(), v.description("The enumerate of an enum field"))),
+  content: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("The columns of an array field"))),
+});
+
+/** What GET /api/v2/smart-structures/<name> answers, for the OpenAPI document. */
+const READ: RouteDescription = {
+  tag: "Smart Structures", summary: "Read a Smart Structure",
+  params: { family: v.pipe(FamilyParamSchema, v.description("Smart Structure name; a .json suffix may follow")) }, query: StructureQuerySchema,
+  description: "Its properties (id, title in the caller's locale, icon, name...) and its fields' definitions (type, label in the caller's locale, " +
+    "options, needed, visibility), as the original's FamilyData answers. Fields of visibility I are never disclosed. " +
+    "Answers carry an ETag; If-None-Match gives 304.",
+  etag: true,
+  response: {
+    data: v.object({
+      document: DocumentSchema,
+      family: v.optional(v.object({ structure: v.pipe(v.record(v.string(), FieldDescriptionSchema), v.description("The fields by id, in order")) })),
+    }),
+  },
+  errors: ["ROUTES0105", "ROUTES0103", "CRUD0202"],
+};
+
+/** The Smart Structure resource: GET /api/v2/smart-structures/<name>. */
+export function structureRoutes(): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>({ strict: false });
+  app.get("/smart-structures/:family", describedRoute(READ, async (c) => {
+    const { name } = splitFormat(c.req.param("family") ?? "");
+    const reading = await c.var.platform.readStructure(c.var.principal, name, { fields: c.req.query("fields"), stamp: c.var.stamp });
+    return respondWithEtag(c, reading.etag, reading.data);
+  }));
+  return app;
+}

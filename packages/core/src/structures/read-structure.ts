@@ -1,0 +1,88 @@
+import { sha256Hex } from "../crypto/sha256.ts";
+import { elementEtag } from "../element/etag.ts";
+import { iconUri, propertyOrder } from "../element/element-view.ts";
+import { parseFieldsSelection } from "../element/fields-selection.ts";
+import type { Stamped } from "../elements/definitions.ts";
+import type { ReadScope } from "../elements/read-scope.ts";
+import { LineageError } from "../errors/lineage-error.ts";
+import { translate } from "../i18n/label.ts";
+import { describeStructure, type FieldDescription } from "../structure/structure-description.ts";
+import type { SmartStructure } from "../structure/smart-structure.ts";
+
+/** A Smart Structure as GET /api/v2/smart-structures/<name> serves it, with its ETag. */
+export interface StructureReading {
+  readonly etag: string;
+  readonly data: {
+    document: { uri: string; properties?: Record<string, unknown>; attributes?: Record<string, never> };
+    family?: { structure: Record<string, FieldDescription> };
+  };
+}
+
+export interface StructureReadOptions extends Stamped {
+  readonly fields?: string | undefined;
+}
+
+/** The URI of a Smart Structure, as the original names it. */
+export function structureUri(name: string): string {
+  return `/api/v2/smart-structures/${name}.json`;
+}
+
+/**
+ * What this route answers without `fields`: the original's default (properties, and attributes,
+ * which a structure has none of), and the fields' definitions, which are what a client reads a
+ * structure for.
+ */
+const DEFAULT_FIELDS = "document.properties,document.attributes,family.structure";
+
+function propertyValue(name: string, structure: SmartStructure, locale: string): unknown {
+  switch (name) {
+    case "id": case "initid": return structure.id;
+    case "title": return translate(structure.title ?? structure.name, locale);
+    case "icon": return iconUri(structure);
+    case "name": return structure.name;
+    case "revision": case "locked": case "fromid": return 0;
+    case "status": return "alive";
+    case "doctype": return "C";
+    case "wid": return structure.lifecycle ?? null;
+    case "profid": return structure.profile ?? null;
+    default: return undefined;
+  }
+}
+
+const digests = new WeakMap<SmartStructure, string>();
+
+/** What the structure's ETag changes with: its whole definition (structures have no modification date). */
+function definitionDigest(structure: SmartStructure): string {
+  let digest = digests.get(structure);
+  if (digest === undefined) {
+    digest = sha256Hex(JSON.stringify(structure));
+    digests.set(structure, digest);
+  }
+  return digest;
+}
+
+/**
+ * GET /api/v2/smart-structures/<name> (the original's FamilyData): the structure's properties and
+ * its fields' definitions in the reader's locale, visibility I fields left out. 404 ROUTES0105
+ * for an unknown structure. Any authenticated account may read a definition.
+ */
+export async function readStructure(scope: ReadScope, name: string, options: StructureReadOptions = {}): Promise<StructureReading> {
+  const selection = parseFieldsSelection(options.fields?.trim() ? options.fields : DEFAULT_FIELDS, "one");
+  const structure = scope.structure(name);
+  if (!structure) throw new LineageError("ROUTES0105", [name], { userMessage: `Family "${name}" not found` });
+  const document: StructureReading["data"]["document"] = { uri: structureUri(structure.name) };
+  if (selection.properties) {
+    const properties: Record<string, unknown> = {};
+    for (const property of propertyOrder(selection.properties)) {
+      const value = propertyValue(property, structure, scope.locale);
+      if (value !== undefined) properties[property] = value;
+    }
+    document.properties = properties;
+  }
+  // A structure holds no values of its own: the original answers its attributes empty.
+  if (selection.attributes) document.attributes = {};
+  const data: StructureReading["data"] = { document };
+  if (selection.structure) data.family = { structure: describeStructure(structure, scope.locale) };
+  const etag = await elementEtag(structure.id, definitionDigest(structure), "structure", scope.principal, scope.locale);
+  return { etag, data };
+}

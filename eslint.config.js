@@ -6,7 +6,8 @@ import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  { ignores: ["**/node_modules/", "data/", "**/dist/", "examples/demo/files/", "examples/demo/images/"] },
+  // test/packed-app is an app of its own, installed outside the workspace by test/packed-install.test.ts.
+  { ignores: ["**/node_modules/", "data/", "**/dist/", "examples/demo/files/", "examples/demo/images/", "test/packed-app/"] },
   {
     files: ["**/*.ts", "**/*.mjs", "**/*.js"],
     languageOptions: {

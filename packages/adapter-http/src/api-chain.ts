@@ -16,12 +16,15 @@ export interface ApiChainOptions {
   readonly authentication: MiddlewareHandler<HttpEnv>;
   /** What the app answers for an error (its onError). */
   readonly answerError: (error: Error, c: Context<HttpEnv>) => Response | Promise<Response>;
-  /** A method override refused before routing, to answer now. */
-  readonly refusedOverride: (request: Request) => LineageError | undefined;
+  /** The refusal of the request's method override, if it has one to refuse (method-override.ts). */
+  readonly refusedOverride: (c: Context<HttpEnv>) => LineageError | undefined;
 }
 
 /** The last path segment carries a format suffix (`12.json`): then Accept does not matter. */
 const hasSuffix = (path: string) => /\.[A-Za-z0-9]+$/.test(path.slice(path.lastIndexOf("/") + 1));
+
+/** Routes that answer stored bytes of any type (images, the files of file fields): the Accept of a JSON API does not apply. */
+const servesFiles = (path: string) => path.startsWith("/api/v2/images/") || /^\/api\/v2\/(?:smart-structures\/[^/]+\/)?smart-elements\/[^/]+(?:\/revisions\/[^/]+)?\/files\//.test(path);
 
 /**
  * What every /api/ request goes through before its route, in this order: a refused method
@@ -51,7 +54,7 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
   async function checked(c: Context<HttpEnv>, next: Next): Promise<void> {
     const path = pathnameOf(c.req.url);
     const accept = headerOf(c, "accept");
-    if (!hasSuffix(path) && !path.startsWith("/api/v2/images/") && !acceptsJson(accept)) throw new LineageError("API0006", [accept ?? ""]);
+    if (!hasSuffix(path) && !servesFiles(path) && !acceptsJson(accept)) throw new LineageError("API0006", [accept ?? ""]);
     c.set("stamp", await stampOfTurn());
     // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
     if (c.req.method === "GET" || c.req.method === "HEAD") return authenticated(c, next);
@@ -59,7 +62,7 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
   }
 
   return async (c, next) => {
-    const refused = refusedOverride(c.req.raw);
+    const refused = refusedOverride(c);
     if (refused) {
       c.error = refused;
       c.res = await answerError(refused, c);

@@ -1,4 +1,4 @@
-import { LineageError, type DashboardServer, type Platform } from "@lineage/core";
+import { errorCodeDefinition, LineageError, type DashboardServer, type Platform } from "@lineage/core";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { apiChain } from "./api-chain.ts";
 import { isClientAbort } from "./client-abort.ts";
@@ -11,6 +11,7 @@ import { createReadiness, healthRoutes, type Readiness } from "./health.ts";
 import { httpLimits, type HttpLimits } from "./http-limits.ts";
 import { redactedPath, requestLog, type Logger } from "./request-log.ts";
 import { requestId } from "./request-id.ts";
+import { overriddenMethod, refusedOverride } from "./method-override.ts";
 import { unmetExpectation } from "./request-expectation.ts";
 import { answerNotAvailable } from "./not-available.ts";
 import { pathnameOf } from "./request-path.ts";
@@ -18,11 +19,12 @@ import { elementRoutes } from "./routes/elements.ts";
 import { enumerateRoutes } from "./routes/enumerates.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { revisionRoutes } from "./routes/revisions.ts";
+import { structureRoutes } from "./routes/structures.ts";
+import { fileRoutes } from "./routes/files.ts";
 import { trashRoutes } from "./routes/trash.ts";
 import { dashboardRoutes } from "./routes/dashboards.ts";
 import { fullsearchRoutes } from "./routes/fullsearch.ts";
 import { apiReferenceRoutes } from "./routes/api-reference.ts";
-import { API_OPERATIONS } from "./openapi/api-operations.ts";
 import { imageRoutes, type ImageServices } from "./routes/images.ts";
 
 export interface HttpAppOptions {
@@ -53,24 +55,6 @@ export interface UnexpectedErrorContext {
   readonly path: string;
 }
 
-const OVERRIDABLE = new Set(["PUT", "DELETE"]);
-
-/** Refused overrides, answered after routing so that they get a request id and a log line. */
-const refusedOverrides = new WeakMap<Request, LineageError>();
-
-/**
- * `X-HTTP-Method-Override` on a POST is honoured for PUT and DELETE only;
- * any other value is refused. The request is rewritten before routing.
- */
-function overrideMethod(request: Request): Request | LineageError {
-  // The method first: reading a header makes the Request build all of them.
-  if (request.method !== "POST") return request;
-  const override = request.headers.get("x-http-method-override")?.trim().toUpperCase();
-  if (!override) return request;
-  if (!OVERRIDABLE.has(override)) return new LineageError("API0008", [override, request.method]);
-  return new Request(request, { method: override });
-}
-
 /**
  * The HTTP API as a Hono app: the envelope on every JSON answer, the spec's
  * errors, 501 for unavailable methods, 404 for unknown paths.
@@ -93,6 +77,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     // Nothing will be sent: the request log records the abort (request-log.ts).
     if (!isDomain && !isClientAbort(c, error)) report(error, { requestId: c.get("requestId"), method: c.req.method, path: redactedPath(c.req.url) });
     const { status, body } = errorEnvelope(isDomain ? error : undefined);
+    const retryAfter = isDomain ? errorCodeDefinition((error as LineageError).code).retryAfter : undefined;
+    if (retryAfter !== undefined) c.header("Retry-After", String(retryAfter));
     return c.json(body, status as 400);
   };
   api.onError(answerError);
@@ -104,7 +90,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const chain = apiChain({
     platform, limits, answerError,
     authentication: options.authentication ?? apiAuthentication(httpAuth),
-    refusedOverride: (request) => refusedOverrides.get(request),
+    refusedOverride,
   });
   const refuseBeforeRouting = (error: LineageError, c: Context<HttpEnv>) => {
     c.res = answerError(error, c);
@@ -112,34 +98,33 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   };
   const withRequestId = requestId();
   const withLog = logger ? requestLog(logger) : undefined;
-  // One layer for every request: its id, its log line, then the /api/ chain (the paths Hono's "/api/*" matches).
+  const override = overriddenMethod(api);
+  // One layer for every request: a POST handled as another method is sent through the app again
+  // before anything else; then its id, its log line, then the /api/ chain (the paths Hono's "/api/*" matches).
   api.use("*", (c, next) => {
+    const overridden = override(c, next);
+    if (overridden) return overridden;
     const path = c.req.path;
     const unmet = unmetExpectation(c);
     const inner = unmet ? () => refuseBeforeRouting(unmet, c) : path === "/api" || path.startsWith("/api/") ? () => chain(c, next) : next;
     return withRequestId(c, withLog ? () => withLog(c, inner) as Promise<void> : inner) as Promise<void>;
   });
-  api.route("/", healthRoutes(options.readiness ?? createReadiness()));
+  api.route("/", healthRoutes(options.readiness ?? createReadiness(), () => platform.fullsearch.engine.building()));
 
   api.route("/", authenticationPageRoutes(httpAuth));
   api.route("/api/v2", tokenAdminRoutes());
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());
   api.route("/api/v2", revisionRoutes());
+  api.route("/api/v2", structureRoutes());
+  api.route("/api/v2", fileRoutes());
   api.route("/api/v2", enumerateRoutes());
   api.route("/api/v2", lifecycleRoutes());
   api.route("/api/v2", dashboardRoutes(options.dashboards));
-  api.route("/api/v2", apiReferenceRoutes(API_OPERATIONS));
+  api.route("/api/v2", apiReferenceRoutes(api));
   if (options.images) api.route("/api/v2", imageRoutes(options.images));
   api.route("/", fullsearchRoutes());
   answerNotAvailable(api, "/api/v2");
 
-  // The override must happen before routing, which Hono does before any middleware runs.
-  const dispatch = api.fetch;
-  api.fetch = (request, env, executionContext) => {
-    const overridden = overrideMethod(request);
-    if (overridden instanceof LineageError) refusedOverrides.set(request, overridden);
-    return dispatch(overridden instanceof LineageError ? request : overridden, env, executionContext);
-  };
   return api;
 }

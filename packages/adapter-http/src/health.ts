@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { errorEnvelope, successEnvelope } from "./envelope.ts";
 import type { HttpEnv } from "./http-env.ts";
 import * as v from "valibot";
-import { defineOperations } from "./openapi/index.ts";
+import { describedRoute, type RouteDescription } from "./openapi/index.ts";
 
 /** Whether the server takes new work; flipped once, when it starts shutting down. */
 export interface Readiness {
@@ -27,23 +27,25 @@ export function createReadiness(): Readiness {
 
 /**
  * GET (and HEAD) /health for load balancers: 200 `{"status":"ready"}` while the
- * server takes work, 503 API0103 `{"status":"stopping"}` once it shuts down.
- * Outside /api/: no credentials, no content negotiation, not versioned.
+ * server takes work, 503 API0103 `{"status":"stopping"}` once it shuts down;
+ * `building.searchDomains` names the search domains whose index is still being
+ * loaded or built (their searches may answer 503 FSEA0004 meanwhile; every other
+ * route works). Outside /api/: no credentials, no content negotiation, not versioned.
  */
-export function healthRoutes(readiness: Readiness): Hono<HttpEnv> {
+export function healthRoutes(readiness: Readiness, building: () => readonly string[] = () => []): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
-  app.get("/health", (c) => {
+  app.get("/health", describedRoute(HEALTH, (c) => {
     c.header("Cache-Control", "no-store");
-    if (readiness.ready) return c.json(successEnvelope({ status: "ready" }));
+    if (readiness.ready) return c.json(successEnvelope({ status: "ready", building: { searchDomains: building() } }));
     const { status, body } = errorEnvelope(new LineageError("API0103"));
     return c.json({ ...body, data: { status: "stopping" } }, status as 503);
-  });
+  }));
   return app;
 }
 
-/** The operation of /health, for the OpenAPI document. */
-export const healthOperations = defineOperations([
-  { method: "GET", path: "/health", tag: "Operations", summary: "Readiness for load balancers", authenticated: false,
-    description: "200 {status: ready} while the server takes work; 503 API0103 with {status: stopping} once it shuts down.",
-    response: { data: v.object({ status: v.literal("ready") }) }, errors: ["API0103"] },
-]);
+const HEALTH: RouteDescription = {
+  tag: "Operations", summary: "Readiness for load balancers", authenticated: false,
+    description: "200 {status: ready, building: {searchDomains}} while the server takes work (searchDomains: the search indexes still being loaded or built); " +
+      "503 API0103 with {status: stopping} once it shuts down.",
+  response: { data: v.object({ status: v.literal("ready"), building: v.object({ searchDomains: v.array(v.string()) }) }) }, errors: ["API0103"],
+};

@@ -1,13 +1,16 @@
 import { LineageError } from "@lineage/core";
 import type { Context, Hono } from "hono";
 import type { HttpEnv } from "./http-env.ts";
+import { describedRoute } from "./openapi/index.ts";
 import { pathnameOf } from "./request-path.ts";
+import { IMAGES_READ_ONLY } from "./routes/images.ts";
 
 /** Every known path of API v2 (under /api/v2) with the methods it implements; the rest answer 501. */
 export const KNOWN_PATHS: ReadonlyArray<{ path: string; methods: readonly string[] }> = [
   { path: "/smart-elements", methods: ["GET"] },
   { path: "/smart-elements/:docid", methods: ["GET", "PUT", "DELETE"] },
-  { path: "/smart-structures/:family/smart-elements", methods: ["GET"] },
+  { path: "/smart-structures/:family", methods: ["GET"] },
+  { path: "/smart-structures/:family/smart-elements", methods: ["GET", "POST"] },
   { path: "/smart-structures/:family/smart-elements/:docid", methods: ["GET", "PUT", "DELETE"] },
   { path: "/trash", methods: ["GET"] },
   { path: "/trash/:docid", methods: ["GET", "PUT"] },
@@ -29,6 +32,10 @@ export const KNOWN_PATHS: ReadonlyArray<{ path: string; methods: readonly string
     { path: `${base}/history`, methods: ["GET"] },
   ]),
   ...["/smart-elements/:docid", "/smart-structures/:family/smart-elements/:docid"].flatMap((base) => [
+    { path: `${base}/files/:attrid/:index/:fileName`, methods: ["GET"] },
+    { path: `${base}/revisions/:revision/files/:attrid/:index/:fileName`, methods: ["GET"] },
+  ]),
+  ...["/smart-elements/:docid", "/smart-structures/:family/smart-elements/:docid"].flatMap((base) => [
     { path: `${base}/workflows/states`, methods: ["GET"] },
     { path: `${base}/workflows/states/:state`, methods: ["GET", "POST"] },
     { path: `${base}/workflows/transitions`, methods: ["GET"] },
@@ -44,6 +51,6 @@ export function notAvailable(c: Context<HttpEnv>): never {
 /** Registers the 501 answer for the methods a known path does not implement; call after the real routes. */
 export function answerNotAvailable(app: Hono<HttpEnv>, prefix: string): void {
   // Images are read-only whether the app serves them or not.
-  app.on(["POST", "PUT", "DELETE", "PATCH"], `${prefix}/images/*`, notAvailable);
+  app.on(["POST", "PUT", "DELETE", "PATCH"], `${prefix}/images/*`, describedRoute(IMAGES_READ_ONLY, (c) => notAvailable(c)));
   for (const { path } of KNOWN_PATHS) app.all(`${prefix}${path}`, notAvailable);
 }

@@ -145,10 +145,10 @@ describe("enum values of elements", () => {
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO")).json.data).toEqual(before);
   });
 
-  it("show a child's place in the hierarchy beside its label", async () => {
+  it("show a child with its parents' path, as the original's label does", async () => {
     const put = await api.call("PUT", "/api/v2/smart-elements/ART_ZEBRA", { json: { document: { attributes: { ar_category: { value: "ai" } } } } });
-    expect(put.json.data.document.attributes.ar_category).toEqual({ value: "ai", displayValue: "Artificial intelligence", longLabel: "Technology/Artificial intelligence" });
+    expect(put.json.data.document.attributes.ar_category).toEqual({ value: "ai", displayValue: "Technology/Artificial intelligence", exists: true });
     const read = await api.call("GET", "/api/v2/smart-elements/ART_ZEBRA?fields=document.attributes.ar_category", { as: ALICE });
-    expect(read.json.data.document.attributes.ar_category).toEqual({ value: "ai", displayValue: "Artificial intelligence", longLabel: "Technologie/Artificial intelligence" });
+    expect(read.json.data.document.attributes.ar_category).toEqual({ value: "ai", displayValue: "Technologie/Artificial intelligence", exists: true });
   });
 });

@@ -7,7 +7,9 @@ let api: LiveServer<Awaited<ReturnType<typeof seededPlatform>>>["api"];
 let seed: Awaited<ReturnType<typeof seededPlatform>>;
 
 beforeAll(async () => {
-  live = await startLiveServer(seededPlatform, { limits: { maxBodyBytes: 64 * 1024 } });
+  // The login throttle relaxed, as in the other suites: after the wrong passwords below, the default
+  // one would hold every later request of the same client for 250 ms (login-throttle.e2e.test.ts tests it).
+  live = await startLiveServer(seededPlatform, { limits: { maxBodyBytes: 64 * 1024 }, auth: { throttle: { baseDelayMs: 1, maxDelayMs: 2 } } });
   ({ api, seed } = live);
 });
 

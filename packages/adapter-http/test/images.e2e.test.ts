@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, createScryptPasswordHasher, formatFileValue, readImageHeader, type Platform, type Store } from "@lineage/core";
 import { createJimpImages, createJimpProcessor } from "@lineage/adapter-images";
 import { bandedImage, noisyPng } from "../../adapter-images/test/image-fixtures.ts";
+import { createHttpApp, startServer } from "../src/index.ts";
 import { startLiveServer, type LiveServer } from "./live-server.ts";
 import { expectDocumentedAnswer } from "./openapi-answers.ts";
 
@@ -397,5 +398,36 @@ describe("unavailable methods and uploads", () => {
     const refused = await live.api.call("PUT", "/api/v2/smart-elements/PH_ONE", { body: lie });
     expect(refused.status).toBe(400);
     expect(refused.json.messages[0].contentText).toMatch(/not an image/);
+  });
+});
+
+describe("a full resize queue", () => {
+  it("answers 503 IMAGE0002 with Retry-After (plain text with an extension, JSON without), serves the resizes it took, and recovers", async () => {
+    // A node of its own whose jimp pool takes one resize and lets one wait: the others are refused at once.
+    const busy = createJimpImages({ imagesDir, cacheDir: join(temp, "cache-busy"), processor: createJimpProcessor({ workers: 1, maxQueue: 1 }) });
+    const server = await startServer(createHttpApp({ platform: live.seed.platform, images: busy, onUnexpectedError: (error) => { throw error; } }));
+    try {
+      const ask = async (path: string) => {
+        const response = await fetch(`${server.url}${path}`, { headers: { authorization: live.api.basic(...ADMIN) } });
+        const text = new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()));
+        expectDocumentedAnswer({ method: "GET", url: path, status: response.status, contentType: response.headers.get("content-type"), body: text });
+        return { status: response.status, retryAfter: response.headers.get("retry-after"), text };
+      };
+      const sizes = [101, 102, 103, 104, 105, 106, 107, 108];
+      const assets = await Promise.all(sizes.map((size) => ask(`/api/v2/images/assets/sizes/${size}/huge.png`)));
+      const recorded = await Promise.all(sizes.map((size) => ask(`/api/v2/images/recorded/sizes/${size}/${live.seed.photoId}`)));
+      for (const [answers, refusal] of [[assets, /^error \(IMAGE0002\): Too many images are waiting to be resized/], [recorded, /"code":"IMAGE0002"/]] as const) {
+        const refused = answers.filter((answer) => answer.status === 503);
+        expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(1);
+        expect(refused.length).toBeGreaterThanOrEqual(1);
+        expect(answers.every((answer) => answer.status === 200 || answer.status === 503)).toBe(true);
+        for (const answer of refused) expect([answer.retryAfter, answer.text]).toEqual(["5", expect.stringMatching(refusal)]);
+      }
+      // Once the queue has moved, every size is served.
+      for (const size of sizes) expect((await ask(`/api/v2/images/assets/sizes/${size}/huge.png`)).status).toBe(200);
+    } finally {
+      await server.close();
+      await busy.close();
+    }
   });
 });

@@ -88,11 +88,11 @@ describe("the answer checker", () => {
 });
 
 describe("answers of Smart Elements", () => {
-  it("icon: null when the Smart Structure has none", async () => {
+  it("icon: the default icon when the Smart Structure has none", async () => {
     const memo = await live.api.call("GET", "/api/v2/smart-elements/MEMO_ONE");
-    expect([memo.status, memo.json.data.document.properties.icon]).toEqual([200, null]);
+    expect([memo.status, memo.json.data.document.properties.icon]).toEqual([200, "/api/v2/images/assets/sizes/24x24c/doc.png"]);
     const list = await live.api.call("GET", "/api/v2/smart-structures/MEMO/smart-elements/");
-    expect(list.json.data.documents.map((item: any) => item.properties.icon)).toEqual([null]);
+    expect(list.json.data.documents.map((item: any) => item.properties.icon)).toEqual(["/api/v2/images/assets/sizes/24x24c/doc.png"]);
   });
 
   it("list items without properties when fields leaves them out", async () => {

@@ -1,8 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import formats from "ajv-formats";
-import { API_OPERATIONS } from "../src/openapi/api-operations.ts";
-import { buildOpenApiDocument } from "../src/openapi/index.ts";
+import { openApiDocumentOf } from "../src/openapi/index.ts";
 import { API_DOCUMENT_INFO } from "../src/routes/api-reference.ts";
+import { appWithEveryRoute } from "./full-app.ts";
 
 /** An answer the server gave, as a test received it. */
 export interface ReceivedAnswer {
@@ -99,11 +99,13 @@ export function answeredMethod(method: string, headers: Readonly<Record<string, 
   return method.toUpperCase() === "POST" && (override === "PUT" || override === "DELETE") ? override : method;
 }
 
+/** The document a server with every optional service serves at /api/v2/openapi.json (made once per test file). */
+const servedDocument = await openApiDocumentOf(await appWithEveryRoute(), API_DOCUMENT_INFO);
 let checker: ((answer: ReceivedAnswer) => AnswerCheck) | undefined;
 
-/** An answer held to the document the server serves at /api/v2/openapi.json (built once per test file). */
+/** An answer held to the document the server serves at /api/v2/openapi.json. */
 export function checkAnswer(answer: ReceivedAnswer): AnswerCheck {
-  checker ??= createAnswerChecker(buildOpenApiDocument(API_OPERATIONS, API_DOCUMENT_INFO));
+  checker ??= createAnswerChecker(servedDocument);
   return checker(answer);
 }
 

@@ -1,41 +1,33 @@
 import { describe, expect, it } from "vitest";
-import { createImageVariants } from "@lineage/core";
-import { createMemoryDashboardServer, createMemoryImageStore } from "@lineage/core/testing";
-import { seededPlatform } from "../../core/test/fixture.ts";
-import { createHttpApp } from "../src/index.ts";
-import { API_OPERATIONS } from "../src/openapi/api-operations.ts";
+import { describedOperations, openApiPath } from "../src/openapi/index.ts";
+import { API_DOCUMENT_INFO } from "../src/routes/api-reference.ts";
+import { openApiDocumentOf } from "../src/openapi/index.ts";
+import { appWithEveryRoute } from "./full-app.ts";
 
 /**
- * Every route the app registers must be described in openapi/ (and every
- * description must have its route): this is what keeps /api/v2/openapi.json
- * complete. The app is built with every optional service so that every route exists.
+ * The OpenAPI document is made from the routes themselves (describedRoute, gathered by hono-openapi):
+ * a route registered without a description would be missing from it, silently. So every route of an
+ * app with every optional service must be in the document, once, with what it says of itself.
  */
-async function registeredRoutes(): Promise<string[]> {
-  const { platform } = await seededPlatform();
-  const store = createMemoryImageStore();
-  // Registration only: no request reaches the processor in this test.
-  const processor = new Proxy({}, { get: () => () => { throw new Error("not used by route registration"); } });
-  const app = createHttpApp({
-    platform,
-    images: { store, variants: createImageVariants({ store, processor: processor as never }) },
-    dashboards: createMemoryDashboardServer(),
-  });
-  // `use` middlewares and the 501 answers of not-available.ts are registered for ALL methods: they are no operations.
-  const routes = app.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`);
-  return [...new Set(routes)].sort();
-}
-
-describe("the OpenAPI descriptions", () => {
-  it("describe every registered route, and only those", async () => {
-    const routes = await registeredRoutes();
-    const described = [...new Set(API_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`))].sort();
-    expect(routes.length).toBeGreaterThan(30);
-    expect(routes.filter((route) => !described.includes(route)), "routes without a description: add them to openapi/api-operations.ts").toEqual([]);
-    expect(described.filter((operation) => !routes.includes(operation)), "descriptions without a route").toEqual([]);
+describe("the OpenAPI document of the app", () => {
+  it("describes every registered route, once", async () => {
+    const app = await appWithEveryRoute();
+    // `use` middlewares and the 501 answers of not-available.ts are registered for ALL methods: they are no operations.
+    const registered = [...new Set(app.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${openApiPath(route.path).path}`))].sort();
+    const described = (await describedOperations(app)).map((operation) => `${operation.method} ${operation.path}`);
+    expect(registered.length).toBeGreaterThan(30);
+    expect(registered.filter((route) => !described.includes(route)), "routes without a description: wrap their handler in describedRoute(...)").toEqual([]);
+    expect(described.filter((operation) => !registered.includes(operation)), "descriptions without a route").toEqual([]);
+    expect(described.filter((key, index) => described.indexOf(key) !== index), "described twice").toEqual([]);
   });
 
-  it("describe each operation once", () => {
-    const keys = API_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
-    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
+  it("documents each route under its own path, method and description, a trailing * as {path}", async () => {
+    const document = await openApiDocumentOf(await appWithEveryRoute(), API_DOCUMENT_INFO) as { paths: Record<string, Record<string, { summary: string; parameters?: Array<{ name: string; in: string }> }>> };
+    expect(document.paths["/api/v2/smart-structures/{family}/smart-elements/{docid}"]?.put?.summary).toBe("Modify a Smart Element of a Smart Structure");
+    expect(document.paths["/api/v2/smart-elements/{docid}"]?.delete?.summary).toBe("Put a Smart Element in the trash");
+    const asset = document.paths["/api/v2/images/assets/sizes/{size}/{path}"]?.get;
+    expect(asset?.parameters?.filter((parameter) => parameter.in === "path").map((parameter) => parameter.name)).toEqual(["size", "path"]);
+    expect(Object.keys(document.paths["/api/v2/images/{path}"] ?? {}).sort()).toEqual(["delete", "patch", "post", "put"]);
+    expect(document.paths["/health"]?.get?.summary).toBe("Readiness for load balancers");
   });
 });

@@ -3,21 +3,23 @@ import { errorCodeDefinition, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seededPlatform } from "../../core/test/fixture.ts";
-import { API_OPERATIONS } from "../src/openapi/api-operations.ts";
-import { successEnvelopeSchema } from "../src/openapi/index.ts";
+import { describedOperations, openApiPath, successEnvelopeSchema, type ApiOperation } from "../src/openapi/index.ts";
+import { appWithEveryRoute } from "./full-app.ts";
 import { startLiveServer, type LiveServer } from "./live-server.ts";
 
 let live: LiveServer<Awaited<ReturnType<typeof seededPlatform>>>;
 let document: any;
+let operations: ApiOperation[];
 
 beforeAll(async () => {
   live = await startLiveServer(seededPlatform);
   document = (await live.api.call("GET", "/api/v2/openapi.json")).json;
+  operations = await describedOperations(await appWithEveryRoute());
 });
 afterAll(() => live.close());
 
 const operation = (method: string, path: string) => {
-  const found = API_OPERATIONS.find((candidate) => candidate.method === method && candidate.path === path);
+  const found = operations.find((candidate) => candidate.method === method && candidate.path === openApiPath(path).path);
   if (!found) throw new Error(`no description of ${method} ${path}`);
   return found;
 };

@@ -113,7 +113,7 @@ describe("request logs", () => {
     lines.length = 0;
     const health = await live.api.call("GET", "/health", { as: null });
     expect(health.status).toBe(200);
-    expect(health.json).toEqual({ success: true, messages: [], data: { status: "ready" } });
+    expect(health.json).toEqual({ success: true, messages: [], data: { status: "ready", building: { searchDomains: [] } } });
     expect(parsed()[0]).toMatchObject({ path: "/health", status: 200 });
   });
 });

@@ -9,6 +9,8 @@ export interface ImagesOptions {
   readonly cacheDir: string;
   /** Worker threads of the jimp processor. */
   readonly workers?: number;
+  /** Resizes of the jimp processor that may wait for a worker; beyond, 503 IMAGE0002 (16 per worker by default). */
+  readonly maxQueue?: number;
   readonly limits?: Partial<ImageLimits>;
   /** Another processor (sharp) instead of jimp. */
   readonly processor?: ImageProcessor;
@@ -29,7 +31,7 @@ export interface Images {
  */
 export function createJimpImages(options: ImagesOptions): Images {
   const store = createFsImageStore({ imagesDir: options.imagesDir, cacheDir: options.cacheDir });
-  const processor = options.processor ?? createJimpProcessor({ workers: options.workers });
+  const processor = options.processor ?? createJimpProcessor({ workers: options.workers, maxQueue: options.maxQueue });
   const variants = createImageVariants({ store, processor, limits: options.limits });
   return { store, processor, variants, close: () => processor.close() };
 }

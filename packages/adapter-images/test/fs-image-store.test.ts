@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { MIME_ICON_NAMES, readImageHeader } from "@lineage/core";
 import { imageStoreContract } from "@lineage/core/testing";
 import { createFsImageStore } from "../src/fs-image-store.ts";
 
@@ -38,5 +39,24 @@ describe("file-system ImageStore: symbolic links", () => {
     expect(await store.asset("sub")).toBeUndefined();
     const none = createFsImageStore({ imagesDir: undefined, cacheDir: join(temp, "none-cache") });
     expect(await none.asset("a.png")).toBeUndefined();
+  });
+});
+
+describe("file-system ImageStore: built-in assets", () => {
+  it("serves a PNG icon for every MIME-type icon file values name, from the package when the Images directory has none", async () => {
+    const store = createFsImageStore({ imagesDir: undefined, cacheDir: join(temp, "builtin-cache") });
+    expect(MIME_ICON_NAMES.length).toBeGreaterThan(20);
+    for (const name of MIME_ICON_NAMES) {
+      const icon = await store.asset(`mime/png/${name}.png`);
+      expect(icon && readImageHeader(icon.bytes), name).toMatchObject({ format: "png", width: 32, height: 32 });
+    }
+  });
+
+  it("lets the Images directory replace a built-in asset, and serves none when told not to", async () => {
+    const { store } = openStore({ "mime/png/mime-pdf.png": new Uint8Array([9]) });
+    expect([...(await store.asset("mime/png/mime-pdf.png"))?.bytes ?? []]).toEqual([9]);
+    expect((await store.asset("mime/png/mime-zip.png"))?.name).toBe("mime-zip.png");
+    const bare = createFsImageStore({ imagesDir: undefined, builtinDir: null, cacheDir: join(temp, "bare-cache") });
+    expect(await bare.asset("mime/png/mime-pdf.png")).toBeUndefined();
   });
 });

@@ -1,15 +1,24 @@
-import { namedCatalog, type CatalogRepository, type Enumerate, type Lifecycle, type Profile, type SmartStructure, type StructureDefinition } from "@lineage/core";
+import { indexedOrderFields, namedCatalog, type CatalogRepository, type Enumerate, type Lifecycle, type Profile, type SmartStructure, type StructureDefinition } from "@lineage/core";
 import { createDashboardCatalog } from "./dashboard-catalog.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { namedDefinitions } from "./named-definitions.ts";
+import { syncSortKeys } from "./sort-keys.ts";
 import { statement, type SqlClient } from "./sql-client.ts";
 
 const BY_NAME = statement("select id, definition from structures where name = $1");
 const BY_ID = statement("select id, definition from structures where id = $1");
 const ALL = statement("select id, definition from structures order by id");
 // The name's unique index settles a race between transactions of several nodes; a replacement keeps its id.
+// The fields kept before come back too (the CTE reads the table as it was), and whether the structure is new.
 const UPSERT = statement(
-  "insert into structures (name, definition) values ($1, $2) on conflict (name) do update set definition = excluded.definition returning id",
+  `with previous as (select sort_fields from structures where name = $1)
+   insert into structures (name, definition, sort_fields) values ($1, $2, $3)
+   on conflict (name) do update set definition = excluded.definition, sort_fields = excluded.sort_fields
+   returning id, (select sort_fields from previous)`,
+);
+// Through the live revisions' index of structures (list-indexes.ts): a new structure costs no table scan.
+const ADOPT_REVISIONS = statement(
+  `update elements set structure_id = $1 where status in ('alive', 'deleted') and not fixed and structure collate "C" = $2 and structure_id is null`,
 );
 
 /**
@@ -40,8 +49,14 @@ export function createCatalogRepository(sql: SqlClient, counter: DefinitionsCoun
     async saveStructure(definition) {
       const { id: _carried, ...stored } = definition as StructureDefinition & { id?: unknown };
       await counter.raise();
-      const [row] = await sql.rows(UPSERT, [stored.name, JSON.stringify(stored)]);
-      return { ...stored, id: row![0] as number };
+      const sortFields = indexedOrderFields(stored);
+      const [row] = await sql.rows(UPSERT, [stored.name, JSON.stringify(stored), sortFields]);
+      const id = row![0] as number;
+      const previous = row![1] as string[] | null;
+      await syncSortKeys(sql, stored.name, previous ?? [], sortFields);
+      // Revisions written before their structure existed sort as of no structure until now (the fromid order).
+      if (previous === null) await sql.run(ADOPT_REVISIONS, [id, stored.name]);
+      return { ...stored, id };
     },
   };
 }

@@ -1,12 +1,8 @@
-import { Placeholder, sql, type SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
-import type {
-  ElementQuery, ElementRepository, ElementRevision, ElementValues, HistoryEntry, LineageStatus, NewRevision, OrderTerm, SORTABLE_PROPERTIES,
-} from "@lineage/core";
+import type { ElementRepository, ElementRevision, ElementValues, HistoryEntry, LineageStatus, NewRevision } from "@lineage/core";
+import { groupedPage, type GroupedPage } from "./grouped-page.ts";
+import { COLUMNS, listStatement, type ListStatement } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
 
-/** The columns of a revision, in the order every read selects them (toRevision maps them). */
-const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
 /** The live revision of a lineage when there is one, else its highest (as the fake picks it). */
 const LATEST_ORDER = "order by fixed asc, revision desc, id desc limit 1";
 /** The live revision of a name, a lineage out of the trash first. */
@@ -21,16 +17,18 @@ const LATEST_BY_NAME_ONE = read(`name = $1 and ${LATEST_BY_NAME}`);
 const LATEST_BY_NAMES = read(`id in (select (select e.id from elements e where e.name = k and e.${LATEST_BY_NAME}) from unnest($1::text[]) as k)`);
 const REVISIONS = read("initid = $1 order by revision desc, id desc");
 const BY_IMPORT_KEY = read(`import_key = $1 ${LATEST_ORDER}`);
+const OWNED_BY = statement("select count(distinct initid)::int from elements where owner = $1");
 // A new lineage's initid is its first revision's id: taken from the sequence first, so one statement does.
 const INSERT = statement(
-  `insert into elements (id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
-   select n, coalesce($1::int, n), $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11, $12, $13
+  `insert into elements (id, initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
+   select n, coalesce($1::int, n), $2, $3, (select id from structures where name = $3), $4, $5, $6, $7, $8, $9, $10::json, $11, $12, $13
    from (select nextval(pg_get_serial_sequence('elements', 'id'))::int as n) as next_id
    returning id`,
 );
 const SAVE = statement(
-  `update elements set initid = $2, revision = $3, structure = $4, name = $5, title = $6, owner = $7, status = $8, fixed = $9,
-   state = $10, "values" = $11::json, created_at = $12, modified_at = $13, import_key = $14 where id = $1`,
+  `update elements set initid = $2, revision = $3, structure = $4, structure_id = (select id from structures where name = $4), name = $5,
+   title = $6, owner = $7, status = $8, fixed = $9, state = $10, "values" = $11::json, created_at = $12, modified_at = $13, import_key = $14
+   where id = $1`,
 );
 // Fixed revisions are snapshots: only the live one records when the lineage moved.
 const SET_STATUS = statement(
@@ -54,7 +52,7 @@ export function createElementRepository(client: SqlClient): ElementRepository {
     const [row] = await client.rows(s, [key]);
     return row && toRevision(row);
   };
-  const lists = new Map<string, { statement: Statement; bind(query: ElementQuery): unknown[] }>();
+  const lists = new Map<string, { whole: ListStatement; grouped: GroupedPage | undefined }>();
   return {
     async insert(revision) {
       const r = columns(revision);
@@ -87,20 +85,36 @@ export function createElementRepository(client: SqlClient): ElementRepository {
     },
     revisions: (initid) => all(REVISIONS, [initid]),
     byImportKey: (key) => one(BY_IMPORT_KEY, key),
+    async countOwnedBy(accountId) {
+      const [row] = await client.rows(OWNED_BY, [accountId]);
+      return row?.[0] as number;
+    },
     async setLineageStatus(initid, status, modifiedAt) {
       await client.run(SET_STATUS, [initid, status, modifiedAt]);
     },
     async list(query) {
       if (query.structures?.length === 0) return [];
-      const key = JSON.stringify([query.orderBy, query.structures !== undefined]);
+      // The structures are parameters (list-statement.ts): their count is all that shapes the statement.
+      const key = JSON.stringify([query.orderBy, query.structures?.length]);
       let list = lists.get(key);
       if (!list) {
         // Orders come from requests: bound the cache rather than keep every combination ever asked.
         if (lists.size >= 200) lists.clear();
-        list = listStatement(query);
+        list = { whole: listStatement(query), grouped: groupedPage(query) };
         lists.set(key, list);
       }
-      return all(list.statement, list.bind(query));
+      const { whole, grouped } = list;
+      if (grouped) {
+        // Group by group, then the rows, in one snapshot.
+        const page = await client.snapshot(async (sql) => {
+          const ids = await grouped.ids(sql, query);
+          if (ids === undefined) return undefined;
+          const found = new Map((ids.length ? await sql.rows(BY_IDS, [ids]) : []).map((row) => [row[0] as number, toRevision(row)]));
+          return ids.map((id) => found.get(id)!);
+        });
+        if (page) return page;
+      }
+      return all(whole.statement, whole.bind(query));
     },
     async appendHistory(e) {
       await client.run(APPEND_HISTORY, [e.initid, e.revisionId, e.revision, e.accountId, e.accountName, e.date, e.level, e.code, e.comment]);
@@ -122,82 +136,6 @@ function toRevision(row: unknown[]): ElementRevision {
     title: row[5] as string, owner: row[6] as number, status: row[7] as LineageStatus, fixed: row[8] as boolean, state: row[9] as string | null,
     values: row[10] as ElementValues, createdAt: row[11] as string, modifiedAt: row[12] as string, importKey: row[13] as string | null,
   };
-}
-
-const dialect = new PgDialect();
-
-/**
- * The list statement of an order, with how a query fills its parameters; exported so that tests
- * can check its plans. The structures are one array parameter, so one statement serves any
- * number of them; a null limit is PostgreSQL's `limit null`, no limit.
- */
-export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures">): { statement: Statement; bind(query: ElementQuery): unknown[] } {
-  const where = [sql`status = ${sql.placeholder("status")}`, sql`fixed = false`];
-  if (query.structures) where.push(sql`structure = any(${sql.placeholder("structures")}::text[])`);
-  const order = closeWithId(query.orderBy).flatMap(orderExpressions);
-  const { sql: text, params } = dialect.sqlToQuery(sql`select ${sql.raw(COLUMNS)} from elements where ${sql.join(where, sql` and `)}
-    order by ${sql.join(order, sql`, `)} limit ${sql.placeholder("limit")} offset ${sql.placeholder("offset")}`);
-  const binders = params.map((param): ((q: ElementQuery) => unknown) => {
-    if (!(param instanceof Placeholder)) return () => param;
-    switch (param.name) {
-      case "status": return (q) => q.status;
-      case "structures": return (q) => q.structures;
-      case "limit": return (q) => q.limit;
-      default: return (q) => q.offset;
-    }
-  });
-  return { statement: statement(text, { unnamed: true }), bind: (q) => binders.map((bind) => bind(q)) };
-}
-
-type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];
-
-/** What each property sorts on; texts by code point, and nullable columns with nulls as SQLite places them. */
-const PROPERTY_EXPRESSIONS: Readonly<Record<SortableProperty, { sql: SQL; nullable: boolean }>> = {
-  id: { sql: sql`id`, nullable: false },
-  initid: { sql: sql`initid`, nullable: false },
-  title: { sql: sql`title collate "C"`, nullable: false },
-  name: { sql: sql`name collate "C"`, nullable: true },
-  revision: { sql: sql`revision`, nullable: false },
-  owner: { sql: sql`owner`, nullable: false },
-  state: { sql: sql`state collate "C"`, nullable: true },
-  fromname: { sql: sql`structure collate "C"`, nullable: false },
-  fromid: { sql: sql`(select s.id from structures s where s.name = elements.structure)`, nullable: true },
-  cdate: { sql: sql`created_at collate "C"`, nullable: false },
-  mdate: { sql: sql`modified_at collate "C"`, nullable: false },
-  status: { sql: sql`status collate "C"`, nullable: false },
-};
-
-/** Terms closed by `id desc` unless they sort on id already, so every order is total (as in the fake). */
-function closeWithId(terms: readonly OrderTerm[]): readonly OrderTerm[] {
-  if (terms.some((t) => t.kind === "property" && t.key === "id")) return terms;
-  return [...terms, { kind: "property", key: "id", direction: "desc" }];
-}
-
-/**
- * The ORDER BY expressions of a term. Nulls come first ascending, as in SQLite. A field sorts as
- * SQLite's json_extract does: null and missing first, then numbers (booleans as 0 and 1) by
- * value, then texts, arrays and objects by their text, by code point.
- */
-function orderExpressions(term: OrderTerm): SQL[] {
-  const direction = term.direction === "asc" ? sql`asc` : sql`desc`;
-  const nulls = term.direction === "asc" ? sql`nulls first` : sql`nulls last`;
-  if (term.kind === "property") {
-    if (!Object.hasOwn(PROPERTY_EXPRESSIONS, term.key)) throw new Error(`Unknown sort property "${term.key}"`);
-    const property = PROPERTY_EXPRESSIONS[term.key as SortableProperty];
-    return [property.nullable ? sql`${property.sql} ${direction} ${nulls}` : sql`${property.sql} ${direction}`];
-  }
-  const value = sql`("values" -> ${sql.raw(quoteLiteral(term.key))})`;
-  const type = sql`json_typeof(${value})`;
-  return [
-    sql`(case when ${type} is null or ${type} = 'null' then 0 when ${type} in ('number', 'boolean') then 1 else 2 end) ${direction}`,
-    sql`(case ${type} when 'number' then (${value}::text)::numeric when 'boolean' then (case when ${value}::text = 'true' then 1 else 0 end) end) ${direction}`,
-    sql`(case when ${type} in ('string', 'array', 'object') then ("values" ->> ${sql.raw(quoteLiteral(term.key))}) end) collate "C" ${direction}`,
-  ];
-}
-
-/** A text literal: field keys are written into the statement so that an expression index can match it. */
-function quoteLiteral(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** Picks the stored columns only: callers may pass richer objects than a revision. */

@@ -1,11 +1,20 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, customType, index, integer, json, pgSequence, pgTable, text, unique } from "drizzle-orm/pg-core";
+import {
+  bigint, boolean, check, customType, index, integer, json, numeric, pgSequence, pgTable, primaryKey, smallint, text, unique,
+} from "drizzle-orm/pg-core";
 import type {
   ElementValues, Enumerate, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, SearchDomain,
   StructureDefinition, TokenRoute,
 } from "@lineage/core";
+import { listIndexes, type KeyedProperty } from "./list-indexes.ts";
 
 const STATUSES = ["alive", "deleted"] as const satisfies readonly LineageStatus[];
+
+/** The schema's property of each keyed column (list-indexes.ts). */
+const KEYED_COLUMNS = {
+  title: "title", name: "name", revision: "revision", owner: "owner", state: "state",
+  cdate: "createdAt", mdate: "modifiedAt", fromid: "structureId",
+} as const satisfies Record<KeyedProperty, string>;
 
 /** Binary content (`bytea`), read and written as Node buffers. */
 const bytea = customType<{ data: Uint8Array; driverData: Buffer }>({ dataType: () => "bytea" });
@@ -22,6 +31,8 @@ export const elements = pgTable(
     initid: integer("initid").notNull(),
     revision: integer("revision").notNull(),
     structure: text("structure").notNull(),
+    /** The structure's id (the `fromid` order), set from `structures` as a revision is written. */
+    structureId: integer("structure_id"),
     name: text("name"),
     title: text("title").notNull(),
     owner: integer("owner").notNull(),
@@ -34,9 +45,8 @@ export const elements = pgTable(
     importKey: text("import_key"),
   },
   (t) => [
-    // The default page (latest alive, title asc, id desc) reads this index in order and stops at the limit.
-    index("elements_list_idx").on(t.status, t.fixed, sql`${t.title} collate "C"`, sql`${t.id} desc`),
-    index("elements_structure_list_idx").on(t.structure, t.status, t.fixed, sql`${t.title} collate "C"`, sql`${t.id} desc`),
+    // Every list order reads a page from one of these in order, and stops at the limit (list-indexes.ts).
+    ...listIndexes(t, (key) => t[KEYED_COLUMNS[key]]),
     index("elements_initid_idx").on(t.initid, t.revision),
     index("elements_name_idx").on(t.name, t.fixed),
     index("elements_import_key_idx").on(t.importKey),
@@ -64,7 +74,36 @@ export const structures = pgTable("structures", {
   id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
   name: text("name").notNull().unique(),
   definition: json("definition").$type<StructureDefinition>().notNull(),
+  /** The fields whose sort keys element_sort_keys keeps (core's indexedOrderFields), read by the trigger that keeps them. */
+  sortFields: text("sort_fields").array().notNull().default(sql`'{}'::text[]`),
 });
+
+/**
+ * The sort key of each indexed field (core's indexedOrderFields) of each live revision, kept by a
+ * trigger on `elements` (migration 0004) and made and dropped with the structure's fields: a
+ * structure's field orders walk these indexes, which hold all a page needs (an index on an
+ * expression over `values` could give the order, but PostgreSQL reads the row of every entry it
+ * walks, the skipped ones included). A key sorts as the API orders JSON values: null or missing
+ * (rank 0), then numbers and booleans by value (rank 1), then texts by code point (rank 2).
+ */
+export const elementSortKeys = pgTable(
+  "element_sort_keys",
+  {
+    elementId: integer("element_id").notNull(),
+    structure: text("structure").notNull(),
+    field: text("field").notNull(),
+    status: text("status", { enum: STATUSES }).notNull(),
+    rank: smallint("rank").notNull(),
+    num: numeric("num"),
+    txt: text("txt"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.elementId, t.field] }),
+    index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`),
+    index("element_sort_keys_desc_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, sql`${t.rank} desc`, sql`${t.num} desc`,
+      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`),
+  ],
+);
 
 export const enumerates = pgTable("enumerates", {
   name: text("name").primaryKey(),
@@ -90,6 +129,7 @@ export const accounts = pgTable("accounts", {
   groups: json("groups").$type<readonly string[]>().notNull(),
   locale: text("locale").notNull(),
   rights: json("rights").$type<readonly HttpRight[]>().notNull(),
+  disabled: boolean("disabled").notNull().default(false),
 });
 
 /** Roles and groups keep the order they were first saved in: `seq`, kept by an upsert. */

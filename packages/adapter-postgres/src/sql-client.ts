@@ -24,6 +24,11 @@ export interface SqlClient {
   rows(statement: Statement, values?: readonly unknown[]): Promise<unknown[][]>;
   /** How many rows the statement changed. */
   run(statement: Statement, values?: readonly unknown[]): Promise<number>;
+  /**
+   * Runs `fn` with a client whose statements all see one snapshot: the transaction's own, or, over
+   * the pool, a read-only transaction taken on one connection for them (a page read in several steps).
+   */
+  snapshot<T>(fn: (sql: SqlClient) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -31,7 +36,32 @@ export interface SqlClient {
  * come as arrays (`rowMode`): no object built per row only to be taken apart again.
  */
 export function sqlClient(pool: pg.Pool): SqlClient {
-  return clientOf((s, values) => send(pool, s, values));
+  return clientOf((s, values) => send(pool, s, values), (fn) => onSnapshot(pool, fn));
+}
+
+/** Runs `fn` on one connection of the pool, in a read-only transaction of one snapshot (repeatable read). */
+async function onSnapshot<T>(pool: pg.Pool, fn: (sql: SqlClient) => Promise<T>): Promise<T> {
+  const connection = await pool.connect().catch((error: unknown) => {
+    throw asDatabaseUnavailable(error);
+  });
+  // Checked out, the connection has no listener of the pool's: a server restart must fail the read, not the process.
+  const ignore = () => {};
+  connection.on("error", ignore);
+  let failed = false;
+  try {
+    await connection.query("begin isolation level repeatable read read only");
+    const sql: SqlClient = clientOf((s, values) => send(connection, s, values), (inner) => inner(sql));
+    const result = await fn(sql);
+    await connection.query("commit");
+    return result;
+  } catch (error) {
+    failed = true;
+    throw asDatabaseUnavailable(error);
+  } finally {
+    connection.removeListener("error", ignore);
+    // A connection that failed inside its transaction is closed rather than handed to another read.
+    connection.release(failed);
+  }
 }
 
 /** One transaction's statements on its connection, and how it ends. */
@@ -50,11 +80,12 @@ export interface TransactionSql {
 export function transactionSql(connection: pg.PoolClient): TransactionSql {
   let ended = false;
   const inTurn = serialized();
+  const sql: SqlClient = clientOf((s, values) => {
+    if (ended) return Promise.reject(new Error(`A statement was run after its transaction ended: ${s.text.slice(0, 60)}`));
+    return inTurn(() => send(connection, s, values));
+  }, (fn) => fn(sql));
   return {
-    sql: clientOf((s, values) => {
-      if (ended) return Promise.reject(new Error(`A statement was run after its transaction ended: ${s.text.slice(0, 60)}`));
-      return inTurn(() => send(connection, s, values));
-    }),
+    sql,
     end(command) {
       ended = true;
       return inTurn(async () => {
@@ -64,8 +95,12 @@ export function transactionSql(connection: pg.PoolClient): TransactionSql {
   };
 }
 
-function clientOf(query: (s: Statement, values: readonly unknown[]) => Promise<pg.QueryResult>): SqlClient {
+function clientOf(
+  query: (s: Statement, values: readonly unknown[]) => Promise<pg.QueryResult>,
+  snapshot: SqlClient["snapshot"],
+): SqlClient {
   return {
+    snapshot,
     async rows(s, values = []) {
       return (await query(s, values)).rows as unknown[][];
     },

@@ -14,6 +14,7 @@ export function createAccountRepository(db: BetterSQLite3Database, counter: Defi
   const byIds = db.select().from(accounts).where(sql`${accounts.id} in (select value from json_each(${sql.placeholder("ids")}))`).prepare();
   // An upsert keeps the rowid of a replaced row, so rowid order is first-saved order.
   const firstSaved = sql`rowid`;
+  const all = db.select().from(accounts).orderBy(accounts.id).prepare();
   const allRoles = db.select().from(roles).orderBy(firstSaved).prepare();
   const allGroups = db.select().from(groups).orderBy(firstSaved).prepare();
 
@@ -27,6 +28,9 @@ export function createAccountRepository(db: BetterSQLite3Database, counter: Defi
     async byIds(ids) {
       return ids.length === 0 ? [] : byIds.all({ ids: JSON.stringify(ids) });
     },
+    async list() {
+      return all.all();
+    },
     async saveAccount(account) {
       const row = columns(account);
       counter.raise();
@@ -35,6 +39,11 @@ export function createAccountRepository(db: BetterSQLite3Database, counter: Defi
       if (!existing) return db.insert(accounts).values(row).returning().get();
       db.update(accounts).set(row).where(eq(accounts.id, existing.id)).run();
       return { ...row, id: existing.id } satisfies Account;
+    },
+    async removeAccount(id) {
+      const { changes } = db.delete(accounts).where(eq(accounts.id, id)).run();
+      if (changes > 0) counter.raise();
+      return changes > 0;
     },
     async roles() {
       return allRoles.all().map(({ id, label }): Role => (label === null ? { id } : { id, label }));
@@ -59,6 +68,6 @@ export function createAccountRepository(db: BetterSQLite3Database, counter: Defi
 function columns(a: NewAccount): NewAccount {
   return {
     login: a.login, displayName: a.displayName, passwordHash: a.passwordHash, roles: a.roles, groups: a.groups,
-    locale: a.locale, rights: a.rights,
+    locale: a.locale, rights: a.rights, disabled: a.disabled,
   };
 }

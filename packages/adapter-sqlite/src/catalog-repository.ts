@@ -3,6 +3,7 @@ import type { Database } from "better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { namedCatalog, type CatalogRepository, type Enumerate, type Lifecycle, type Profile, type SmartStructure, type StructureDefinition } from "@lineage/core";
 import { createDashboardCatalog } from "./dashboard-catalog.ts";
+import { syncFieldIndexes } from "./field-indexes.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { namedDefinitions } from "./named-definitions.ts";
 import { structures } from "./schema.ts";
@@ -16,6 +17,10 @@ export function createCatalogRepository(db: BetterSQLite3Database, client: Datab
   const byId = db.select().from(structures).where(eq(structures.id, sql.placeholder("id"))).prepare();
   const toStructure = (row: { id: number; definition: StructureDefinition }): SmartStructure => ({ ...row.definition, id: row.id });
   const allStructures = db.select().from(structures).orderBy(asc(structures.id)).prepare();
+  // Through the live revisions' index of structures (list-indexes.ts): a new structure costs no table scan.
+  const adoptRevisions = client.prepare(
+    "update elements set structure_id = ? where status in ('alive', 'deleted') and fixed = 0 and structure = ? and structure_id is null",
+  );
 
   return {
     ...namedCatalog({
@@ -40,11 +45,14 @@ export function createCatalogRepository(db: BetterSQLite3Database, client: Datab
       counter.raise();
       // Look up then update or insert: an upsert would burn an AUTOINCREMENT id on every replacement.
       const existing = byName.get({ name: stored.name });
+      syncFieldIndexes(client, existing?.definition, stored);
       if (existing) {
         db.update(structures).set({ definition: stored }).where(eq(structures.id, existing.id)).run();
         return { ...stored, id: existing.id };
       }
       const { id } = db.insert(structures).values({ name: stored.name, definition: stored }).returning({ id: structures.id }).get();
+      // Revisions written before their structure existed sort as of no structure until now (the fromid order).
+      adoptRevisions.run(id, stored.name);
       return { ...stored, id };
     },
   };

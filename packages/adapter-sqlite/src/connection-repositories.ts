@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { ChangeClock, Clock, Repositories } from "@lineage/core";
 import { createAccountRepository } from "./account-repository.ts";
+import { withBulkWrite } from "./bulk-write.ts";
 import { createCatalogRepository } from "./catalog-repository.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
@@ -22,7 +23,7 @@ export interface ConnectionSettings {
 export function connectionRepositories({ client, counter, changes, vaultDir, clock }: ConnectionSettings): Repositories {
   const db = drizzle({ client });
   return {
-    elements: createElementRepository(db, client),
+    elements: withBulkWrite(createElementRepository(db, client), client),
     catalog: createCatalogRepository(db, client, counter),
     accounts: createAccountRepository(db, counter),
     vault: createVault(db, vaultDir, clock),

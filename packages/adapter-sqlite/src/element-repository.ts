@@ -1,14 +1,16 @@
-import { and, asc, desc, eq, inArray, Placeholder, sql, type SQL } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Database, Statement } from "better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type {
-  ElementQuery, ElementRepository, ElementRevision, ElementValues, LineageStatus, NewRevision, OrderTerm, SORTABLE_PROPERTIES,
-} from "@lineage/core";
-import { elements, history, structures } from "./schema.ts";
+import type { ElementQuery, ElementRepository, ElementRevision, ElementValues, LineageStatus, NewRevision } from "@lineage/core";
+import { groupedPageSql, prepareGroupedPage, type GroupedPage } from "./grouped-page.ts";
+import { listPageSql, type PageStatement } from "./list-statement.ts";
+import { elements, history } from "./schema.ts";
 
 /** The columns of a revision, in the order every read selects them (toRevision maps them). */
 const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
+
+/** The structure's id of the revision written, kept in the row for the `fromid` order. */
+const STRUCTURE_ID = "(select id from structures where name = @structure)";
 
 /** The live revision of a lineage when there is one, else its highest (as the fake picks it). */
 const LATEST_ORDER = "order by fixed asc, revision desc, id desc limit 1";
@@ -45,19 +47,27 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
   const latestByNames = read(BATCH_READS.latestByNames);
   const revisions = read("initid = ? order by revision desc, id desc");
   const byImportKey = read(`import_key = ? ${LATEST_ORDER}`);
+  const ownedBy = client.prepare("select count(distinct initid) from elements where owner = ?").pluck();
   const one = (row: ElementRow | undefined) => (row === undefined ? undefined : toRevision(row));
   const historyOf = db.select().from(history).where(eq(history.initid, sql.placeholder("initid")))
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
-  const lists = new Map<string, ListStatement>();
+  const lists = new Map<string, ListStatements>();
+  // The page's ids, then their rows, in one read transaction: all see the same commits.
+  const readPage = client.transaction((statement: ListStatements, query: ElementQuery) => {
+    const ids = statement.grouped?.ids(query) ?? (statement.ids.all(...statement.bind(query)) as number[]);
+    if (ids.length === 0) return [];
+    const found = new Map((ids.length === 1 ? byId.all(ids[0]) : byIds.all(JSON.stringify(ids))).map((row) => [row[0], row]));
+    return ids.map((id) => toRevision(found.get(id)!));
+  });
   // Writes on the import path go straight to better-sqlite3: drizzle would build and prepare them anew for every row.
   const insertRow = client.prepare(
-    `insert into elements (initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
-     values (@initid, @revision, @structure, @name, @title, @owner, @status, @fixed, @state, @values, @createdAt, @modifiedAt, @importKey)`,
+    `insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
+     values (@initid, @revision, @structure, ${STRUCTURE_ID}, @name, @title, @owner, @status, @fixed, @state, @values, @createdAt, @modifiedAt, @importKey)`,
   );
   const setInitid = client.prepare("update elements set initid = id where id = ?");
   // Saved at every PUT and revision: prepared once, as the inserts are.
   const updateRow = client.prepare(
-    `update elements set initid = @initid, revision = @revision, structure = @structure, name = @name, title = @title, owner = @owner,
+    `update elements set initid = @initid, revision = @revision, structure = @structure, structure_id = ${STRUCTURE_ID}, name = @name, title = @title, owner = @owner,
      status = @status, fixed = @fixed, state = @state, "values" = @values, created_at = @createdAt, modified_at = @modifiedAt,
      import_key = @importKey where id = @id`,
   );
@@ -102,6 +112,9 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     async byImportKey(key) {
       return one(byImportKey.get(key));
     },
+    async countOwnedBy(accountId) {
+      return ownedBy.get(accountId) as number;
+    },
     async setLineageStatus(initid, status, modifiedAt) {
       db.update(elements).set({ status }).where(eq(elements.initid, initid)).run();
       // Fixed revisions are snapshots: only the live one records when the lineage moved.
@@ -110,15 +123,21 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     },
     async list(query) {
       if (query.structures?.length === 0) return [];
-      const key = JSON.stringify([query.orderBy, query.structures?.length, query.limit]);
+      // Field orders name their structure in the statement (list-statement.ts); other orders bind it.
+      const fieldOrder = query.orderBy.some((term) => term.kind === "field");
+      // Several structures are merged from each one's index (list-statement.ts): their count shapes the statement.
+      const scope = query.structures === undefined ? "all" : fieldOrder ? query.structures : query.structures.length;
+      const key = JSON.stringify([query.orderBy, scope, query.limit]);
       let statement = lists.get(key);
       if (!statement) {
         // Orders and slices come from requests: bound the cache rather than keep every combination ever asked.
         if (lists.size >= 200) lists.clear();
-        statement = prepareList(client, listStatementSql(db, query));
+        const page = listPageSql(query);
+        const grouped = groupedPageSql(query);
+        statement = { ids: client.prepare(page.sql).pluck(), bind: page.bind, grouped: grouped && prepareGroupedPage(client, grouped) };
         lists.set(key, statement);
       }
-      return statement.all(query).map(toRevision);
+      return readPage(statement, query);
     },
     async appendHistory(entry) {
       insertHistory.run(entry);
@@ -127,6 +146,13 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       return historyOf.all({ initid }).map(({ id: _sequence, ...entry }) => entry);
     },
   };
+}
+
+/** A list order's statements: its page in one statement, and group by group when its first key's values repeat. */
+interface ListStatements {
+  readonly ids: Statement;
+  readonly bind: PageStatement["bind"];
+  readonly grouped: GroupedPage | undefined;
 }
 
 /** The columns of `elements` as SQLite gives them, in COLUMNS order. */
@@ -160,83 +186,6 @@ function toRevision(row: ElementRow): ElementRevision {
     id: row[0], initid: row[1], revision: row[2], structure: row[3], name: row[4], title: row[5], owner: row[6], status: row[7],
     fixed: row[8] !== 0, state: row[9], values: JSON.parse(row[10]) as ElementValues, createdAt: row[11], modifiedAt: row[12], importKey: row[13],
   };
-}
-
-interface ListStatement {
-  all(query: ElementQuery): ElementRow[];
-}
-
-/** The list query's SQL and parameters (placeholders `status`, `offset`, `s0..sN`, and constants), its limit written out. */
-function prepareList(client: Database, { sql: text, params }: { sql: string; params: unknown[] }): ListStatement {
-  const statement = rows(client.prepare(text));
-  const binders = params.map((param): ((query: ElementQuery) => unknown) => {
-    if (!(param instanceof Placeholder)) return () => param;
-    const { name } = param;
-    if (name === "status") return (q) => q.status;
-    if (name === "offset") return (q) => q.offset;
-    const index = Number(name.slice(1));
-    return (q) => q.structures?.[index];
-  });
-  return { all: (query) => statement.all(...binders.map((bind) => bind(query))) };
-}
-
-/**
- * The SQL of a list query, with placeholders `status`, `offset` and `s0..sN` (one per
- * structure), and its limit written out (see createElementRepository); exported so tests
- * can check its query plan.
- */
-export function listStatementSql(db: BetterSQLite3Database, query: Pick<ElementQuery, "orderBy" | "structures" | "limit">): { sql: string; params: unknown[] } {
-  const limit = query.limit ?? -1;
-  if (!Number.isSafeInteger(limit)) throw new RangeError(`A list limit must be a whole number, not ${limit}`);
-  const { sql: text, params } = listQuery(db, query).toSQL();
-  return { sql: `${text} limit ${limit} offset ?`, params: [...params, sql.placeholder("offset")] };
-}
-
-/** The list query without its limit and offset: what drizzle builds of the order and the filters. */
-function listQuery(db: BetterSQLite3Database, query: Pick<ElementQuery, "orderBy" | "structures">) {
-  const where = [eq(elements.status, sql.placeholder("status")), eq(elements.fixed, false)];
-  if (query.structures) {
-    where.push(inArray(elements.structure, query.structures.map((_, i) => sql.placeholder(`s${i}`))));
-  }
-  return db.select().from(elements).where(and(...where)).orderBy(...closeWithId(query.orderBy).map(orderExpression));
-}
-
-type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];
-
-const PROPERTY_EXPRESSIONS: Readonly<Record<SortableProperty, SQLiteColumn | SQL>> = {
-  id: elements.id,
-  initid: elements.initid,
-  title: elements.title,
-  name: elements.name,
-  revision: elements.revision,
-  owner: elements.owner,
-  state: elements.state,
-  fromname: elements.structure,
-  fromid: sql`(select ${structures.id} from ${structures} where ${structures.name} = ${elements.structure})`,
-  cdate: elements.createdAt,
-  mdate: elements.modifiedAt,
-  status: elements.status,
-};
-
-/** Terms closed by `id desc` unless they sort on id already, so every order is total (as in the fake). */
-function closeWithId(terms: readonly OrderTerm[]): readonly OrderTerm[] {
-  if (terms.some((t) => t.kind === "property" && t.key === "id")) return terms;
-  return [...terms, { kind: "property", key: "id", direction: "desc" }];
-}
-
-function orderExpression(term: OrderTerm): SQL {
-  const expression = term.kind === "field" ? sql`json_extract(${elements.values}, ${jsonPath(term.key)})` : property(term.key);
-  return term.direction === "asc" ? asc(expression) : desc(expression);
-}
-
-function property(key: string): SQLiteColumn | SQL {
-  if (!Object.hasOwn(PROPERTY_EXPRESSIONS, key)) throw new Error(`Unknown sort property "${key}"`);
-  return PROPERTY_EXPRESSIONS[key as SortableProperty];
-}
-
-/** A JSON path to one key, quoted so dots and brackets in field ids stay part of the key. */
-function jsonPath(key: string): string {
-  return `$."${key.replace(/["\\]/g, "\\$&")}"`;
 }
 
 /** Picks the stored columns only: callers may pass richer objects than a revision. */

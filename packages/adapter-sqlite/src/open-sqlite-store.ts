@@ -8,6 +8,7 @@ import { createSerialQueue, outsideTransactions, systemClock, type Clock, type S
 import { createCommittedClock, createTransactionClock } from "./change-clocks.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
 import { createDefinitionsCounter } from "./definitions-counter.ts";
+import { ensureFieldIndexes } from "./field-indexes.ts";
 import { createWriteTransactions, WRITE_LOCK_TIMEOUT_MS } from "./write-transactions.ts";
 
 export interface SqliteStoreOptions {
@@ -52,6 +53,7 @@ export function openSqliteStore({ dataDir, clock = systemClock, synchronous = "f
     // What was answered as saved must stay saved, power cuts included, unless the owner chose "normal".
     writer.pragma(`synchronous = ${synchronous === "normal" ? "NORMAL" : "FULL"}`);
     migrateSchema(drizzle({ client: writer }));
+    ensureFieldIndexes(writer);
     // From now on the write lock is waited for without blocking (write-transactions.ts).
     writer.pragma("busy_timeout = 0");
     const readConnection = new Database(file);

@@ -1,10 +1,16 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
 import type {
   ElementValues, Enumerate, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, StructureDefinition,
 } from "@lineage/core";
+import { listIndexes, type KeyedProperty } from "./list-indexes.ts";
 
 const STATUSES = ["alive", "deleted"] as const satisfies readonly LineageStatus[];
+
+/** The schema's property of each keyed column (list-indexes.ts). */
+const KEYED_COLUMNS = {
+  title: "title", name: "name", revision: "revision", owner: "owner", state: "state",
+  cdate: "createdAt", mdate: "modifiedAt", fromid: "structureId",
+} as const satisfies Record<KeyedProperty, string>;
 
 /** One row per revision; a lineage is the rows sharing an initid. */
 export const elements = sqliteTable(
@@ -14,6 +20,8 @@ export const elements = sqliteTable(
     initid: integer("initid").notNull(),
     revision: integer("revision").notNull(),
     structure: text("structure").notNull(),
+    /** The structure's id (the `fromid` order), set from `structures` as a live revision is written. */
+    structureId: integer("structure_id"),
     name: text("name"),
     title: text("title").notNull(),
     owner: integer("owner").notNull(),
@@ -26,9 +34,8 @@ export const elements = sqliteTable(
     importKey: text("import_key"),
   },
   (t) => [
-    // The default page (latest alive, title asc, id desc) reads this index in order and stops at the limit.
-    index("elements_list_idx").on(t.status, t.fixed, t.title, sql`${t.id} desc`),
-    index("elements_structure_list_idx").on(t.structure, t.status, t.fixed, t.title, sql`${t.id} desc`),
+    // Every list order reads a page from one of these in order, and stops at the limit (list-indexes.ts).
+    ...listIndexes(t, (key) => t[KEYED_COLUMNS[key]]),
     index("elements_initid_idx").on(t.initid, t.revision),
     index("elements_name_idx").on(t.name, t.fixed),
     index("elements_import_key_idx").on(t.importKey),
@@ -82,6 +89,7 @@ export const accounts = sqliteTable("accounts", {
   groups: text("groups", { mode: "json" }).$type<readonly string[]>().notNull(),
   locale: text("locale").notNull(),
   rights: text("rights", { mode: "json" }).$type<readonly HttpRight[]>().notNull(),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
 });
 
 export const roles = sqliteTable("roles", {

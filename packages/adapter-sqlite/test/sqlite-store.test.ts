@@ -3,13 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { fillPlaceholders } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ElementQuery, NewRevision, Store } from "@lineage/core";
+import { afterAll, describe, expect, it } from "vitest";
+import type { NewRevision, Store } from "@lineage/core";
 import { storeContract } from "@lineage/core/testing";
-import { BATCH_READS, listStatementSql } from "../src/element-repository.ts";
 import { openSqliteStore } from "../src/index.ts";
 
 const dirs: string[] = [];
@@ -189,93 +187,5 @@ describe("openSqliteStore", () => {
     expect((await pending).name).toBe("LAST");
     await closed;
     await store.close();
-  });
-});
-
-describe("list query plan", () => {
-  const ROWS = 100_000;
-  const dataDir = freshDir();
-  let client: Database.Database;
-
-  beforeAll(async () => {
-    // The store's own migrations, with rows added in bulk since only the plan matters here.
-    const store = openSqliteStore({ dataDir });
-    await store.transaction(async (tx) => {
-      for (let i = 0; i < 20; i++) await tx.catalog.saveStructure({ name: `s${i}`, fields: [] });
-    });
-    await store.close();
-    client = new Database(join(dataDir, "lineage.sqlite"));
-    client.prepare(`
-      with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
-      insert into elements (initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
-      select i, 0, 's' || (i % 20), 'N' || i, 'title ' || (i * 7919 % 1000), i % 7, case when i % 10 = 0 then 'deleted' else 'alive' end,
-        i % 3 = 0, null, json_object('n', i), '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', null
-      from n`).run(ROWS);
-    client.exec("analyze");
-  });
-  afterAll(() => client.close());
-
-  function plan(query: Pick<ElementQuery, "orderBy" | "structures">): string[] {
-    const { sql, params } = listStatementSql(drizzle({ client }), { ...query, limit: 10 });
-    const values = { status: "alive", offset: 0, ...Object.fromEntries((query.structures ?? []).map((s, i) => [`s${i}`, s])) };
-    const rows = client.prepare(`explain query plan ${sql}`).all(...fillPlaceholders(params, values)) as { detail: string }[];
-    return rows.map((row) => row.detail);
-  }
-
-  const titleThenId = [
-    { kind: "property", key: "title", direction: "asc" },
-    { kind: "property", key: "id", direction: "desc" },
-  ] as const;
-
-  /** Every step that reads elements goes through an index (a bare `SCAN elements` reads the whole table). */
-  function expectIndexed(steps: string[]): void {
-    const onElements = steps.filter((step) => /\belements\b/.test(step));
-    expect(onElements.length).toBeGreaterThan(0);
-    for (const step of onElements) expect(step).toMatch(/^(SEARCH|SCAN) elements USING (COVERING )?INDEX /);
-  }
-
-  it("reads the default page (latest alive, title asc, id desc) from an index, already in order", () => {
-    const steps = plan({ orderBy: titleThenId });
-    expectIndexed(steps);
-    expect(steps.join("\n")).not.toMatch(/TEMP B-TREE/);
-  });
-
-  it("reads a page of one structure from an index, already in order", () => {
-    const steps = plan({ orderBy: titleThenId, structures: ["s3"] });
-    expectIndexed(steps);
-    expect(steps.join("\n")).not.toMatch(/TEMP B-TREE/);
-  });
-
-  it("reads a page of several structures from an index", () => {
-    expectIndexed(plan({ orderBy: titleThenId, structures: ["s3", "s4", "s5"] }));
-  });
-
-  it("writes the limit out, since SQLite prepares a statement again each time its LIMIT is bound", () => {
-    const { sql } = listStatementSql(drizzle({ client }), { orderBy: titleThenId, limit: 10 });
-    expect(sql).toMatch(/ limit 10 offset \?$/);
-    expect(() => listStatementSql(drizzle({ client }), { orderBy: titleThenId, limit: 1.5 })).toThrow(RangeError);
-  });
-
-  it("reads batches by index, each key looked up", () => {
-    const planOf = (where: string) =>
-      (client.prepare(`explain query plan select id from elements where ${where}`).all("[1,2,3]") as { detail: string }[]).map((r) => r.detail).join("\n");
-    expect(planOf(BATCH_READS.byIds)).toMatch(/SEARCH elements USING INTEGER PRIMARY KEY/);
-    for (const where of [BATCH_READS.latestMany, BATCH_READS.latestByNames]) {
-      const steps = planOf(where);
-      expect(steps).toMatch(/SEARCH elements USING INTEGER PRIMARY KEY/);
-      expect(steps).toMatch(/SEARCH elements USING (COVERING )?INDEX elements_(initid|name)_idx/);
-    }
-  });
-
-  it("gives the same page as a full sort would", async () => {
-    const reopened = openSqliteStore({ dataDir });
-    try {
-      const page = await reopened.elements.list({ status: "alive", orderBy: titleThenId, limit: 10, offset: 20 });
-      const expected = client.prepare(`
-        select id from elements where status = 'alive' and fixed = 0 order by title, id desc limit 10 offset 20`).pluck().all();
-      expect(page.map((r) => r.id)).toEqual(expected);
-    } finally {
-      await reopened.close();
-    }
   });
 });

@@ -1,25 +1,44 @@
 import * as v from "valibot";
+import { Option, type Command } from "commander";
+import { DEFAULT_HTTP_LIMITS } from "@lineage/adapter-http";
+import { MAX_SLICE } from "@lineage/core";
 import type { LineageLimits } from "./start-lineage.ts";
 import { UsageError } from "./usage-error.ts";
 
-/** The `lineage serve` flags for limits, logging and durability, as parseArgs reads them (docs/limits.md). */
+/** Default time requests in flight get to finish after SIGTERM. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+const MIB = 1024 * 1024;
+/** A size as the flags take it, for the help: `20MiB`, `16KiB`. */
+const sizeText = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB}MiB` : bytes % 1024 === 0 ? `${bytes / 1024}KiB` : String(bytes));
+
+/**
+ * The `lineage serve` flags for limits, logging and durability (docs/limits.md): the value each
+ * takes, what it does and its default, as `lineage serve --help` prints them. The configuration
+ * file's `limits` key takes the same names.
+ */
 export const SERVE_LIMIT_OPTIONS = {
-  "max-body": { type: "string" },
-  "max-upload": { type: "string" },
-  "max-json-depth": { type: "string" },
-  "max-slice": { type: "string" },
-  "max-header": { type: "string" },
-  "request-timeout": { type: "string" },
-  "shutdown-grace": { type: "string" },
-  "shutdown-delay": { type: "string" },
-  "log-level": { type: "string" },
-  synchronous: { type: "string" },
+  "max-body": { value: "size", description: "the largest request body, e.g. 1048576, 512k or 50MiB (413 API0010 beyond)", default: sizeText(DEFAULT_HTTP_LIMITS.maxBodyBytes) },
+  "max-upload": { value: "size", description: "the largest file of a multipart upload (413 API0102 beyond)", default: sizeText(DEFAULT_HTTP_LIMITS.maxUploadBytes) },
+  "max-json-depth": { value: "n", description: "the deepest nesting of a JSON body (400 API0009 beyond)", default: String(DEFAULT_HTTP_LIMITS.maxJsonDepth) },
+  "max-slice": { value: "n", description: "the most elements one list answer holds, slice=all included", default: String(MAX_SLICE) },
+  "max-header": { value: "size", description: "the largest request line plus headers (431 API0105 beyond)", default: sizeText(DEFAULT_HTTP_LIMITS.maxHeaderBytes) },
+  "request-timeout": { value: "seconds", description: "how long a request may run, upload included (503 API0101 beyond)", default: String(DEFAULT_HTTP_LIMITS.requestTimeoutMs / 1000) },
+  "shutdown-delay": { value: "seconds", description: "after SIGTERM, how long /health says 503 while requests are still taken", default: "0" },
+  "shutdown-grace": { value: "seconds", description: "then, how long the requests in flight get to finish", default: String(DEFAULT_SHUTDOWN_GRACE_MS / 1000) },
+  "log-level": { value: "level", description: "request log level: fatal, error, warn, info, debug, trace or silent", default: "info" },
+  synchronous: { value: "mode", description: "SQLite's sync at commit: full (survives a power cut) or normal (faster)", default: "full" },
 } as const;
 
-export const SERVE_LIMIT_USAGE =
-  "[--max-body SIZE] [--max-upload SIZE] [--max-json-depth N] [--max-slice N] [--max-header SIZE]\n" +
-  "               [--request-timeout SECONDS] [--shutdown-delay SECONDS] [--shutdown-grace SECONDS]\n" +
-  "               [--log-level LEVEL] [--synchronous full|normal]";
+/** Adds the limit flags to `lineage serve`; their defaults apply later, so that the configuration file's `limits` may set them. */
+export function withServeLimitOptions(command: Command): Command {
+  for (const [name, { value, description, default: shown }] of Object.entries(SERVE_LIMIT_OPTIONS)) {
+    const option = new Option(`--${name} <${value}>`, description);
+    option.defaultValueDescription = shown;
+    command.addOption(option);
+  }
+  return command;
+}
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -58,8 +77,6 @@ export interface ServeSettings {
   readonly synchronous: "full" | "normal";
 }
 
-/** Default time requests in flight get to finish after SIGTERM. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 type Flags = { [K in keyof typeof SERVE_LIMIT_OPTIONS]?: string | undefined };
 
@@ -71,6 +88,12 @@ export const LimitsConfigSchema = v.strictObject(
   Object.fromEntries(Object.keys(SERVE_LIMIT_OPTIONS).map((name) => [name, v.optional(v.union([v.string(), v.number()]))])) as
     { [K in keyof typeof SERVE_LIMIT_OPTIONS]: v.OptionalSchema<v.UnionSchema<[v.StringSchema<undefined>, v.NumberSchema<undefined>], undefined>, undefined> },
 );
+
+/** The limit flags given on the command line, by flag name, out of commander's camel-cased values. */
+export function limitFlagsOf(values: Readonly<Record<string, unknown>>): Flags {
+  const given = Object.keys(SERVE_LIMIT_OPTIONS).map((name) => [name, values[name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())]] as const);
+  return Object.fromEntries(given.filter(([, value]) => typeof value === "string"));
+}
 
 /** The flags of a configuration file's `limits`, as strings, for serveSettings. */
 export function flagsOfConfig(limits: v.InferOutput<typeof LimitsConfigSchema> | undefined): Flags {

@@ -1,4 +1,4 @@
-import { createPlatform, importBundle, type ImportReport, type Platform } from "@lineage/core";
+import { createPlatform, importBundleSource, type ImportReport, type Platform } from "@lineage/core";
 import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
@@ -6,7 +6,9 @@ import { createCompactSearchIndex, createMiniSearchIndex } from "@lineage/adapte
 import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
 import type { ImageProcessor, SearchIndex } from "@lineage/core";
 import { dirname, join, resolve } from "node:path";
-import { readBundleFile } from "./bundle-file.ts";
+import { bundleFolderReader } from "./bundle-file.ts";
+import { openBundleStream } from "./bundle-stream.ts";
+import type { ImportProgressView } from "./import-progress.ts";
 import { openStore, withSharedThrottle, type StoreLocation } from "./store-location.ts";
 
 export interface LineageOptions {
@@ -15,7 +17,9 @@ export interface LineageOptions {
   /** A PostgreSQL database (`postgres://…`) holding the data instead of SQLite: several nodes may serve it. */
   readonly databaseUrl?: string;
   readonly bundles?: readonly string[];
-  /** The Images directory; `images/` beside the first bundle by default. */
+  /** Bundles imported only into a store that holds no Smart Structure yet (a new data directory or database): later starts keep what users changed. */
+  readonly seeds?: readonly string[];
+  /** The Images directory; `images/` beside the first bundle (seeds first) by default. */
   readonly imagesDir?: string;
   /** What resizes images: jimp (built in) or sharp (@lineage/adapter-images-sharp, when installed); env LINEAGE_IMAGE_PROCESSOR, else jimp. */
   readonly imageProcessor?: "jimp" | "sharp";
@@ -45,6 +49,10 @@ export interface OpenSettings {
   readonly maxSlice?: number | undefined;
   readonly synchronous?: "full" | "normal" | undefined;
   readonly searchIndex?: SearchIndexKind | undefined;
+  /** Bundles imported first, and only when the store holds no Smart Structure yet. */
+  readonly seeds?: readonly string[] | undefined;
+  /** What shows the progress of importing a bundle file; none by default. */
+  readonly importProgress?: ((file: string) => ImportProgressView) | undefined;
 }
 
 /** The full-text index adapters; both keep their snapshots under `<data>/search/`, each in its own files. */
@@ -54,9 +62,13 @@ export interface RunningLineage extends RunningServer {
   readonly platform: Platform;
   readonly imagesDir: string | undefined;
   readonly imports: ImportReport[];
+  /** The bundles imported, in the order of `imports`: the seeds (when the store was new), then the bundles. */
+  readonly imported: string[];
+  /** Seeds left out because the store already held data. */
+  readonly skippedSeeds: string[];
 }
 
-/** Opens the store and imports bundles: what `serve` and `import` share. */
+/** Opens the store and imports bundles (and the seeds, into a new store): what `serve` and `import` share. */
 export async function openLineage(location: StoreLocation, bundles: readonly string[] = [], settings: OpenSettings = {}) {
   // Chosen before the store opens: an unknown kind fails with nothing to close.
   const searchIndex = chooseSearchIndex(join(location.dataDir, "search"), settings.searchIndex);
@@ -64,16 +76,25 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
   // Node's native scrypt: a login or `user add` hashes off the event loop.
   const platform = createPlatform({ store, searchIndex, hasher: createNodeScryptPasswordHasher(), ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}) });
   const imports: ImportReport[] = [];
+  const seeds = settings.seeds ?? [];
+  let seeding = false;
   try {
-    for (const path of bundles) {
-      const bundle = readBundleFile(path);
-      imports.push(await importBundle(platform, bundle.json, { readFile: bundle.readFile }));
+    seeding = seeds.length > 0 && (await store.catalog.structures()).length === 0;
+    for (const path of [...(seeding ? seeds : []), ...bundles]) {
+      const progress = settings.importProgress?.(path);
+      // Streamed, its elements staged under the data directory: a bundle of any size, never read as one string.
+      const bundle = openBundleStream(path, { stagingDir: location.dataDir, onBytes: progress?.onBytes });
+      try {
+        imports.push(await importBundleSource(platform, bundle, { readFile: bundleFolderReader(path), onProgress: progress?.onProgress }));
+      } finally {
+        await bundle.close();
+      }
     }
   } catch (error) {
     await store.close();
     throw error;
   }
-  return { platform, imports };
+  return { platform, imports, imported: [...(seeding ? seeds : []), ...bundles], skippedSeeds: seeding ? [] : [...seeds] };
 }
 
 /** `lineage serve`: opens (creates, migrates) the store, imports the bundles, listens. */
@@ -84,13 +105,15 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   // Built first: a wrong `dashboards` setting stops the start before the store is opened.
   const dashboards = options.dashboards && createSupersetServer(options.dashboards);
   const location = { dataDir: options.dataDir ?? "./data", databaseUrl: options.databaseUrl };
-  const { platform, imports } = await openLineage(location, options.bundles, { maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex });
-  const firstBundle = options.bundles?.[0];
+  const { platform, imports, imported, skippedSeeds } = await openLineage(location, options.bundles, {
+    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds,
+  });
+  const firstBundle = options.seeds?.[0] ?? options.bundles?.[0];
   const imagesDir = options.imagesDir ?? (firstBundle ? resolve(dirname(firstBundle), "images") : undefined);
   const readiness = createReadiness();
   try {
-    // Loads the persisted search indexes (or builds them) before the first request.
-    await platform.fullsearch.engine.start();
+    // Listens at once: the search indexes are loaded (or built) meanwhile, /health says which.
+    await platform.fullsearch.engine.start({ background: true });
   } catch (error) {
     await platform.store.close();
     throw error;
@@ -113,6 +136,8 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
       platform,
       imagesDir,
       imports,
+      imported,
+      skippedSeeds,
       close: async () => {
         await server.close();
         await release();

@@ -1,3 +1,4 @@
+import { Option, type Command } from "commander";
 import { openPostgresStore, type PostgresStore } from "@lineage/adapter-postgres";
 import type { HttpAuthOptions } from "@lineage/adapter-http";
 import { openSqliteStore } from "@lineage/adapter-sqlite";
@@ -14,16 +15,22 @@ export interface StoreLocation {
   readonly databaseUrl?: string | undefined;
 }
 
-/** The options every command that opens the store takes. */
-export const STORE_OPTIONS = {
-  data: { type: "string" },
-  database: { type: "string" },
-} as const;
+/** The flags of every command that opens the store, as `storeLocationOf` reads them. */
+export interface StoreFlags {
+  readonly data?: string | undefined;
+  readonly database?: string | undefined;
+}
 
-export const STORE_USAGE = "[--data DIR] [--database URL]";
+/** Adds `--data DIR` and `--database URL` to a command, with their help. */
+export function withStoreOptions(command: Command): Command {
+  return command
+    .addOption(new Option("--data <dir>", "the data directory: the SQLite database and the vault, or only this node's caches with --database").default("./data"))
+    .addOption(new Option("--database <url>", "a PostgreSQL database (postgres://…) holding the data instead of SQLite in --data")
+      .env("LINEAGE_DATABASE_URL").default(undefined, "none: SQLite in --data"));
+}
 
 /** The location the flags name, LINEAGE_DATABASE_URL standing in for a missing --database. */
-export function storeLocationOf(flags: { readonly data?: string | undefined; readonly database?: string | undefined }): StoreLocation {
+export function storeLocationOf(flags: StoreFlags): StoreLocation {
   const databaseUrl = flags.database ?? (process.env.LINEAGE_DATABASE_URL || undefined);
   return { dataDir: flags.data ?? "./data", ...(databaseUrl ? { databaseUrl } : {}) };
 }

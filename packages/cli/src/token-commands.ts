@@ -1,36 +1,65 @@
-import { secretHash, systemPrincipal, type TokenExpiration } from "@lineage/core";
-import { parseArgs } from "node:util";
-import type { Io } from "./main.ts";
+import { Option, type Command } from "commander";
+import { isLineageError, normaliseTokenRoutes, secretHash, systemPrincipal, type TokenExpiration } from "@lineage/core";
+import type { Io } from "./io.ts";
+import type { Run } from "./lineage-program.ts";
 import { openLineage } from "./start-lineage.ts";
-import { STORE_OPTIONS, storeLocationOf } from "./store-location.ts";
+import { storeLocationOf, withStoreOptions, type StoreFlags } from "./store-location.ts";
 import { UsageError } from "./usage-error.ts";
 
-
-function parseExpire(raw: string | undefined): TokenExpiration {
-  if (raw === undefined || raw === "-1" || raw === "never") return -1;
+/** `--expire`: seconds from 1, -1 or never, or an ISO date; anything else (0, -5, soon) is a mistake. */
+export function parseExpire(raw: string): TokenExpiration {
+  if (raw === "-1" || raw === "never") return -1;
   if (/^\d{1,10}$/.test(raw) && Number(raw) > 0) return Number(raw);
   const date = /^\d{4}-\d{2}-\d{2}/.test(raw) ? new Date(raw) : new Date(NaN);
-  if (Number.isNaN(date.getTime())) throw new UsageError(`--expire takes seconds, -1 (never) or an ISO date, not "${raw}"`);
+  if (Number.isNaN(date.getTime())) {
+    throw new UsageError(`--expire takes a number of seconds from 1, -1 or never (no expiry), or an ISO date such as 2030-01-31, not "${raw}"`);
+  }
   return date;
 }
 
-/** `lineage token create`: prints what the token allows, then the token alone on the last line. */
-export async function tokenCreate(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      ...STORE_OPTIONS, user: { type: "string" }, route: { type: "string", multiple: true },
-      expire: { type: "string" }, oneshot: { type: "boolean" }, description: { type: "string" },
-    },
-  });
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  if (!values.user) throw new UsageError("lineage token create needs --user LOGIN");
-  if (!values.route?.length) throw new UsageError("lineage token create needs at least one --route 'METHODS PATTERN'");
-  const expiration = parseExpire(values.expire);
-  const { platform } = await openLineage(storeLocationOf(values));
+/** `--route`: checked as the platform checks a token's routes (a known method, a pattern that starts with / and parses). */
+export function parseRoute(raw: string, previous: string[] | undefined): string[] {
   try {
-    const token = await platform.getAuthorizationToken(values.user, values.route, expiration, values.oneshot ?? false, values.description ?? "");
+    normaliseTokenRoutes([raw]);
+  } catch (error) {
+    if (isLineageError(error)) throw new UsageError(`--route "${raw}": ${error.message}; a route is 'METHODS PATTERN', e.g. 'GET,PUT /api/v2/smart-elements/*'`);
+    throw error;
+  }
+  return [...(previous ?? []), raw];
+}
+
+interface CreateFlags extends StoreFlags {
+  readonly user: string;
+  readonly route: string[];
+  readonly expire?: string;
+  readonly oneshot?: boolean;
+  readonly description?: string;
+}
+
+/** `lineage token create|list|revoke`. */
+export function tokenCommands(program: Command, io: Io, run: Run): void {
+  const token = program.command("token").description("manage access tokens: create, list, revoke");
+  withStoreOptions(token.command("create").description("create an access token for an account; prints what it allows, then the token alone on the last line"))
+    .requiredOption("--user <login>", "the account the token acts as")
+    .addOption(new Option("--route <route>", "a route it may be used on, 'METHODS PATTERN' (e.g. 'GET /api/v2/smart-elements/*'; METHODS * or a comma list), repeatable, one at least").argParser(parseRoute).makeOptionMandatory())
+    .addOption(new Option("--expire <seconds>", "its lifetime: seconds from 1, -1 or never, or an ISO date").default(undefined, "never"))
+    .option("--oneshot", "spent by its first allowed use")
+    .addOption(new Option("--description <text>", "what it is for, shown by token list").default(undefined, "none"))
+    .action((flags: CreateFlags) => run(() => tokenCreate(flags, io)));
+  withStoreOptions(token.command("list").description("list the tokens: id, login, expiry, routes, description; never a token itself"))
+    .action((flags: StoreFlags) => run(() => tokenList(flags, io)));
+  withStoreOptions(token.command("revoke").description("revoke tokens by id (see token list) or by the token itself"))
+    .argument("<id...>", "token ids")
+    .action((ids: string[], flags: StoreFlags) => run(() => tokenRevoke(ids, flags, io)));
+}
+
+/** `lineage token create`: prints what the token allows, then the token alone on the last line. */
+async function tokenCreate(flags: CreateFlags, io: Io): Promise<number> {
+  const expiration = flags.expire === undefined ? -1 : parseExpire(flags.expire);
+  const { platform } = await openLineage(storeLocationOf(flags));
+  try {
+    if (!(await platform.store.accounts.byLogin(flags.user))) throw new UsageError(`--user: no account "${flags.user}" (lineage user list shows them)`);
+    const token = await platform.getAuthorizationToken(flags.user, flags.route, expiration, flags.oneshot ?? false, flags.description ?? "");
     const id = (await platform.store.tokens.byHash(secretHash(token)))?.id;
     const created = (await platform.listAuthorizationTokens(systemPrincipal())).find((t) => t.id === id);
     if (created) {
@@ -45,9 +74,8 @@ export async function tokenCreate(args: string[], io: Io): Promise<number> {
 }
 
 /** `lineage token list`: one line per token, never a secret. */
-export async function tokenList(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({ args, options: STORE_OPTIONS });
-  const { platform } = await openLineage(storeLocationOf(values));
+async function tokenList(flags: StoreFlags, io: Io): Promise<number> {
+  const { platform } = await openLineage(storeLocationOf(flags));
   try {
     const tokens = await platform.listAuthorizationTokens(systemPrincipal());
     if (tokens.length === 0) io.out("No access tokens.");
@@ -63,12 +91,10 @@ export async function tokenList(args: string[], io: Io): Promise<number> {
 }
 
 /** `lineage token revoke ID...`: by public id (or by the token itself). */
-export async function tokenRevoke(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: STORE_OPTIONS });
-  if (positionals.length === 0) throw new UsageError("lineage token revoke takes the ID of a token (see lineage token list)");
-  const { platform } = await openLineage(storeLocationOf(values));
+async function tokenRevoke(ids: readonly string[], flags: StoreFlags, io: Io): Promise<number> {
+  const { platform } = await openLineage(storeLocationOf(flags));
   try {
-    for (const id of positionals) {
+    for (const id of ids) {
       await platform.revokeAuthorizationToken(systemPrincipal(), id);
       io.out(`Token ${id.length === 40 ? `${id.slice(0, 4)}…` : id} revoked.`);
     }

@@ -5,10 +5,10 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkConfig, main, type Io } from "../src/index.ts";
+import { LINEAGE } from "./lineage-command.ts";
 
 const root = resolve(import.meta.dirname, "../../..");
 const demo = join(root, "examples/demo/bundle.json");
-const bin = join(root, "packages/cli/bin/lineage.mjs");
 const exampleConfig = join(root, "examples/auth-extensions/lineage.config.json");
 
 const dirs: string[] = [];
@@ -27,7 +27,7 @@ function capture(): Io & { lines: string[]; errors: string[] } {
 
 /** Runs `lineage serve`; resolves with its URL, or with its exit code and error output when it stops first. */
 function serve(args: string[]): Promise<{ url?: string; code?: number | null; stderr: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...LINEAGE, "serve", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   return new Promise((done) => {
@@ -135,12 +135,13 @@ describe("lineage token with a running server", () => {
   it("refuses bad token commands with a clear message", async () => {
     const noRoute = capture();
     expect(await main(["token", "create", "--data", data, "--user", "alice"], noRoute)).toBe(2);
-    expect(noRoute.errors.join("\n")).toMatch(/needs at least one --route/);
+    expect(noRoute.errors.join("\n")).toMatch(/--route is required/);
     const badRoute = capture();
-    expect(await main(["token", "create", "--data", data, "--user", "alice", "--route", "GET /a[/b"], badRoute)).toBe(1);
-    expect(badRoute.errors.join("\n")).toMatch(/cannot be parsed/);
+    expect(await main(["token", "create", "--data", data, "--user", "alice", "--route", "GET /a[/b"], badRoute)).toBe(2);
+    expect(badRoute.errors.join("\n")).toMatch(/--route "GET \/a\[\/b": .*cannot be parsed/);
     const ghost = capture();
-    expect(await main(["token", "create", "--data", data, "--user", "ghost", "--route", "GET /api/*"], ghost)).toBe(1);
+    expect(await main(["token", "create", "--data", data, "--user", "ghost", "--route", "GET /api/*"], ghost)).toBe(2);
+    expect(ghost.errors).toEqual(['lineage token create: --user: no account "ghost" (lineage user list shows them)']);
     const revoke = capture();
     expect(await main(["token", "revoke", "--data", data, "nope"], revoke)).toBe(1);
     expect(revoke.errors.join("\n")).toMatch(/Access token "nope" not found/);

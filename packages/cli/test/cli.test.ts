@@ -5,10 +5,10 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, type Io } from "../src/index.ts";
+import { LINEAGE } from "./lineage-command.ts";
 
 const root = resolve(import.meta.dirname, "../../..");
 const demo = join(root, "examples/demo/bundle.json");
-const bin = join(root, "packages/cli/bin/lineage.mjs");
 
 function capture(): Io & { lines: string[]; errors: string[] } {
   const lines: string[] = [];
@@ -65,7 +65,7 @@ describe("lineage user add and usage", () => {
   it("adds an account once", async () => {
     const data = tempDir();
     const io = capture();
-    expect(await main(["user", "add", "--data", data, "dora", "--password", "pw", "--role", "editor", "--locale", "fr"], io)).toBe(0);
+    expect(await main(["user", "add", "--data", data, "dora", "--password", "pw", "--role", "admin", "--locale", "fr"], io)).toBe(0);
     expect(io.lines[0]).toMatch(/Account "dora" added/);
     const again = capture();
     expect(await main(["user", "add", "--data", data, "dora"], again)).toBe(1);
@@ -87,7 +87,7 @@ describe("lineage serve, as a real process", () => {
 
   beforeAll(async () => {
     data = tempDir();
-    server = spawn(process.execPath, [bin, "serve", "--data", data, "--bundle", demo, "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    server = spawn(process.execPath, [...LINEAGE, "serve", "--data", data, "--bundle", demo, "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
     url = await new Promise<string>((resolveUrl, reject) => {
       const lines = createInterface({ input: server.stdout! });
       lines.on("line", (line) => {

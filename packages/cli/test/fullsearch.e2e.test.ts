@@ -76,6 +76,16 @@ const search = (q: string, login = "admin", extra = "") =>
   call("GET", `/api/v2/fullsearch/domains/news/smart-elements/?q=${encodeURIComponent(q)}${extra}`, login);
 const titles = async (q: string, login = "admin") => (await search(q, login)).json.data.documents.map((d: any) => d.properties.title);
 
+/** Once the node's /health names no search domain still loading or building (it listens before). */
+async function indexesReady(node: RunningLineage): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const health = (await (await fetch(`${node.url}/health`)).json()) as { data: { building: { searchDomains: string[] } } };
+    if (health.data.building.searchDomains.length === 0) return;
+    if (tries > 1000) throw new Error(`still building: ${health.data.building.searchDomains.join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 function capture(): Io & { lines: string[] } {
   const lines: string[] = [];
   return { lines, out: (line) => lines.push(line), err: (line) => lines.push(line) };
@@ -199,6 +209,7 @@ describe("lineage search reindex", () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
       server = await startNode();
+      await indexesReady(server);
       expect(log.mock.calls.flat().join("\n")).not.toMatch(/building/);
     } finally {
       log.mockRestore();
@@ -212,11 +223,13 @@ describe("lineage search reindex", () => {
     try {
       await expect(startNode({ searchIndex: "nope" as never })).rejects.toThrow('unknown search index "nope": compact or minisearch');
       server = await startNode({ searchIndex: "minisearch" });
+      await indexesReady(server);
       expect(log.mock.calls.flat().join("\n")).toMatch(/domain "news": no usable index, building it/);
     } finally {
       log.mockRestore();
     }
-    expect(readdirSync(join(dataDir, "search")).sort()).toEqual(["news.1.json", "news.1.lnsx"]);
+    // The snapshot of the index just built is written in the background.
+    await vi.waitFor(() => expect(readdirSync(join(dataDir, "search")).sort()).toEqual(["news.1.json", "news.1.lnsx"]), { timeout: 10_000 });
     expect(await titles("avalanche")).toEqual(["Volcano eruption"]);
   });
 });

@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { ROOT } from "./serve-process.ts";
-
-const BIN = join(ROOT, "packages/cli/bin/lineage.mjs");
+import { LINEAGE } from "./lineage-command.ts";
 
 /** `lineage postgres` as a real child process. */
 export interface PostgresProcess {
@@ -15,7 +13,7 @@ export interface PostgresProcess {
 
 /** Spawns `lineage postgres --dir DIR --port PORT` and resolves with the URL it prints. */
 export function spawnPostgres(dir: string, port: number): Promise<PostgresProcess> {
-  const child = spawn(process.execPath, [BIN, "postgres", "--dir", dir, "--port", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...LINEAGE, "postgres", "--dir", dir, "--port", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const log: string[] = [];
   createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));

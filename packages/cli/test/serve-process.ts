@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { LINEAGE } from "./lineage-command.ts";
 
 /* `lineage serve` as a real child process (packages/cli/bin/lineage.mjs), its output kept line by line. */
 
 export const ROOT = resolve(import.meta.dirname, "../../..");
 export const DEMO = join(ROOT, "examples/demo/bundle.json");
-const BIN = join(ROOT, "packages/cli/bin/lineage.mjs");
 
 export interface ServeProcess {
   readonly child: ChildProcess;
@@ -19,7 +19,7 @@ export interface ServeProcess {
 
 /** Spawns `lineage serve --port 0 ARGS` and resolves once it listens (60 s at most). */
 export function spawnServe(args: readonly string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...LINEAGE, "serve", "--port", "0", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once("exit", (code, signal) => done({ code, signal })));

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedAnswer } from "../../adapter-http/test/openapi-answers.ts";
 import { spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
 import { basic, DEMO, ROOT, spawnServe, type ServeProcess } from "./serve-process.ts";
+import { LINEAGE } from "./lineage-command.ts";
 
 /*
  * Two `lineage serve --database URL` processes on one PostgreSQL started by `lineage postgres`:
@@ -23,7 +24,7 @@ let b: ServeProcess;
 const admin = { authorization: basic("admin", "admin") };
 
 function lineage(...args: string[]): string {
-  const run = spawnSync(process.execPath, [join(ROOT, "packages/cli/bin/lineage.mjs"), ...args], { cwd: ROOT, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [...LINEAGE, ...args], { cwd: ROOT, encoding: "utf8" });
   if (run.status !== 0) throw new Error(`lineage ${args[0]} failed: ${run.stderr}`);
   return run.stdout;
 }

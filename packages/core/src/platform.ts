@@ -1,6 +1,6 @@
 import type { Account } from "./accounts/account.ts";
 import { createPasswordAuthenticator } from "./accounts/authenticate.ts";
-import { addUser, type AddUserInput } from "./accounts/manage-accounts.ts";
+import { addUser, listUsers, removeUser, setAccountDisabled, setPassword, type AddUserInput } from "./accounts/manage-accounts.ts";
 import type { Principal } from "./accounts/principal.ts";
 import { createScryptPasswordHasher } from "./accounts/scrypt-password-hasher.ts";
 import type { ElementRevision } from "./element/smart-element.ts";
@@ -12,6 +12,8 @@ import type { ChangeStamp } from "./ports/change-clock.port.ts";
 import { createDefinitionsCache, type Definitions } from "./elements/definitions.ts";
 import * as write from "./elements/write-elements.ts";
 import { readEnumerate } from "./enumerates/read-enumerate.ts";
+import { readFieldFile } from "./files/field-file.ts";
+import { readStructure } from "./structures/read-structure.ts";
 import { systemClock, type Clock } from "./ports/clock.port.ts";
 import type { PasswordHasher } from "./ports/password-hasher.port.ts";
 import type { Store } from "./ports/store.port.ts";
@@ -48,6 +50,8 @@ export interface PlatformOptions {
   readonly searchCallables?: SearchCallables;
   /** Where the search engine tells of rebuilds and indexing problems; console by default. */
   readonly searchLog?: (message: string) => void;
+  /** How long a search waits for its domain's index while it is first loaded or built (2000 ms by default). */
+  readonly searchOpenWaitMs?: number;
 }
 
 type Tail<F> = F extends (scope: ReadScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => Promise<Awaited<T>> : never;
@@ -72,6 +76,14 @@ export interface Platform {
   principal(login: string, stamp?: ChangeStamp): Promise<Principal | undefined>;
   principalOfAccount(account: Account, stamp?: ChangeStamp): Promise<Principal>;
   addUser(input: AddUserInput): Promise<Account>;
+  /** Every account, by id. */
+  listUsers(): Promise<Account[]>;
+  /** A new password for a login; its sessions end. */
+  setPassword(login: string, password: string): ReturnType<typeof setPassword>;
+  /** Disables a login (no authentication by any method, its sessions end) or enables it again. */
+  setAccountDisabled(login: string, disabled: boolean): ReturnType<typeof setAccountDisabled>;
+  /** Removes a login with its sessions and tokens; refused (ACCOUNT0004) while it owns elements. */
+  removeUser(login: string): ReturnType<typeof removeUser>;
   /** The definitions (structures, enumerates, lifecycles, profiles, roles, groups) at the stamp given, or as now committed. */
   definitions(stamp?: ChangeStamp): Promise<Definitions>;
   /** A read scope: lookups and permissions for one request; `stamp`, the change clock as the request saw it. */
@@ -83,6 +95,12 @@ export interface Platform {
   readRevision: Tail<typeof read.readRevision>;
   readHistory: Tail<typeof read.readHistory>;
   createElement: ClockTail<typeof write.createElement>;
+  /** POST on a structure's collection: a new element from API values, under the profile's `create` grant. */
+  createElementByApi: ClockTail<typeof write.createElementByApi>;
+  /** GET /api/v2/smart-structures/<name>: a structure's properties and field definitions, with its ETag. */
+  readStructure: Tail<typeof readStructure>;
+  /** The file a file or image field holds, of the latest revision or of one revision, for a principal who may view the element. */
+  readFieldFile: Tail<typeof readFieldFile>;
   updateElement: ClockTail<typeof write.updateElement>;
   deleteElement: ClockTail<typeof write.deleteElement>;
   restoreElement: ClockTail<typeof write.restoreElement>;
@@ -128,6 +146,10 @@ export function createPlatform(options: PlatformOptions): Platform {
     principal: passwords.principalOfLogin,
     principalOfAccount: passwords.principal,
     addUser: (input) => addUser(store, hasher, input),
+    listUsers: () => listUsers(store),
+    setPassword: (login, password) => setPassword(store, hasher, login, password),
+    setAccountDisabled: (login, disabled) => setAccountDisabled(store, login, disabled),
+    removeUser: (login) => removeUser(store, login),
     definitions,
     scope,
     async readElement(p, ref, consult = {}) {
@@ -141,6 +163,9 @@ export function createPlatform(options: PlatformOptions): Platform {
     readRevision: async (p, ref, revision, options) => read.readRevision(await scope(p, options?.stamp), ref, revision, options),
     readHistory: async (p, ref, options) => read.readHistory(await scope(p, options?.stamp), ref, options),
     createElement: async (p, input) => write.createElement(await scope(p, input.stamp), clock, input),
+    createElementByApi: async (p, family, input) => write.createElementByApi(await scope(p, input.stamp), clock, family, input),
+    readStructure: async (p, name, options) => readStructure(await scope(p, options?.stamp), name, options),
+    readFieldFile: async (p, docid, attrid, index, options) => readFieldFile(await scope(p, options?.stamp), docid, attrid, index, options),
     updateElement: async (p, ref, input) => write.updateElement(await scope(p, input.stamp), clock, ref, input),
     deleteElement: async (p, ref, family, options) => write.deleteElement(await scope(p, options?.stamp), clock, ref, family, options),
     restoreElement: async (p, ref, body, options) => write.restoreElement(await scope(p, options?.stamp), clock, ref, body, options),
@@ -151,6 +176,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     lifecycle: bindLifecycleUseCases(scope, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
     fullsearch: bindFullSearchUseCases(scope, createSearchEngine({
       store, index: options.searchIndex ?? createMemorySearchIndex(), callables: options.searchCallables, log: options.searchLog, definitions: () => definitions(),
+      openWaitMs: options.searchOpenWaitMs,
     }), options.maxSlice),
     getAuthorizationToken: (account, routes, expiration, oneshot, description) =>
       createAccessToken(store, clock, account, routes, expiration, oneshot, description),

@@ -52,7 +52,7 @@ describe("the demo bundle (examples/demo)", () => {
     expect(await platform.authenticate("admin", "admin")).toMatchObject({ isAdmin: true });
     const before = await snapshot(store);
     const second = await importBundle(platform, bundle, { readFile });
-    expect(second.elements).toEqual({ created: 0, updated: 0, unchanged: 15 });
+    expect(second.elements).toEqual({ created: 0, updated: 0, unchanged: 15, overwritten: 0 });
     expect(await snapshot(store)).toEqual(before);
   });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { importBundle, type ImportReport } from "../src/bundle/import-bundle.ts";
+import { importBundle, overwriteWarning, type ImportReport } from "../src/bundle/import-bundle.ts";
 import { systemPrincipal } from "../src/bundle/system-principal.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import { parseFileValue } from "../src/values/file-value.ts";
 import { baseBundle, bytes, FILES, folder, snapshot, testPlatform, vaultFiles, type RawBundle } from "./bundle-test-helpers.ts";
 
 const counts = (created: number, updated: number, unchanged: number) => ({ created, updated, unchanged });
+const elementCounts = (created: number, updated: number, unchanged: number, overwritten = 0) => ({ ...counts(created, updated, unchanged), overwritten });
 
 function load(bundle: RawBundle = baseBundle(), files: Record<string, Uint8Array> = FILES) {
   const platform = testPlatform();
@@ -20,7 +21,7 @@ describe("importBundle", () => {
     const report = await run();
     expect(report).toEqual<ImportReport>({
       roles: counts(2, 0, 0), groups: counts(1, 0, 0), users: counts(3, 0, 0), enumerates: counts(1, 0, 0),
-      profiles: counts(1, 0, 0), lifecycles: counts(1, 0, 0), structures: counts(2, 0, 0), elements: counts(3, 0, 0),
+      profiles: counts(1, 0, 0), lifecycles: counts(1, 0, 0), structures: counts(2, 0, 0), elements: elementCounts(3, 0, 0),
       searchDomains: counts(1, 0, 0), dashboards: counts(1, 0, 0),
     });
     const { store } = platform;
@@ -90,7 +91,7 @@ describe("importBundle", () => {
       { structure: "PERSON", name: "P_SELF", values: { pe_name: "Self", pe_friend: "P_SELF" } },
     );
     const { platform, run } = load(bundle);
-    expect((await run()).elements).toEqual(counts(6, 0, 0));
+    expect((await run()).elements).toEqual(elementCounts(6, 0, 0));
     const x = await platform.store.elements.latestByName("P_X");
     const y = await platform.store.elements.latestByName("P_Y");
     const self = await platform.store.elements.latestByName("P_SELF");
@@ -98,7 +99,7 @@ describe("importBundle", () => {
     expect(y?.values.pe_friend).toBe(x?.initid);
     expect(self?.values.pe_friend).toBe(self?.initid);
     const before = await snapshot(platform.store);
-    expect((await run()).elements).toEqual(counts(0, 0, 6));
+    expect((await run()).elements).toEqual(elementCounts(0, 0, 6));
     expect(await snapshot(platform.store)).toEqual(before);
   });
 
@@ -138,7 +139,7 @@ describe("importBundle", () => {
     const report = await run();
     expect(report).toEqual<ImportReport>({
       roles: counts(0, 0, 2), groups: counts(0, 0, 1), users: counts(0, 0, 3), enumerates: counts(0, 0, 1),
-      profiles: counts(0, 0, 1), lifecycles: counts(0, 0, 1), structures: counts(0, 0, 2), elements: counts(0, 0, 3),
+      profiles: counts(0, 0, 1), lifecycles: counts(0, 0, 1), structures: counts(0, 0, 2), elements: elementCounts(0, 0, 3),
       searchDomains: counts(0, 0, 1), dashboards: counts(0, 0, 1),
     });
     expect(await snapshot(platform.store)).toEqual(before);
@@ -155,7 +156,7 @@ describe("importBundle", () => {
     bundle.elements[1].values.no_count = 4;
     bundle.elements[1].values.no_links[1].no_link_url = "https://example.org/c";
     const report = await run(bundle);
-    expect(report.elements).toEqual(counts(0, 1, 2));
+    expect(report.elements).toEqual(elementCounts(0, 1, 2));
     expect(report.structures).toEqual(counts(0, 0, 2));
     const after = await store.elements.latestByName("N_ONE");
     expect(after).toMatchObject({ id: before?.id, initid: before?.initid, revision: 0, fixed: false });
@@ -172,6 +173,29 @@ describe("importBundle", () => {
     expect(await vaultFiles(store)).toHaveLength(vaultBefore);
   });
 
+  it("counts the updates that overwrite a change made through the API since the last import", async () => {
+    const { platform, run } = load();
+    await run();
+    const alice = (await platform.principal("alice"))!;
+    await platform.updateElement(alice, "N_ONE", { values: { no_count: 99 } });
+    const report = await run();
+    expect(report.elements).toEqual(elementCounts(0, 1, 2, 1));
+    expect(overwriteWarning("demo.json", report)).toBe("demo.json: 1 element changed since the last import was overwritten with the bundle's values");
+    expect((await platform.store.elements.latestByName("N_ONE"))?.values.no_count).toBe(3);
+    // The import's own update is no change "since the last import".
+    const again = baseBundle();
+    again.elements[1].values.no_count = 5;
+    expect((await run(again)).elements).toEqual(elementCounts(0, 1, 2, 0));
+  });
+
+  it("keeps an account disabled by an administrator disabled when its bundle is imported again", async () => {
+    const { platform, run } = load();
+    await run();
+    await platform.setAccountDisabled("bob", true);
+    expect((await run()).users).toEqual(counts(0, 0, 3));
+    expect(await platform.store.accounts.byLogin("bob")).toMatchObject({ disabled: true });
+  });
+
   it("updates an element whose file changed, with a new vault file", async () => {
     const { platform, run } = load();
     await run();
@@ -179,7 +203,7 @@ describe("importBundle", () => {
     const before = await store.elements.latestByName("N_ONE");
     const files = { ...FILES, "files/cover.png": bytes("png: a new cover") };
     const report = await run(baseBundle(), files);
-    expect(report.elements).toEqual(counts(0, 1, 2));
+    expect(report.elements).toEqual(elementCounts(0, 1, 2));
     const after = await store.elements.latestByName("N_ONE");
     expect(vaultIdOf(after?.values.no_picture)).not.toBe(vaultIdOf(before?.values.no_picture));
     expect(await store.vault.read(vaultIdOf(after?.values.no_picture) ?? 0)).toEqual(files["files/cover.png"]);
@@ -190,7 +214,7 @@ describe("importBundle", () => {
     await run();
     const bundle: RawBundle = baseBundle();
     bundle.elements[2].values.no_title = "Another unnamed note";
-    expect((await run(bundle)).elements).toEqual(counts(1, 0, 2));
+    expect((await run(bundle)).elements).toEqual(elementCounts(1, 0, 2));
     expect(await platform.store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).toHaveLength(4);
   });
 
@@ -210,7 +234,7 @@ describe("importBundle", () => {
     const hashes = platform.hasher.hashes;
     const report = await run(bundle);
     expect(report).toMatchObject({
-      roles: counts(0, 1, 1), users: counts(0, 2, 1), enumerates: counts(0, 1, 0), structures: counts(0, 1, 1), elements: counts(0, 0, 3),
+      roles: counts(0, 1, 1), users: counts(0, 2, 1), enumerates: counts(0, 1, 0), structures: counts(0, 1, 1), elements: elementCounts(0, 0, 3),
     });
     expect(platform.hasher.hashes).toBe(hashes + 1);
     expect((await store.catalog.structure("NOTE"))?.id).toBe(noteId);
@@ -234,7 +258,7 @@ describe("importBundle", () => {
     await run();
     await platform.deleteElement(systemPrincipal(), "N_ONE");
     const before = await snapshot(platform.store);
-    expect((await run()).elements).toEqual(counts(0, 0, 3));
+    expect((await run()).elements).toEqual(elementCounts(0, 0, 3));
     expect(await snapshot(platform.store)).toEqual(before);
   });
 
@@ -248,7 +272,7 @@ describe("importBundle", () => {
         { structure: "PERSON", name: "P_CY", values: { pe_name: "Cy", pe_friend: ann?.id } },
       ],
     });
-    expect(report.elements).toEqual(counts(2, 0, 0));
+    expect(report.elements).toEqual(elementCounts(2, 0, 0));
     expect((await platform.store.elements.latestByName("P_BEA"))?.values.pe_friend).toBe(ann?.initid);
     expect((await platform.store.elements.latestByName("P_CY"))?.values.pe_friend).toBe(ann?.initid);
   });

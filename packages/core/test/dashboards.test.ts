@@ -37,7 +37,7 @@ async function setUp() {
 let nextId = 1;
 function principal(roles: string[], locale = "en", groups: { id: string; roles: string[] }[] = []) {
   const account: Account = {
-    id: nextId++, login: `user${nextId}`, displayName: "User", passwordHash: null, roles, groups: groups.map((g) => g.id), locale, rights: ["GET"],
+    id: nextId++, login: `user${nextId}`, displayName: "User", passwordHash: null, roles, groups: groups.map((g) => g.id), locale, rights: ["GET"], disabled: false,
   };
   return principalOf(account, groups);
 }

@@ -39,10 +39,10 @@ describe("reading one element", () => {
     const { platform, principal } = await seededPlatform();
     const { data } = await platform.readElement(await principal("admin"), "ART_HELLO");
     const attributes = data.document.attributes ?? {};
-    expect(attributes.ar_category).toEqual({ value: "tech", displayValue: "Technology" });
-    expect(attributes.ar_tags).toEqual([{ value: "tech", displayValue: "Technology" }, { value: "ai", displayValue: "Artificial intelligence", longLabel: "Technology/Artificial intelligence" }]);
+    expect(attributes.ar_category).toEqual({ value: "tech", displayValue: "Technology", exists: true });
+    expect(attributes.ar_tags).toEqual([{ value: "tech", displayValue: "Technology", exists: true }, { value: "ai", displayValue: "Technology/Artificial intelligence", exists: true }]);
     expect(attributes.ar_words).toEqual({ value: 120, displayValue: "120" });
-    expect(attributes.ar_date).toEqual({ value: "2026-03-04", displayValue: "2026-03-04" });
+    expect(attributes.ar_date).toEqual({ value: "2026-03-04", displayValue: "03/04/2026" });
     expect(attributes.ar_author).toMatchObject({ displayValue: "Ada Lovelace", familyRelation: "AUTHOR" });
     expect(attributes.ar_link_url).toEqual([{ value: "https://example.org", displayValue: "https://example.org" }, { value: "https://example.com", displayValue: "https://example.com" }]);
     expect(attributes.ar_body).toEqual({ value: null, displayValue: null });
@@ -54,7 +54,7 @@ describe("reading one element", () => {
   it("translates to the reader's locale", async () => {
     const { platform, principal } = await seededPlatform();
     const { data } = await platform.readElement(await principal("alice"), "ART_HELLO", { fields: "document.attributes.ar_category,document.attributes.ar_date,document.attributes.ar_score,document.properties.state" });
-    expect(data.document.attributes?.ar_category).toEqual({ value: "tech", displayValue: "Technologie" });
+    expect(data.document.attributes?.ar_category).toEqual({ value: "tech", displayValue: "Technologie", exists: true });
     expect(data.document.attributes?.ar_date).toEqual({ value: "2026-03-04", displayValue: "04/03/2026" });
     expect(data.document.attributes?.ar_score).toEqual({ value: 3.5, displayValue: "3,5" });
     expect(data.document.properties?.state).toMatchObject({ stateLabel: "Brouillon" });

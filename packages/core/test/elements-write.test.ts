@@ -16,13 +16,25 @@ async function errorOf(fn: () => unknown): Promise<LineageError> {
 const codeOf = async (fn: () => unknown) => (await errorOf(fn)).code;
 
 describe("updating an element", () => {
-  it("changes the latest revision in place, recomputes the title, keeps R fields", async () => {
+  it("changes the latest revision in place, recomputes the title", async () => {
     const { platform, hello, principal } = await seededPlatform();
     const alice = await principal("alice");
-    const updated = await platform.updateElement(alice, String(hello.initid), { values: { ar_title: "Bonjour", ar_words: "42", ar_stamp: "2030-01-01T00:00:00" } });
+    const updated = await platform.updateElement(alice, String(hello.initid), { values: { ar_title: "Bonjour", ar_words: "42" } });
     expect(updated).toMatchObject({ id: hello.id, revision: 0, title: "Bonjour" });
     expect(updated.values).toMatchObject({ ar_words: 42, ar_stamp: "2026-03-04T05:06:07" });
     expect((await platform.store.elements.byId(hello.id))?.title).toBe("Bonjour");
+  });
+
+  it("refuses a read-only field with 500 ROUTES0107 naming it, and writes nothing of the request", async () => {
+    const { platform, hello, principal } = await seededPlatform();
+    const alice = await principal("alice");
+    for (const values of [{ ar_title: "Bonjour", ar_stamp: "2030-01-01T00:00:00" }, { AR_STAMP: "2026-03-04T05:06:07", ar_title: "Bonjour" }]) {
+      const error = await errorOf(() => platform.updateElement(alice, "ART_HELLO", { values, caseInsensitive: true }));
+      expect([error.code, error.status, error.message]).toEqual(["ROUTES0107", 500, expect.stringContaining('attribute "ar_stamp"')]);
+      expect(error.data).toEqual({ id: "ar_stamp", index: -1, err: 'Smart field "ar_stamp" is read-only' });
+    }
+    expect(await platform.store.elements.byId(hello.id)).toMatchObject({ title: "Hello", modifiedAt: hello.modifiedAt, values: { ar_stamp: "2026-03-04T05:06:07" } });
+    expect((await platform.readHistory(alice, "ART_HELLO")).history[0]?.messages).toHaveLength(1);
   });
 
   it("accepts form names case-insensitively", async () => {

@@ -239,15 +239,18 @@ describe("readEnumerate on the platform", () => {
 });
 
 describe("values of enum fields", () => {
-  it("show the long label of a child in three levels", async () => {
+  it("show the path of a child in three levels, and flag a key no longer in the enumerate", async () => {
     const { platform, store, principal } = await seededPlatform();
     await store.catalog.saveEnumerate({ name: "CATEGORIES", items: [...(await store.catalog.enumerate("CATEGORIES"))!.items, { key: "llm", label: { en: "Language models", fr: "Modèles de langue" }, parentKey: "ai" }] });
     const admin = await principal("admin");
     await platform.updateElement(admin, "ART_HELLO", { values: { ar_category: "llm" } });
     const { data } = await platform.readElement(await principal("alice"), "ART_HELLO");
     expect(data.document.attributes?.ar_category).toEqual({
-      value: "llm", displayValue: "Modèles de langue", longLabel: "Technologie/Artificial intelligence/Modèles de langue",
+      value: "llm", displayValue: "Technologie/Artificial intelligence/Modèles de langue", exists: true,
     });
+    await store.catalog.saveEnumerate({ name: "CATEGORIES", items: (await store.catalog.enumerate("CATEGORIES"))!.items.filter((item) => item.key !== "llm") });
+    const after = await platform.readElement(await principal("alice"), "ART_HELLO");
+    expect(after.data.document.attributes?.ar_category).toEqual({ value: "llm", displayValue: "llm", exists: false });
   });
 
   it("refuse, in a bundle import, a value that is no key of the enumerate, naming the path and the value", async () => {

@@ -62,7 +62,7 @@ describe("a read scope", () => {
     const first = wide.page.documents.find((d) => d.attributes?.wi_ref5)?.attributes ?? {};
     expect(first.wi_ref5).toMatchObject({ displayValue: expect.stringMatching(/^Person \d\.5$/), familyRelation: "PERSON" });
     expect(first.wi_file5).toMatchObject({ displayValue: expect.stringMatching(/^f\d\.5\.txt$/), size: expect.any(Number), creationDate: expect.any(String) });
-    expect(first.wi_kind5).toEqual({ value: "b", displayValue: "Kind B", longLabel: "Kind A/Kind B" });
+    expect(first.wi_kind5).toEqual({ value: "b", displayValue: "Kind A/Kind B", exists: true });
     // The page, then the elements and the vault files it names, each in one batch.
     expect([...wide.calls].sort()).toEqual(["elements.byIds", "elements.list", "vault.files"]);
     expect(wide.calls).toEqual(narrow.calls);

@@ -10,13 +10,13 @@ import { seededPlatform } from "./fixture.ts";
  */
 
 describe("values naming elements and files", () => {
-  it("renders a stored docid value that names no element (text, zero, fraction) as an empty link, as before", async () => {
+  it("renders a stored docid value that names no element (text, zero, fraction) as one the reader may not view: nothing tells them apart", async () => {
     const { platform, store, hello, principal } = await seededPlatform();
     const admin = await principal("admin");
     for (const value of ["abc", 0, 1.5, "99999999999999999999"]) {
       await store.transaction(async (tx) => tx.elements.save({ ...hello, values: { ...hello.values, ar_author: value } }));
       const reading = await platform.readElement(admin, "ART_HELLO", { fields: "document.attributes.ar_author" });
-      expect(reading.data.document.attributes?.ar_author).toMatchObject({ value, displayValue: "" });
+      expect(reading.data.document.attributes?.ar_author).toMatchObject({ value, displayValue: "Information not accessible", initid: null, url: null, icon: null });
     }
   });
 

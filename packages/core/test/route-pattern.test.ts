@@ -70,6 +70,8 @@ describe("token routes", () => {
     expect(code([{ pattern: "/api", methods: [] }])).toBe("ROUTER0103");
     expect(code([{ pattern: "/api", methods: ["FETCH"] }])).toBe("ROUTER0104");
     expect(code([{ pattern: "/api[", methods: ["GET"] }])).toBe("ROUTER0109");
+    expect(code(["GET api/v2/*"])).toBe("ROUTER0109");
+    expect(() => normaliseTokenRoutes(["GET api/v2/*"])).toThrow('"api/v2/*" cannot be parsed: a pattern starts with /');
   });
 
   const routes = normaliseTokenRoutes(["GET,PUT /api/v2/smart-elements/{id}[.json]", "DELETE /api/v2/trash/*", "* /api/v2/enumerates/*"]);

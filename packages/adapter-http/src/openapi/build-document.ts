@@ -65,13 +65,13 @@ export function jsonSchemaOf(schema: AnySchema): Json {
   return rest;
 }
 
-/** `/smart-elements/:docid` → `/smart-elements/{docid}`; a `*` becomes `{path}`. */
+/** `/smart-elements/:docid` → `/smart-elements/{docid}` (already templated segments stay); a `*` becomes `{path}`. */
 export function openApiPath(honoPath: string): { path: string; names: string[] } {
   const names: string[] = [];
   const path = honoPath
     .split("/")
     .map((segment) => {
-      const match = /^:([A-Za-z0-9_]+)(\{.*\})?\??$/.exec(segment);
+      const match = /^:([A-Za-z0-9_]+)(\{.*\})?\??$/.exec(segment) ?? /^\{([A-Za-z0-9_]+)\}$/.exec(segment);
       if (match?.[1]) {
         names.push(match[1]);
         return `{${match[1]}}`;
@@ -220,9 +220,9 @@ export interface DocumentInfo {
 }
 
 /**
- * The OpenAPI 3.1 document of a list of operations: paths, parameters and
- * bodies from their valibot schemas, the envelope, error responses from the
- * error-code table.
+ * The OpenAPI 3.1 document of a list of operations (app-document.ts gathers them from an app's
+ * routes): paths, parameters and bodies from their valibot schemas, the envelope, error responses
+ * from the error-code table.
  */
 export function buildOpenApiDocument(operations: readonly ApiOperation[], info: DocumentInfo): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -239,11 +239,13 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[], info: 
     }
     if (!tags.includes(operation.tag)) tags.push(operation.tag);
   }
+  // The reference page lists the API's sections first, then the pages and /health, each where it first comes.
+  const underApi = new Set(operations.filter((operation) => operation.path.startsWith("/api/")).map((operation) => operation.tag));
   return {
     openapi: "3.1.0",
     info,
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    tags: tags.map((name) => ({ name })),
+    tags: [...tags.filter((tag) => underApi.has(tag)), ...tags.filter((tag) => !underApi.has(tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas: toJsonSchemaDefs(DEFINITIONS, CONVERSION),

@@ -28,7 +28,7 @@ export interface OtherResponse extends OperationResponse {
 }
 
 /**
- * One operation of the HTTP API, described next to the route that serves it.
+ * One operation of the HTTP API: a route's description with the method and path it is registered with.
  * The schemas are the ones the route validates with, so the document cannot drift.
  */
 export interface ApiOperation {
@@ -60,7 +60,5 @@ export interface ApiOperation {
   readonly plainTextErrors?: boolean;
 }
 
-/** Types a list of operations (a route module exports its own list). */
-export function defineOperations(operations: readonly ApiOperation[]): readonly ApiOperation[] {
-  return operations;
-}
+/** What a route says of itself (describedRoute): its method and path are the ones it is registered with. */
+export type RouteDescription = Omit<ApiOperation, "method" | "path">;

@@ -18,7 +18,7 @@ export const PropertiesSchema = v.pipe(
     id: v.optional(v.pipe(v.number(), v.description("Identifier of the revision"))),
     title: v.optional(v.string()),
     initid: v.optional(v.pipe(v.number(), v.description("Identifier of the lineage"))),
-    icon: v.optional(v.nullable(text("URL of a resized image of the Smart Structure's icon; null when the Smart Structure has none"))),
+    icon: v.optional(text("URL of a resized image of the Smart Structure's icon, or of the default icon when it has none")),
     name: v.optional(v.nullable(text("Logical name"))),
     revision: v.optional(v.pipe(v.number(), v.description("Revision number, 0 for the first"))),
     status: v.optional(v.pipe(v.picklist(["alive", "deleted", "fixed"]), v.description("alive, deleted (in the trash), or fixed (a past revision)"))),

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import { LineageError } from "@lineage/core";
 import type { HttpEnv } from "../http-env.ts";
-import { buildOpenApiDocument, defineOperations, type ApiOperation, type DocumentInfo } from "../openapi/index.ts";
+import { describedRoute, openApiDocumentOf, type DocumentInfo, type RouteDescription } from "../openapi/index.ts";
 
 /** The files of swagger-ui-dist the page loads; nothing comes from a CDN. */
 const ASSETS: Readonly<Record<string, string>> = {
@@ -27,30 +27,30 @@ export const API_DOCUMENT_INFO: DocumentInfo = {
 const INIT_FILE = "reference-init.js";
 const AssetNameSchema = v.pipe(v.picklist([...Object.keys(ASSETS), INIT_FILE]), v.description("A file of the page"));
 
-export const apiReferenceOperations = defineOperations([
-  {
-    method: "GET", path: "/api/v2/openapi.json", tag: "API description",
+const DESCRIBED: Record<"document" | "page" | "asset", RouteDescription> = {
+  document: {
+    tag: "API description",
     summary: "This OpenAPI 3.1 document",
-    description: "Generated at start from the valibot schemas the routes validate with and from the error-code table.",
+    description: "Generated from the routes themselves: each one's description and the valibot schemas it validates with, and the error-code table.",
     response: {
       data: v.pipe(v.looseObject({ openapi: v.string(), paths: v.record(v.string(), v.unknown()) }), v.description("The OpenAPI document itself, not in the envelope")),
       envelope: false,
       description: "The OpenAPI document (not wrapped in the envelope)",
     },
   },
-  {
-    method: "GET", path: "/api/v2/docs", tag: "API description",
+  page: {
+    tag: "API description",
     summary: "Interactive reference page of this document",
     description: "Swagger UI, served from the server (no CDN). Same authentication as the rest of /api/.",
     response: { contentType: "text/html", description: "The page" },
   },
-  {
-    method: "GET", path: "/api/v2/docs/assets/:file", tag: "API description", summary: "Files of the reference page", params: { file: AssetNameSchema },
+  asset: {
+    tag: "API description", summary: "Files of the reference page", params: { file: AssetNameSchema },
     description: "Swagger UI's files, with an ETag (If-None-Match gives 304); the page's own script has none.",
     response: { contentType: "text/javascript", alternatives: { "text/css": null, "image/png": null }, description: "The file" },
     etag: true, errors: ["API0004"],
   },
-]);
+};
 
 const page = (base: string) => `<!doctype html>
 <html lang="en">
@@ -78,19 +78,20 @@ window.ui = SwaggerUIBundle({ url: root.dataset.specUrl, domNode: root, deepLink
  * GET /api/v2/openapi.json and the reference page /api/v2/docs. Mounted
  * behind the same authentication as every /api/ route: the spec leaves no
  * /api/ request unauthenticated, and a browser shows the Basic prompt or uses
- * the session of the login form.
+ * the session of the login form. The document is made once, at its first request, from the routes
+ * `served` has by then (hono-openapi gathers their descriptions).
  */
-export function apiReferenceRoutes(operations: readonly ApiOperation[]): Hono<HttpEnv> {
+export function apiReferenceRoutes(served: Hono<HttpEnv>): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  let document: string | undefined;
+  let document: Promise<string> | undefined;
   const assets = new Map<string, Uint8Array<ArrayBuffer>>();
 
-  app.get("/openapi.json", (c) => {
-    document ??= JSON.stringify(buildOpenApiDocument(operations, API_DOCUMENT_INFO));
-    return c.body(document, 200, { "Content-Type": "application/json; charset=utf-8" });
-  });
-  app.get("/docs", (c) => c.html(page(c.req.path.replace(/\/docs\/?$/, ""))));
-  app.get("/docs/assets/:file", (c) => {
+  app.get("/openapi.json", describedRoute(DESCRIBED.document, async (c) => {
+    document ??= openApiDocumentOf(served, API_DOCUMENT_INFO).then((built) => JSON.stringify(built));
+    return c.body(await document, 200, { "Content-Type": "application/json; charset=utf-8" });
+  }));
+  app.get("/docs", describedRoute(DESCRIBED.page, (c) => c.html(page(c.req.path.replace(/\/docs\/?$/, "")))));
+  app.get("/docs/assets/:file", describedRoute(DESCRIBED.asset, (c) => {
     const parsed = v.safeParse(AssetNameSchema, c.req.param("file"));
     if (!parsed.success) throw new LineageError("API0004", [c.req.path]);
     if (parsed.output === INIT_FILE) return c.body(INIT_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
@@ -102,6 +103,6 @@ export function apiReferenceRoutes(operations: readonly ApiOperation[]): Hono<Ht
       assets.set(parsed.output, content);
     }
     return c.body(content, 200, { "Content-Type": ASSETS[parsed.output] as string, ETag: etag });
-  });
+  }));
   return app;
 }

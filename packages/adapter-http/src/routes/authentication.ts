@@ -14,7 +14,7 @@ import { pageAuthentication } from "../authentication/page-authentication.ts";
 import { safeReturnPath } from "../authentication/return-path.ts";
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from "../authentication/session-cookie.ts";
 import { successEnvelope } from "../envelope.ts";
-import { defineOperations } from "../openapi/index.ts";
+import { describedRoute, type RouteDescription } from "../openapi/index.ts";
 import * as v from "valibot";
 import type { HttpEnv } from "../http-env.ts";
 
@@ -32,12 +32,12 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   // The same refusal as the API's, 413 API0010 envelope, also when a chunked body declares more.
   const limitForm = bodyLimit(FORM_LIMIT);
 
-  app.get("/login", (c) => showLogin(c, {
+  app.get("/login", describedRoute(DESCRIBED.loginForm, (c) => showLogin(c, {
     returnTo: safeReturnPath(c.req.query("return")),
     ...(c.req.query("loggedout") === "1" ? { notice: "You are logged out." } : {}),
-  }, 200));
+  }, 200)));
 
-  app.post("/login", limitForm, async (c) => {
+  app.post("/login", limitForm, describedRoute(DESCRIBED.login, async (c) => {
     const form = await formFields(c);
     const returnTo = safeReturnPath(form.return);
     const login = (form.login ?? "").trim();
@@ -61,9 +61,9 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
     setSessionCookie(c, auth.sessionCookie, (await auth.service.openSession(principal)).secret);
     c.header("Cache-Control", "no-store");
     return c.redirect(returnTo, 303);
-  });
+  }));
 
-  app.post("/logout", limitForm, async (c) => {
+  app.post("/logout", limitForm, describedRoute(DESCRIBED.logout, async (c) => {
     const form = await formFields(c);
     const cookie = cookieOf(c, SESSION_COOKIE);
     const session = cookie ? (await auth.service.resumeSession(cookie))?.session : undefined;
@@ -74,15 +74,15 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
     if (cookie) await auth.service.closeSession(cookie);
     clearSessionCookie(c, auth.sessionCookie);
     return c.redirect("/login?loggedout=1", 303);
-  });
+  }));
 
-  app.get("/", pageAuthentication(auth, { optional: auth.useIndexAsGuest }), async (c) => {
+  app.get("/", pageAuthentication(auth, { optional: auth.useIndexAsGuest }), describedRoute(DESCRIBED.home, async (c) => {
     const cookie = cookieOf(c, SESSION_COOKIE);
     const principal = c.get("principal") as HttpEnv["Variables"]["principal"] | undefined;
     const session = principal && cookie ? await auth.service.resumeSession(cookie) : undefined;
     const csrf = session && session.principal.account.id === principal?.account.id ? session.session.csrfToken : undefined;
     return c.body(homePage(principal, csrf), 200, PAGE_HEADERS);
-  });
+  }));
   return app;
 }
 
@@ -93,16 +93,16 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
  */
 export function tokenAdminRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  app.get("/authent/tokens", async (c) => {
+  app.get("/authent/tokens", describedRoute(DESCRIBED.tokens, async (c) => {
     const tokens = await c.get("platform").listAuthorizationTokens(c.get("principal"));
     return c.json(successEnvelope({ uri: "/api/v2/authent/tokens/", tokens }));
-  });
-  app.delete("/authent/tokens/:token", async (c) => {
+  }));
+  app.delete("/authent/tokens/:token", describedRoute(DESCRIBED.revokeToken, async (c) => {
     const id = c.req.param("token");
     if (!id) throw new LineageError("AUTH0404", [""]);
     await c.get("platform").revokeAuthorizationToken(c.get("principal"), id);
     return c.json(successEnvelope({ id, revoked: true }));
-  });
+  }));
   return app;
 }
 
@@ -122,11 +122,11 @@ const page = (description: string) => ({ contentType: "text/html", description }
 /** A page outside /api/ answering with a status of its own. */
 const pageWith = (status: number, description: string) => ({ status, ...page(description) });
 
-/** The operations of the login pages and of token administration, for the OpenAPI document. */
-export const authenticationOperations = defineOperations([
-  { method: "GET", path: "/login", tag: "Authentication", summary: "The login form", authenticated: false,
+/** The descriptions of the login pages and of token administration, for the OpenAPI document. */
+const DESCRIBED: Record<"loginForm" | "login" | "logout" | "home" | "tokens" | "revokeToken", RouteDescription> = {
+  loginForm: { tag: "Authentication", summary: "The login form", authenticated: false,
     query: v.object({ return: v.optional(v.pipe(v.string(), v.description("Local path to go to after login"))) }), response: page("The form, with a form token") },
-  { method: "POST", path: "/login", tag: "Authentication", summary: "Log in with the form: opens a session cookie", authenticated: false,
+  login: { tag: "Authentication", summary: "Log in with the form: opens a session cookie", authenticated: false,
     body: { content: { "application/x-www-form-urlencoded": LoginFormSchema } },
     response: { status: 303, contentType: null, description: "Logged in: Set-Cookie with the session, redirect to `return`." },
     otherResponses: [
@@ -135,20 +135,20 @@ export const authenticationOperations = defineOperations([
       pageWith(429, "Too many failed attempts on this login or from this client: the form again, with Retry-After (seconds)."),
     ],
     errors: ["API0010"] },
-  { method: "POST", path: "/logout", tag: "Authentication", summary: "Log out: closes the session", authenticated: false,
+  logout: { tag: "Authentication", summary: "Log out: closes the session", authenticated: false,
     body: { content: { "application/x-www-form-urlencoded": LogoutFormSchema } },
     response: { status: 303, contentType: null, description: "Redirect to /login?loggedout=1" },
     errors: ["API0010", "AUTH0403"] },
-  { method: "GET", path: "/", tag: "Authentication", summary: "Home page (login needed unless useIndexAsGuest)", authenticated: false, response: page("The home page"),
+  home: { tag: "Authentication", summary: "Home page (login needed unless useIndexAsGuest)", authenticated: false, response: page("The home page"),
     otherResponses: [
       { status: 302, contentType: null, description: "No session, html mode: redirect to /login?return=/" },
       pageWith(401, "Credentials refused, or asked for by another authenticator (with its WWW-Authenticate)."),
       pageWith(403, "The authenticator does not authorize this account here."),
       pageWith(429, "Too many failed attempts on this login or from this client, with Retry-After (seconds)."),
     ] },
-  { method: "GET", path: "/api/v2/authent/tokens", tag: "Authentication", summary: "List access tokens (administrators)",
+  tokens: { tag: "Authentication", summary: "List access tokens (administrators)",
     response: { data: v.object({ uri: v.string(), tokens: v.array(TokenSummarySchema) }) }, errors: ["ROUTES0131"] },
-  { method: "DELETE", path: "/api/v2/authent/tokens/:token", tag: "Authentication", summary: "Revoke an access token (administrators)",
+  revokeToken: { tag: "Authentication", summary: "Revoke an access token (administrators)",
     params: { token: v.pipe(v.string(), v.description("Token id (or the token itself)")) },
     response: { data: v.object({ id: v.string(), revoked: v.literal(true) }) }, errors: ["ROUTES0131", "AUTH0404"] },
-]);
+};

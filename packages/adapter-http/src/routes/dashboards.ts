@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { LineageError, listDashboards, readDashboard, type DashboardServer, type DashboardSources } from "@lineage/core";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
-import { defineOperations } from "../openapi/index.ts";
+import { describedRoute, type RouteDescription } from "../openapi/index.ts";
 
 /** The query of GET /api/v2/dashboard/info: `ref`, the dashboard's slug in the platform. */
 export const DashboardInfoQuerySchema = v.object({
@@ -43,21 +43,18 @@ export const DashboardSchema = v.pipe(
 
 const SERVER_ERRORS = ["DASH0100", "DASH0101", "DASH0102", "DASH0103", "DASH0104"] as const;
 
-/** The operations of the Dashboards routes, for the OpenAPI document. */
-export const dashboardOperations = defineOperations([
-  {
-    method: "GET", path: "/api/v2/dashboard/list", tag: "Dashboards", summary: "Dashboards the user may view",
+const LIST: RouteDescription = {
+  tag: "Dashboards", summary: "Dashboards the user may view",
     description: "The dashboards registered by bundles whose roles the user holds (all of them for admin and dashboard-admin), with the live data of the dashboard server. A server that cannot be reached, refuses the login or is too slow gives a 500.",
     response: { data: v.array(DashboardSchema) },
-    errors: [...SERVER_ERRORS],
-  },
-  {
-    method: "GET", path: "/api/v2/dashboard/info", tag: "Dashboards", summary: "One dashboard",
+  errors: [...SERVER_ERRORS],
+};
+const INFO: RouteDescription = {
+  tag: "Dashboards", summary: "One dashboard",
     query: DashboardInfoQuerySchema,
     response: { data: DashboardSchema },
-    errors: ["DASH0001", "DASH0002", "DASH0003", "DASH0004", ...SERVER_ERRORS],
-  },
-]);
+  errors: ["DASH0001", "DASH0002", "DASH0003", "DASH0004", ...SERVER_ERRORS],
+};
 
 /**
  * The Dashboards routes (api-v2.md, Dashboards) over the configured dashboard
@@ -70,11 +67,11 @@ export function dashboardRoutes(server: DashboardServer | undefined): Hono<HttpE
     return { catalog: store.catalog, roles: () => store.accounts.roles(), server };
   };
 
-  app.get("/dashboard/list", async (c) => c.json(successEnvelope(await listDashboards(sources(c), c.var.principal))));
-  app.get("/dashboard/info", async (c) => {
+  app.get("/dashboard/list", describedRoute(LIST, async (c) => c.json(successEnvelope(await listDashboards(sources(c), c.var.principal)))));
+  app.get("/dashboard/info", describedRoute(INFO, async (c) => {
     const query = v.safeParse(DashboardInfoQuerySchema, { ref: c.req.query("ref") });
     if (!query.success) throw new LineageError("DASH0001");
     return c.json(successEnvelope(await readDashboard(sources(c), c.var.principal, query.output.ref)));
-  });
+  }));
   return app;
 }

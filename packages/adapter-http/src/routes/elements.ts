@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { ElementQuerySchema, LineageError, ListQuerySchema, parseFieldsSelection, renderElementXml, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
 import { successEnvelope } from "../envelope.ts";
-import { DocumentSchema, ElementItemSchema, RequestParametersSchema, defineOperations, type ApiOperation } from "../openapi/index.ts";
+import { DocumentSchema, ElementItemSchema, RequestParametersSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { PutFormBodySchema, PutJsonBodySchema } from "../put-body.schema.ts";
 import type { HttpEnv } from "../http-env.ts";
@@ -34,50 +34,65 @@ export const IF_MATCH = "With an If-Match header (the ETag a GET gave, a list of
 const LIST_ERRORS: readonly ErrorCode[] = ["ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"];
 const READ_ERRORS: readonly ErrorCode[] = ["ROUTES0100", "ROUTES0101", "ROUTES0102", "ROUTES0103", "CRUD0202"];
 const FAMILY_ERRORS: readonly ErrorCode[] = ["ROUTES0104", "ROUTES0105"];
+/** What PUT takes, and POST on a structure's collection too. */
+const PUT_BODY = { content: { "application/json": PutJsonBodySchema, "application/x-www-form-urlencoded": PutFormBodySchema, "multipart/form-data": PutFormBodySchema } };
 const WriteResultSchema = v.object({
   document: DocumentSchema,
   duration: v.optional(v.pipe(v.string(), v.description("Seconds spent, as a string"))),
 });
 
-function collectionOperations(family: boolean): ApiOperation[] {
-  const base = family ? "/api/v2/smart-structures/:family/smart-elements" : "/api/v2/smart-elements";
+/** The descriptions of a collection's routes (/smart-elements/ or a structure's), for the OpenAPI document. */
+function collectionDescriptions(family: boolean): Record<"list" | "read" | "modify" | "remove", RouteDescription> {
   const of = family ? " of a Smart Structure" : "";
   const familyErrors = family ? FAMILY_ERRORS : [];
-  return [
-    {
-      method: "GET", path: base, tag: TAG, summary: `List Smart Elements${of}`, params: ELEMENT_PARAMS, query: ListQuerySchema,
+  return {
+    list: {
+      tag: TAG, summary: `List Smart Elements${of}`, params: ELEMENT_PARAMS, query: ListQuerySchema,
       description: "Alive elements the user may view, ordered by title by default. The list has no cache (no ETag).",
       response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), documents: v.array(ElementItemSchema) }) },
       errors: [...LIST_ERRORS, ...(family ? (["ROUTES0105"] as const) : [])],
     },
-    {
-      method: "GET", path: `${base}/:docid`, tag: TAG, summary: `Read a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
+    read: {
+      tag: TAG, summary: `Read a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
       description: "The latest revision of the lineage, whatever identifier names it. A .xml suffix answers the XML export (application/xml). " +
         "Answers carry an ETag; If-None-Match gives 304.",
       response: { data: v.object({ document: DocumentSchema }), alternatives: { "application/xml": v.pipe(v.string(), v.description("With a .xml suffix: the XML export")) } },
       etag: true,
       errors: [...READ_ERRORS, "CRUD0502", "CRUD0507", ...familyErrors],
     },
-    {
-      method: "PUT", path: `${base}/:docid`, tag: TAG, summary: `Modify a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
+    modify: {
+      tag: TAG, summary: `Modify a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
       description: "Changes the latest revision in place. JSON body, or one form variable per Smart Field (usable from an HTML form). " +
+        "A field the caller may not change (visibility R, or an array named itself) is refused with 500 ROUTES0107 naming it, and nothing is written. " +
         `${IF_MATCH} The answer carries the element's new ETag.`,
-      body: { content: { "application/json": PutJsonBodySchema, "application/x-www-form-urlencoded": PutFormBodySchema, "multipart/form-data": PutFormBodySchema } },
+      body: PUT_BODY,
       response: { data: WriteResultSchema },
       errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0201", "CRUD0213", "CRUD0218", "CRUD0238", "ROUTES0106", "ROUTES0107", "ROUTES0108", "ROUTES0109", "ROUTES0113", "VALUE0001", "VALUE0002"],
     },
-    {
-      method: "DELETE", path: `${base}/:docid`, tag: TAG, summary: `Put a Smart Element${of} in the trash`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
+    remove: {
+      tag: TAG, summary: `Put a Smart Element${of} in the trash`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
       description: "The whole lineage goes to the trash (status deleted); it stays readable and restorable under /api/v2/trash/. Physical deletion is impossible. " +
         IF_MATCH,
       response: { data: WriteResultSchema },
       errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0238", "ROUTES0110"],
     },
-  ];
+  };
 }
 
-/** The operations of the Smart Element collection, for the OpenAPI document. */
-export const elementOperations = defineOperations([false, true].flatMap(collectionOperations));
+/** POST on a structure's collection creates an element (the original's FamilyDocumentCreation); on /smart-elements/ it stays 501. */
+const CREATE: RouteDescription = {
+  tag: TAG, summary: "Create a Smart Element of a Smart Structure",
+  params: ELEMENT_PARAMS, query: ElementQuerySchema,
+  description: "The same bodies as PUT: JSON, or one form variable per Smart Field (multipart for files). The new element is owned by the caller, " +
+    "in the first state of the structure's lifecycle, with the history line \"Created by API\" (in the caller's language). Allowed by the " +
+    "`create` grant of the structure's profile (those who may edit when the profile has none): 403 API0204 otherwise. A needed field left " +
+    "empty, an unknown field or a bad value is refused naming the field, a read-only one with 500 ROUTES0107; nothing is written then. " +
+    "Answers 201 with the element, its ETag, and its URI in Location.",
+  body: PUT_BODY,
+  response: { status: 201, description: "Created", data: v.object({ document: DocumentSchema }) },
+  errors: ["CRUD0200", "API0204", "CRUD0218", "ROUTES0103", "CRUD0202", "ROUTES0106", "ROUTES0107", "ROUTES0108", "VALUE0001", "VALUE0002"],
+};
+
 
 /**
  * The Smart Element collection (api-v2.md, Smart Element collection):
@@ -90,11 +105,24 @@ export function elementRoutes(): Hono<HttpEnv> {
     const data = await c.get("platform").listElements(c.get("principal"), { ...listQueryOf(c), family });
     return c.json(successEnvelope(data));
   };
-  app.get("/smart-elements", (c) => list(c));
-  app.get("/smart-structures/:family/smart-elements", (c) => list(c, c.req.param("family")));
+  const [plain, ofStructure] = [collectionDescriptions(false), collectionDescriptions(true)];
+  app.get("/smart-elements", describedRoute(plain.list, (c) => list(c)));
+  app.get("/smart-structures/:family/smart-elements", describedRoute(ofStructure.list, (c) => list(c, c.req.param("family"))));
+  app.post("/smart-structures/:family/smart-elements", describedRoute(CREATE, async (c) => {
+    const started = performance.now();
+    const fields = writeAnswerFields(c);
+    const { values, caseInsensitive } = await readPutValues(c);
+    const { platform, principal, deadline, stamp } = c.var;
+    const created = await platform.createElementByApi(principal, c.req.param("family") ?? "", { values, caseInsensitive, deadline, stamp });
+    // The original answers the element alone, without PUT's duration.
+    const { document } = await platform.writeResult(principal, created, started, fields, stamp);
+    c.header("ETag", await platform.etagOf(principal, created, stamp));
+    c.header("Location", document.uri);
+    return c.json(successEnvelope({ document }), 201);
+  }));
 
-  for (const prefix of ["/smart-elements/:docid", "/smart-structures/:family/smart-elements/:docid"]) {
-    app.get(prefix, async (c) => {
+  for (const [prefix, described] of [["/smart-elements/:docid", plain], ["/smart-structures/:family/smart-elements/:docid", ofStructure]] as const) {
+    app.get(prefix, describedRoute(described.read, async (c) => {
       const { name, format } = splitFormat(c.req.param("docid") ?? "", ["json", "xml"]);
       const family = c.req.param("family");
       // c.get, not c.var: Hono builds a new object of every variable at each c.var.
@@ -109,8 +137,8 @@ export function elementRoutes(): Hono<HttpEnv> {
         return c.body(renderElementXml(reading.revision, scope), 200, { "Content-Type": "application/xml; charset=utf-8" });
       }
       return respondWithEtag(c, reading.etag, reading.data);
-    });
-    app.put(prefix, async (c) => {
+    }));
+    app.put(prefix, describedRoute(described.modify, async (c) => {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
       const fields = writeAnswerFields(c);
@@ -120,15 +148,15 @@ export function elementRoutes(): Hono<HttpEnv> {
       const updated = await platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family"), deadline, stamp, ifMatch });
       c.header("ETag", await platform.etagOf(principal, updated, stamp));
       return c.json(successEnvelope(await platform.writeResult(principal, updated, started, fields, stamp)));
-    });
-    app.delete(prefix, async (c) => {
+    }));
+    app.delete(prefix, describedRoute(described.remove, async (c) => {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
       const fields = writeAnswerFields(c);
       const { platform, principal, deadline, stamp } = c.var;
       const deleted = await platform.deleteElement(principal, name, c.req.param("family"), { deadline, stamp, ifMatch: headerOf(c, "if-match") });
       return c.json(successEnvelope(await platform.writeResult(principal, deleted, started, fields, stamp)));
-    });
+    }));
   }
   return app;
 }

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { EnumerateQuerySchema, type EnumerateTarget } from "@lineage/core";
 import * as v from "valibot";
-import { EnumItemSchema, defineOperations } from "../openapi/index.ts";
+import { EnumItemSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { FamilyParamSchema } from "../openapi/path-parameters.ts";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
@@ -20,19 +20,16 @@ const enumParams = {
   enum: v.pipe(v.string(), v.description("Enumerated Smart Field id (case-insensitive) or enumerate reference; a .json suffix may follow"), v.examples(["ar_category", "CATEGORIES"])),
 };
 
-/** The operations of the Enumerates routes, for the OpenAPI document. */
-export const enumerateOperations = defineOperations([
-  {
-    method: "GET", path: "/api/v2/smart-structures/:family/enumerates/:enum", tag: "Enumerates", summary: "Values of an enumerated Smart Field",
-    params: enumParams, query: EnumerateQuerySchema, response: { data: EnumerateDataSchema },
-    errors: ["CRUD0200", "CRUD0400", "CRUD0401", "CRUD0402", "CRUD0403"],
-  },
-  {
-    method: "GET", path: "/api/v2/enumerates/:enum", tag: "Enumerates", summary: "Values of an enumerate by its reference",
-    params: enumParams, query: EnumerateQuerySchema, response: { data: EnumerateDataSchema },
-    errors: ["ENUM0404", "CRUD0402", "CRUD0403"],
-  },
-]);
+const FIELD_VALUES: RouteDescription = {
+  tag: "Enumerates", summary: "Values of an enumerated Smart Field",
+  params: enumParams, query: EnumerateQuerySchema, response: { data: EnumerateDataSchema },
+  errors: ["CRUD0200", "CRUD0400", "CRUD0401", "CRUD0402", "CRUD0403"],
+};
+const ENUMERATE_VALUES: RouteDescription = {
+  tag: "Enumerates", summary: "Values of an enumerate by its reference",
+  params: enumParams, query: EnumerateQuerySchema, response: { data: EnumerateDataSchema },
+  errors: ["ENUM0404", "CRUD0402", "CRUD0403"],
+};
 
 /**
  * The Enumerates routes (api-v2.md, Enumerates): the values of an enum field of
@@ -47,7 +44,7 @@ export function enumerateRoutes(): Hono<HttpEnv> {
     const query = { keyword: q.keyword, operator: q.operator, orderBy: q.orderBy ?? q.orderby };
     return c.json(successEnvelope(await c.var.platform.readEnumerate(c.var.principal, target, query)));
   };
-  app.get("/smart-structures/:family/enumerates/:enum", (c) => read(c, { family: c.req.param("family"), field: nameOf(c) }));
-  app.get("/enumerates/:enum", (c) => read(c, { enumerate: nameOf(c) }));
+  app.get("/smart-structures/:family/enumerates/:enum", describedRoute(FIELD_VALUES, (c) => read(c, { family: c.req.param("family") ?? "", field: nameOf(c) })));
+  app.get("/enumerates/:enum", describedRoute(ENUMERATE_VALUES, (c) => read(c, { enumerate: nameOf(c) })));
   return app;
 }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { ListQuerySchema, MAX_QUERY_LENGTH, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
 import { successEnvelope } from "../envelope.ts";
-import { ElementItemSchema, RequestParametersSchema, defineOperations } from "../openapi/index.ts";
+import { ElementItemSchema, RequestParametersSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { notAvailable } from "../not-available.ts";
 import { listQueryOf } from "../respond.ts";
@@ -51,10 +51,8 @@ const DomainEntrySchema = v.object({
 });
 const ADMIN_ERRORS: readonly ErrorCode[] = ["ROUTES0131"];
 
-/** The operations of the full-text search routes, for the OpenAPI document. */
-export const fullsearchOperations = defineOperations([
-  {
-    method: "GET", path: "/api/v2/fullsearch/domains/:domain/smart-elements", tag: TAG, summary: "Search a domain",
+const SEARCH: RouteDescription = {
+  tag: TAG, summary: "Search a domain",
     description: "Elements of the domain matching q that the user may view, best first (orderBy applies only without q), each with highlights.",
     params: { domain: DomainParamSchema }, query: FullSearchQuerySchema,
     response: {
@@ -64,21 +62,20 @@ export const fullsearchOperations = defineOperations([
         documents: v.array(SearchResultItemSchema),
       }),
     },
-    errors: ["FSEA0002", "FSEA0003", "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
-  },
-  {
-    method: "GET", path: ADMIN_PATH, tag: TAG, summary: "Search domains, their configuration and volumes",
+  errors: ["FSEA0002", "FSEA0003", "FSEA0004", "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
+};
+const DOMAINS: RouteDescription = {
+  tag: TAG, summary: "Search domains, their configuration and volumes",
     description: "Role fullsearch_administrator or admin.",
     response: { data: v.object({ config: v.array(DomainEntrySchema), fileCacheSize: SizeSchema, nextUpdateDate: v.pipe(v.string(), v.description("YYYY-MM-DD HH:MM:SS (UTC)")) }) },
-    errors: ADMIN_ERRORS,
-  },
-  {
-    method: "POST", path: ADMIN_PATH, tag: TAG, summary: "Reindex outdated data",
+  errors: ADMIN_ERRORS,
+};
+const REINDEX: RouteDescription = {
+  tag: TAG, summary: "Reindex outdated data",
     description: "Applies pending changes, indexes missing elements and removes stray ones; answers the elements reindexed per domain. Role fullsearch_administrator or admin.",
     response: { data: v.record(v.string(), v.array(v.object({ id: v.number(), title: v.string() }))) },
-    errors: ADMIN_ERRORS,
-  },
-]);
+  errors: ADMIN_ERRORS,
+};
 
 /**
  * The full-text search routes (api-v2.md, Full-text search): the search of
@@ -87,13 +84,13 @@ export const fullsearchOperations = defineOperations([
  */
 export function fullsearchRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  app.get("/api/v2/fullsearch/domains/:domain/smart-elements", async (c) => {
+  app.get("/api/v2/fullsearch/domains/:domain/smart-elements", describedRoute(SEARCH, async (c) => {
     const { platform, principal, stamp } = c.var;
-    const data = await platform.fullsearch.search(principal, c.req.param("domain"), { ...listQueryOf(c), q: c.req.query("q"), stamp });
+    const data = await platform.fullsearch.search(principal, c.req.param("domain") ?? "", { ...listQueryOf(c), q: c.req.query("q"), stamp });
     return c.json(successEnvelope(data));
-  });
-  app.get(ADMIN_PATH, async (c) => c.json(successEnvelope(await c.var.platform.fullsearch.describeDomains(c.var.principal))));
-  app.post(ADMIN_PATH, async (c) => c.json(successEnvelope(await c.var.platform.fullsearch.reindexOutdated(c.var.principal))));
+  }));
+  app.get(ADMIN_PATH, describedRoute(DOMAINS, async (c) => c.json(successEnvelope(await c.var.platform.fullsearch.describeDomains(c.var.principal)))));
+  app.post(ADMIN_PATH, describedRoute(REINDEX, async (c) => c.json(successEnvelope(await c.var.platform.fullsearch.reindexOutdated(c.var.principal)))));
   app.all(ADMIN_PATH, notAvailable);
   return app;
 }

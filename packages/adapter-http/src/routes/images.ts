@@ -1,11 +1,11 @@
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import {
-  LineageError, contentDisposition, extensionOf, formatOfExtension, isLineageError, locateFieldImage, mimeOfFormat, wantsInline,
+  LineageError, contentDisposition, errorCodeDefinition, extensionOf, formatOfExtension, isLineageError, locateFieldImage, mimeOfFormat, wantsInline,
   type ImageAnswer, type ImageFormat, type ImageStore, type ImageVariants, type SourceImage,
 } from "@lineage/core";
 import type { HttpEnv } from "../http-env.ts";
-import { defineOperations } from "../openapi/index.ts";
+import { describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { pathnameOf } from "../request-path.ts";
 
 /** What the Images routes read from and resize with (`createJimpImages` of @lineage/adapter-images gives both). */
@@ -26,36 +26,33 @@ export const ImageQuerySchema = v.object({
   inline: v.optional(v.pipe(v.string(), v.description("true, yes or 1: Content-Disposition inline; otherwise attachment"))),
 });
 
-const PREFIX = "/api/v2/images";
-
 const param = (c: Context, name: string): string => c.req.param(name) ?? "";
 /** A server built without image services (createHttpApp without `images`) answers every image route 501 CRUD0103. */
 const UNSERVED = "CRUD0103";
-const ASSET_ERRORS = ["API0011", "ROUTES0115", "CRUD0600", "CRUD0601", "CRUD0602", "CRUD0603", "IMAGE0001", UNSERVED] as const;
-const RECORDED_ERRORS = ["ROUTES0200", "ROUTES0201", "CRUD0602", "CRUD0603", "CRUD0604", "API0005", "IMAGE0001", UNSERVED] as const;
+const ASSET_ERRORS = ["API0011", "ROUTES0115", "CRUD0600", "CRUD0601", "CRUD0602", "CRUD0603", "IMAGE0001", "IMAGE0002", UNSERVED] as const;
+const RECORDED_ERRORS = ["ROUTES0200", "ROUTES0201", "CRUD0602", "CRUD0603", "CRUD0604", "API0005", "IMAGE0001", "IMAGE0002", UNSERVED] as const;
 const image = { contentType: "image/*", description: "The image bytes" };
 const DESCRIPTION = "Errors are the JSON envelope, or plain text `error (<code>): <text>` when the URL ends in an extension other than .json. " +
   "A server without image services answers 501 CRUD0103.";
 const served = { description: DESCRIPTION, etag: true, plainTextErrors: true } as const;
 
-export const imageOperations = defineOperations([
-  { method: "GET", path: `${PREFIX}/assets/original/*`, tag: "Images", summary: "Original image of the server Images directory",
+const DESCRIBED: Record<"assetOriginal" | "assetSized" | "recordedOriginal" | "recordedSized" | "fieldImage", RouteDescription> = {
+  assetOriginal: { tag: "Images", summary: "Original image of the server Images directory",
     query: ImageQuerySchema, response: image, errors: [...ASSET_ERRORS], ...served },
-  { method: "GET", path: `${PREFIX}/assets/sizes/:size/*`, tag: "Images", summary: "Resized image of the server Images directory",
+  assetSized: { tag: "Images", summary: "Resized image of the server Images directory",
     params: { size: ImageSizeSchema }, query: ImageQuerySchema, response: image, errors: [...ASSET_ERRORS], ...served },
-  { method: "GET", path: `${PREFIX}/recorded/original/:image`, tag: "Images", summary: "Original public image of the vault",
+  recordedOriginal: { tag: "Images", summary: "Original public image of the vault",
     params: { image: RecordedImageSchema }, query: ImageQuerySchema, response: image, errors: [...RECORDED_ERRORS], ...served },
-  { method: "GET", path: `${PREFIX}/recorded/sizes/:size/:image`, tag: "Images", summary: "Resized public image of the vault, converted to the extension",
+  recordedSized: { tag: "Images", summary: "Resized public image of the vault, converted to the extension",
     params: { size: ImageSizeSchema, image: RecordedImageSchema }, query: ImageQuerySchema, response: image, errors: [...RECORDED_ERRORS], ...served },
-  { method: "GET", path: "/api/v2/smart-elements/:docid/images/:attrid/:index/sizes/:size", tag: "Images",
+  fieldImage: { tag: "Images",
     summary: "Resized image held in an image Smart Field (view right on the element)",
     params: { index: ImageIndexSchema, size: SizeWithExtensionSchema }, query: ImageQuerySchema, response: image,
     errors: ["ROUTES0100", "ROUTES0101", "ROUTES0102", "ROUTES0116", "ROUTES0118", "ROUTES0119", "ROUTES0120", "ROUTES0121", "ROUTES0122",
-      "ROUTES0123", "ROUTES0124", "ROUTES0201", "CRUD0602", "CRUD0603", "API0005", "IMAGE0001", UNSERVED], ...served },
-  ...(["POST", "PUT", "DELETE", "PATCH"] as const).map((method) => ({
-    method, path: `${PREFIX}/*`, tag: "Images", summary: "Unavailable: images are read-only", unavailable: true,
-  })),
-]);
+      "ROUTES0123", "ROUTES0124", "ROUTES0201", "CRUD0602", "CRUD0603", "API0005", "IMAGE0001", "IMAGE0002", UNSERVED], ...served },
+};
+/** POST, PUT, DELETE and PATCH under /api/v2/images/ (not-available.ts answers them). */
+export const IMAGES_READ_ONLY: RouteDescription = { tag: "Images", summary: "Unavailable: images are read-only", unavailable: true };
 
 /** How long a client may keep an answer: vault content never changes under its identifier; assets and fields can. */
 const CACHE = {
@@ -81,7 +78,10 @@ function imageHandler(handle: (c: Context<HttpEnv>) => Promise<Response>) {
       return await handle(c);
     } catch (error) {
       if (!isLineageError(error) || !textErrorsWanted(c)) throw error;
-      return c.text(`error (${error.code}): ${error.message}`, error.status as 400, { "Cache-Control": "no-store" });
+      // As the envelope has it (create-http-app.ts): a passing refusal (IMAGE0002, too many resizes waiting) says when to come back.
+      const retryAfter = errorCodeDefinition(error.code).retryAfter;
+      const headers = { "Cache-Control": "no-store", ...(retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) }) };
+      return c.text(`error (${error.code}): ${error.message}`, error.status as 400, headers);
     }
   };
 }
@@ -174,33 +174,33 @@ export function imageRoutes(images: ImageServices): Hono<HttpEnv> {
     return { source, path };
   };
 
-  app.get("/images/assets/original/*", imageHandler(async (c) => {
+  app.get("/images/assets/original/*", describedRoute(DESCRIBED.assetOriginal, imageHandler(async (c) => {
     const { source } = await asset(c, 5);
     return sendImage(c, images.variants.original(source), source.name, CACHE.asset);
-  }));
-  app.get("/images/assets/sizes/:size/*", imageHandler(async (c) => {
+  })));
+  app.get("/images/assets/sizes/:size/*", describedRoute(DESCRIBED.assetSized, imageHandler(async (c) => {
     const size = param(c, "size");
     const { source } = await asset(c, 6);
     const answer = await images.variants.variant(source, size);
     return sendImage(c, answer, resizedName(size, source.name, answer.format, extensionOf(source.name)), CACHE.asset);
-  }));
+  })));
 
-  app.get("/images/recorded/original/:image", imageHandler(async (c) => {
+  app.get("/images/recorded/original/:image", describedRoute(DESCRIBED.recordedOriginal, imageHandler(async (c) => {
     const { source, extension } = await recordedImage(c, param(c, "image"));
     const answer = recordedOriginal(images, source);
     if (extension && formatOfExtension(extension) !== answer.format) throw new LineageError("CRUD0604", [param(c, "image"), extension]);
     return sendImage(c, answer, source.name, CACHE.immutable);
-  }));
-  app.get("/images/recorded/sizes/:size/:image", imageHandler(async (c) => {
+  })));
+  app.get("/images/recorded/sizes/:size/:image", describedRoute(DESCRIBED.recordedSized, imageHandler(async (c) => {
     const size = param(c, "size");
     const { source, extension } = await recordedImage(c, param(c, "image"));
     const format = extension ? requestedFormat(extension) : undefined;
     recordedOriginal(images, source);
     const answer = await images.variants.variant(source, size, format);
     return sendImage(c, answer, resizedName(size, source.name, answer.format, extension || undefined), CACHE.immutable);
-  }));
+  })));
 
-  app.get("/smart-elements/:docid/images/:attrid/:index/sizes/:size", imageHandler(async (c) => {
+  app.get("/smart-elements/:docid/images/:attrid/:index/sizes/:size", describedRoute(DESCRIBED.fieldImage, imageHandler(async (c) => {
     const match = /^(.*)\.([A-Za-z0-9]+)$/.exec(param(c, "size"));
     if (!match) throw new LineageError("API0005", [""]);
     const [, size = "", extension = ""] = match;
@@ -214,7 +214,7 @@ export function imageRoutes(images: ImageServices): Hono<HttpEnv> {
     recordedOriginal(images, source);
     const answer = await images.variants.variant(source, size, format);
     return sendImage(c, answer, resizedName(size, name, format, extension.toLowerCase()), CACHE.field);
-  }));
+  })));
 
   return app;
 }

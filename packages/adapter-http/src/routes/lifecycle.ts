@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { LineageError, readStateChangeBody, StateChangeBodySchema, type ErrorCode, type StateChangeInput, type TransitionMessage } from "@lineage/core";
 import * as v from "valibot";
-import { StateSchema, defineOperations, type ApiOperation } from "../openapi/index.ts";
+import { StateSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { successEnvelope, type EnvelopeMessage } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
@@ -39,8 +39,10 @@ const TransitionSchema = v.looseObject({
   askAttributes: v.pipe(v.array(v.looseObject({ id: v.string(), label: v.string(), type: v.string(), multiple: v.boolean(), needed: v.boolean() })), v.description("Transition parameters")),
 });
 
-function lifecycleOperationsOf(base: string): ApiOperation[] {
-  const path = `/api/v2${base}`;
+type LifecycleRoute = "states" | "state" | "changeState" | "transitions" | "transition" | "runTransition";
+
+/** The descriptions of a home's lifecycle routes, for the OpenAPI document. */
+function lifecycleDescriptions(base: string): Record<LifecycleRoute, RouteDescription> {
   const variant = base.includes(":family") ? " (family-checked)" : "";
   const params = {
     ...ELEMENT_PARAMS,
@@ -48,46 +50,43 @@ function lifecycleOperationsOf(base: string): ApiOperation[] {
     transition: v.pipe(v.string(), v.description("Transition identifier of the lifecycle")),
   };
   const body = { required: false, content: { "application/json": StateChangeBodySchema } };
-  return [
-    {
-      method: "GET", path: `${path}/states`, tag: TAG, summary: `Next possible states${variant}`, params, query: StatesQuerySchema,
+  return {
+    states: {
+      tag: TAG, summary: `Next possible states${variant}`, params, query: StatesQuerySchema,
       description: "States a valid transition the user may run leads to (a transition whose m0 refuses is listed with its error).",
       response: { data: v.object({ uri: v.string(), states: v.array(StateSchema) }) },
       errors: LIFECYCLE_ERRORS,
     },
-    {
-      method: "GET", path: `${path}/states/:state`, tag: TAG, summary: `Read a state${variant}`, params,
+    state: {
+      tag: TAG, summary: `Read a state${variant}`, params,
       response: { data: v.object({ uri: v.string(), state: StateSchema }) },
       errors: [...LIFECYCLE_ERRORS, "CRUD0228"],
     },
-    {
-      method: "POST", path: `${path}/states/:state`, tag: TAG, summary: `Change the state${variant}`, params, body,
+    changeState: {
+      tag: TAG, summary: `Change the state${variant}`, params, body,
       description: "Runs the transition leading to the state; with no valid transition only the admin may force the state. Creates a new revision. " +
         `${IF_MATCH} The answer carries the element's new ETag.`,
       response: { data: v.object({ uri: v.string(), state: StateSchema }) },
       errors: [...LIFECYCLE_ERRORS, "CRUD0228", ...CHANGE_ERRORS],
     },
-    {
-      method: "GET", path: `${path}/transitions`, tag: TAG, summary: `List the transitions${variant}`, params,
+    transitions: {
+      tag: TAG, summary: `List the transitions${variant}`, params,
       response: { data: v.object({ uri: v.string(), transitions: v.array(TransitionRefSchema) }) },
       errors: LIFECYCLE_ERRORS,
     },
-    {
-      method: "GET", path: `${path}/transitions/:transition`, tag: TAG, summary: `Read a transition${variant}`, params,
+    transition: {
+      tag: TAG, summary: `Read a transition${variant}`, params,
       response: { data: v.object({ uri: v.string(), transition: TransitionSchema }) },
       errors: [...LIFECYCLE_ERRORS, "CRUD0229"],
     },
-    {
-      method: "POST", path: `${path}/transitions/:transition`, tag: TAG, summary: `Run a transition${variant}`, params, body,
+    runTransition: {
+      tag: TAG, summary: `Run a transition${variant}`, params, body,
       description: `The comment goes to the history, the parameters to the transition. Creates a new revision. ${IF_MATCH} The answer carries the element's new ETag.`,
       response: { data: v.object({ state: StateSchema }) },
       errors: [...LIFECYCLE_ERRORS, "CRUD0229", ...CHANGE_ERRORS],
     },
-  ];
+  };
 }
-
-/** The operations of the Lifecycle collection, for the OpenAPI document. */
-export const lifecycleOperations = defineOperations(LIFECYCLE_BASES.flatMap(lifecycleOperationsOf));
 
 /** The comment and parameters of a POST: an empty body is none, else a JSON object. */
 async function readStateChange(c: Context): Promise<StateChangeInput> {
@@ -112,41 +111,42 @@ export function lifecycleRoutes(): Hono<HttpEnv> {
   for (const base of LIFECYCLE_BASES) {
     const target = (c: Context<HttpEnv>) => ({ ref: c.req.param("docid") ?? "", options: { family: c.req.param("family"), stamp: c.var.stamp } });
     const last = (c: Context<HttpEnv>, name: string) => splitFormat(c.req.param(name) ?? "").name;
+    const described = lifecycleDescriptions(base);
 
-    app.get(`${base}/states`, async (c) => {
+    app.get(`${base}/states`, describedRoute(described.states, async (c) => {
       const { ref, options } = target(c);
       const query = v.parse(StatesQuerySchema, { allStates: c.req.query("allStates") ?? c.req.query("allState") });
       const all = isSet(query.allStates);
       return c.json(successEnvelope(await c.var.platform.lifecycle.listStates(c.var.principal, ref, { ...options, all })));
-    });
-    app.get(`${base}/states/:state`, async (c) => {
+    }));
+    app.get(`${base}/states/:state`, describedRoute(described.state, async (c) => {
       const { ref, options } = target(c);
       return c.json(successEnvelope(await c.var.platform.lifecycle.readState(c.var.principal, ref, last(c, "state"), options)));
-    });
-    app.post(`${base}/states/:state`, async (c) => {
+    }));
+    app.post(`${base}/states/:state`, describedRoute(described.changeState, async (c) => {
       const { ref, options } = target(c);
       const state = last(c, "state");
       const input = { ...(await readStateChange(c)), deadline: c.var.deadline, ifMatch: headerOf(c, "if-match") };
       const result = await c.var.platform.lifecycle.changeStateTo(c.var.principal, ref, state, input, options);
       c.header("ETag", result.etag);
       return c.json(successEnvelope(result.data, transitionMessages(result.messages)));
-    });
-    app.get(`${base}/transitions`, async (c) => {
+    }));
+    app.get(`${base}/transitions`, describedRoute(described.transitions, async (c) => {
       const { ref, options } = target(c);
       return c.json(successEnvelope(await c.var.platform.lifecycle.listTransitions(c.var.principal, ref, options)));
-    });
-    app.get(`${base}/transitions/:transition`, async (c) => {
+    }));
+    app.get(`${base}/transitions/:transition`, describedRoute(described.transition, async (c) => {
       const { ref, options } = target(c);
       return c.json(successEnvelope(await c.var.platform.lifecycle.readTransition(c.var.principal, ref, last(c, "transition"), options)));
-    });
-    app.post(`${base}/transitions/:transition`, async (c) => {
+    }));
+    app.post(`${base}/transitions/:transition`, describedRoute(described.runTransition, async (c) => {
       const { ref, options } = target(c);
       const transition = last(c, "transition");
       const input = { ...(await readStateChange(c)), deadline: c.var.deadline, ifMatch: headerOf(c, "if-match") };
       const result = await c.var.platform.lifecycle.runTransition(c.var.principal, ref, transition, input, options);
       c.header("ETag", result.etag);
       return c.json(successEnvelope(result.data, transitionMessages(result.messages)));
-    });
+    }));
   }
   return app;
 }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { ElementQuerySchema, ListQuerySchema, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
-import { DocumentSchema, ElementItemSchema, RequestParametersSchema, defineOperations, type ApiOperation } from "../openapi/index.ts";
+import { DocumentSchema, ElementItemSchema, RequestParametersSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
@@ -25,60 +25,58 @@ export const HistoryQuerySchema = v.object({
 const RevisionNumberSchema = v.pipe(v.string(), v.description("Revision number (0 for the first); a .json suffix may follow"), v.examples(["0", "2.json"]));
 const LOCATE_ERRORS: readonly ErrorCode[] = ["CRUD0200", "CRUD0201", "CRUD0220", "ROUTES0105"];
 
-function subCollectionOperations(base: (typeof ELEMENT_BASES)[number]): ApiOperation[] {
-  const path = `/api/v2${base.path}`;
+/** The descriptions of a home's revisions, one revision and history, for the OpenAPI document. */
+function subCollectionDescriptions(base: (typeof ELEMENT_BASES)[number]): Record<"revisions" | "revision" | "history", RouteDescription> {
   const where = base.trash ? " of an element in the trash" : base.path.includes(":family") ? " (family-checked)" : "";
   const tag = base.trash ? "Trash" : "Revisions";
   const params = { ...ELEMENT_PARAMS, revision: RevisionNumberSchema };
-  return [
-    {
-      method: "GET", path: `${path}/revisions`, tag, summary: `List the revisions${where}`, params, query: ListQuerySchema,
+  return {
+    revisions: {
+      tag, summary: `List the revisions${where}`, params, query: ListQuerySchema,
       description: "Every revision of the lineage, newest first by default. Carries an ETag; If-None-Match gives 304.", etag: true,
       response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), revisions: v.array(ElementItemSchema) }) },
       errors: [...LOCATE_ERRORS, ...(base.trash ? (["ROUTES0112"] as const) : (["CRUD0219"] as const)), "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "CRUD0501", "CRUD0506"],
     },
-    {
-      method: "GET", path: `${path}/revisions/:revision`, tag, summary: `Read one revision${where}`, params, query: ElementQuerySchema,
+    revision: {
+      tag, summary: `Read one revision${where}`, params, query: ElementQuerySchema,
       description: "Carries an ETag; If-None-Match gives 304.", etag: true,
       response: { data: v.object({ revision: DocumentSchema }) },
       errors: ["ROUTES0100", "ROUTES0101", base.trash ? "ROUTES0112" : "ROUTES0102", "ROUTES0104", "ROUTES0105", "CRUD0221", "ROUTES0103", "CRUD0202"],
     },
-    {
-      method: "GET", path: `${path}/history`, tag, summary: `Read the history${where}`, params, query: HistoryQuerySchema,
+    history: {
+      tag, summary: `Read the history${where}`, params, query: HistoryQuerySchema,
       description: "History entries (comments, state changes, modifications) grouped by revision, newest first.",
       response: { data: v.looseObject({ uri: v.string(), requestParameters: v.unknown(), history: v.array(v.unknown()) }) },
       errors: [...LOCATE_ERRORS, "ROUTES0139", "ROUTES0140"],
     },
-  ];
+  };
 }
-
-/** The operations of the revisions and history sub-collections, for the OpenAPI document. */
-export const revisionOperations = defineOperations(ELEMENT_BASES.flatMap(subCollectionOperations));
 
 /** Revisions and history sub-collections, in their three variants. */
 export function revisionRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   for (const base of ELEMENT_BASES) {
-    app.get(`${base.path}/revisions`, async (c) => {
-      const result = await c.var.platform.listRevisions(c.var.principal, c.req.param("docid"), {
+    const described = subCollectionDescriptions(base);
+    app.get(`${base.path}/revisions`, describedRoute(described.revisions, async (c) => {
+      const result = await c.var.platform.listRevisions(c.var.principal, c.req.param("docid") ?? "", {
         family: c.req.param("family"), trash: base.trash, ...listQueryOf(c),
       });
       return respondWithEtag(c, result.etag, result.data);
-    });
-    app.get(`${base.path}/revisions/:revision`, async (c) => {
-      const { name: revision } = splitFormat(c.req.param("revision"));
-      const result = await c.var.platform.readRevision(c.var.principal, c.req.param("docid"), revision, {
+    }));
+    app.get(`${base.path}/revisions/:revision`, describedRoute(described.revision, async (c) => {
+      const { name: revision } = splitFormat(c.req.param("revision") ?? "");
+      const result = await c.var.platform.readRevision(c.var.principal, c.req.param("docid") ?? "", revision, {
         family: c.req.param("family"), trash: base.trash, fields: c.req.query("fields"), stamp: c.var.stamp,
       });
       return respondWithEtag(c, result.etag, result.data);
-    });
-    app.get(`${base.path}/history`, async (c) => {
+    }));
+    app.get(`${base.path}/history`, describedRoute(described.history, async (c) => {
       const q = c.req.query();
-      const data = await c.var.platform.readHistory(c.var.principal, c.req.param("docid"), {
+      const data = await c.var.platform.readHistory(c.var.principal, c.req.param("docid") ?? "", {
         family: c.req.param("family"), trash: base.trash, slice: q.slice, offset: q.offset, revision: q.revision, stamp: c.var.stamp,
       });
       return c.json(successEnvelope(data));
-    });
+    }));
   }
   return app;
 }

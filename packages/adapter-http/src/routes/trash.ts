@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { ElementQuerySchema, ListQuerySchema, RestoreBodySchema } from "@lineage/core";
 import * as v from "valibot";
-import { DocumentSchema, ElementItemSchema, RequestParametersSchema, defineOperations } from "../openapi/index.ts";
+import { DocumentSchema, ElementItemSchema, RequestParametersSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
@@ -11,47 +11,44 @@ import { IF_MATCH, writeAnswerFields } from "./elements.ts";
 import { splitFormat } from "../resource-name.ts";
 import { listQueryOf, respondWithEtag } from "../respond.ts";
 
-/** The operations of the trash, for the OpenAPI document. */
-export const trashOperations = defineOperations([
-  {
-    method: "GET", path: "/api/v2/trash", tag: "Trash", summary: "List the elements in the trash", query: ListQuerySchema,
+const LIST: RouteDescription = {
+  tag: "Trash", summary: "List the elements in the trash", query: ListQuerySchema,
     response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), documents: v.array(ElementItemSchema) }) },
-    errors: ["ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
-  },
-  {
-    method: "GET", path: "/api/v2/trash/:docid", tag: "Trash", summary: "Read an element in the trash", params: ELEMENT_PARAMS, query: ElementQuerySchema,
+  errors: ["ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
+};
+const READ: RouteDescription = {
+  tag: "Trash", summary: "Read an element in the trash", params: ELEMENT_PARAMS, query: ElementQuerySchema,
     response: { data: v.object({ document: DocumentSchema }) },
-    errors: ["ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0103", "CRUD0202"],
-  },
-  {
-    method: "PUT", path: "/api/v2/trash/:docid", tag: "Trash", summary: "Restore an element from the trash", params: ELEMENT_PARAMS, query: ElementQuerySchema,
+  errors: ["ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0103", "CRUD0202"],
+};
+const RESTORE: RouteDescription = {
+  tag: "Trash", summary: "Restore an element from the trash", params: ELEMENT_PARAMS, query: ElementQuerySchema,
     description: `The lineage becomes alive again, with a history entry. ${IF_MATCH} The answer carries the element's new ETag.`,
     body: { content: { "application/json": RestoreBodySchema } },
     response: { data: v.object({ document: DocumentSchema, duration: v.optional(v.string()) }) },
-    errors: ["CRUD0236", "CRUD0237", "CRUD0238", "ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0110", "ROUTES0103", "CRUD0202"],
-  },
-]);
+  errors: ["CRUD0236", "CRUD0237", "CRUD0238", "ROUTES0100", "ROUTES0101", "ROUTES0112", "ROUTES0110", "ROUTES0103", "CRUD0202"],
+};
 
 /** The trash: deleted elements, readable and restorable (PUT status alive). */
 export function trashRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  app.get("/trash", async (c) => {
+  app.get("/trash", describedRoute(LIST, async (c) => {
     const data = await c.var.platform.listTrash(c.var.principal, listQueryOf(c));
     return c.json(successEnvelope(data));
-  });
-  app.get("/trash/:docid", async (c) => {
-    const { name } = splitFormat(c.req.param("docid"));
+  }));
+  app.get("/trash/:docid", describedRoute(READ, async (c) => {
+    const { name } = splitFormat(c.req.param("docid") ?? "");
     const reading = await c.var.platform.readElement(c.var.principal, name, { fields: c.req.query("fields"), trash: true, stamp: c.var.stamp });
     return respondWithEtag(c, reading.etag, reading.data);
-  });
-  app.put("/trash/:docid", async (c) => {
+  }));
+  app.put("/trash/:docid", describedRoute(RESTORE, async (c) => {
     const started = performance.now();
-    const { name } = splitFormat(c.req.param("docid"));
+    const { name } = splitFormat(c.req.param("docid") ?? "");
     const fields = writeAnswerFields(c);
     const { platform, principal, deadline } = c.var;
     const restored = await platform.restoreElement(principal, name, await readJsonBody(c), { deadline, stamp: c.var.stamp, ifMatch: headerOf(c, "if-match") });
     c.header("ETag", await platform.etagOf(principal, restored, c.var.stamp));
     return c.json(successEnvelope(await platform.writeResult(principal, restored, started, fields, c.var.stamp)));
-  });
+  }));
   return app;
 }

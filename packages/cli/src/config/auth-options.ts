@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import { BasicConfigSchema, HtmlConfigSchema, providerIds } from "./config-schema.ts";
 import { ConfigError, type LoadedConfig } from "./load-config.ts";
+import { importModule } from "./import-module.ts";
 
 /** What a custom authenticator class is constructed with, after its `config` options. */
 export interface AuthenticatorContext {
@@ -30,7 +31,7 @@ async function importClass(specifier: string, dir: string, key: string): Promise
   const target = specifier.startsWith(".") || isAbsolute(specifier) ? pathToFileURL(resolve(dir, specifier)).href : specifier;
   let module: { default?: unknown };
   try {
-    module = await import(target);
+    module = (await importModule(target)) as { default?: unknown };
   } catch (error) {
     throw new ConfigError(`${key}: cannot load "${specifier}": ${(error as Error).message}`);
   }

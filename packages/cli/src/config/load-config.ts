@@ -3,6 +3,7 @@ import { dirname, extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import { LineageConfigSchema, type LineageConfig } from "./config-schema.ts";
+import { importModule } from "./import-module.ts";
 
 /** A configuration the server cannot start with; the message names the file and the key. */
 export class ConfigError extends Error {
@@ -34,7 +35,7 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
     }
   } else {
     try {
-      raw = ((await import(pathToFileURL(file).href)) as { default?: unknown }).default;
+      raw = ((await importModule(pathToFileURL(file).href)) as { default?: unknown }).default;
     } catch (error) {
       throw new ConfigError(`cannot load the configuration module ${path}: ${(error as Error).message}`);
     }

@@ -25,7 +25,12 @@ export interface Account {
   readonly groups: readonly string[];
   readonly locale: string;
   readonly rights: readonly HttpRight[];
+  /** A disabled account authenticates by no method (password, session, token); its elements and history stay. */
+  readonly disabled: boolean;
 }
+
+/** Logins are identifiers: letters, digits and `._@-`, 1 to 64 characters. */
+export const LOGIN_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 
 /** The role that holds every right. */
 export const ADMIN_ROLE = "admin";

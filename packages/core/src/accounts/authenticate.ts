@@ -64,7 +64,8 @@ export function createPasswordAuthenticator(
     if (kept) return kept.principal;
     const stamp = given ?? (await store.changes.read());
     const account = await store.accounts.byLogin(login);
-    const found = account && (await principal(account, stamp));
+    // A disabled account is as good as none: no password, provider or proxy login gets its principal.
+    const found = account && !account.disabled ? await principal(account, stamp) : undefined;
     if (principals.size >= MAX_ENTRIES) principals.clear();
     // Kept under the stamp read before the account: a change committed meanwhile moves the stamp and is read next time.
     principals.set(login, { stamp: stamp.definitions, principal: found });

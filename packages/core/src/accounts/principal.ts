@@ -47,6 +47,15 @@ export function permissionsUnder(profile: Profile | undefined, principal: Princi
   return result;
 }
 
+/**
+ * True when the principal may create elements of a structure under this profile through the API:
+ * its `create` grant, or its `edit` grant when it has none (bundle.md); no profile, anyone.
+ */
+export function mayCreateUnder(profile: Profile | undefined, principal: Principal): boolean {
+  if (!profile || principal.isAdmin) return true;
+  return isGranted(profile.grants.create ?? profile.grants.edit, principal);
+}
+
 /** A stable text naming a set of permissions: the rights-vector part of ETags. */
 export function rightsVector(permissions: ReadonlySet<Permission>): string {
   return ["view", "edit", "delete"].map((p) => (permissions.has(p as Permission) ? p[0] : "-")).join("");

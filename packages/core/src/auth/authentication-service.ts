@@ -79,7 +79,7 @@ export function createAuthenticationService(options: AuthenticationServiceOption
   const sessionPolicy = { ...DEFAULT_SESSION_POLICY, ...options.sessionPolicy };
   const principalOfId = async (id: number, stamp?: ChangeStamp) => {
     const account = await store.accounts.byId(id);
-    return account && (await platform.principalOfAccount(account, stamp));
+    return account && !account.disabled ? platform.principalOfAccount(account, stamp) : undefined;
   };
 
   const tell = (reason: ThrottleEvent["reason"], login: string | undefined, clientAddress: string, waitMs: number) =>

@@ -46,6 +46,7 @@ export async function createAccessToken(
   const login = typeof userAccount === "string" ? userAccount : userAccount.login;
   const account = await store.accounts.byLogin(login);
   if (!account) throw new LineageError("AUTH0410", [`no account "${login}"`]);
+  if (account.disabled) throw new LineageError("AUTH0410", [`account "${login}" is disabled`]);
   if (typeof description !== "string" || description.length > MAX_DESCRIPTION) {
     throw new LineageError("AUTH0410", [`the description must be a text of at most ${MAX_DESCRIPTION} characters`]);
   }
@@ -83,7 +84,7 @@ export async function useAccessToken(store: Store, clock: Clock, secret: string,
     await store.tokens.delete(token.id);
     return account ? { kind: "refused", account } : { kind: "refused" };
   }
-  if (!account) return { kind: "refused" };
+  if (!account || account.disabled) return { kind: "refused" };
   if (!routesAllow(token.routes, method, path)) return { kind: "out-of-routes", account };
   if (token.oneshot && !(await store.tokens.consume(hash))) return { kind: "refused", account };
   return { kind: "granted", account };

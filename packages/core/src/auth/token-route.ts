@@ -26,8 +26,8 @@ export function parseTokenRoute(text: string): TokenRoute {
 
 /**
  * Checks and normalises the routes of a new token (ROUTER0101..0109): at least
- * one route, each with a parsable pattern of 2 characters or more and a
- * non-empty list of known methods (upper-cased).
+ * one route, each with a parsable pattern of 2 characters or more starting
+ * with `/` and a non-empty list of known methods (upper-cased).
  */
 export function normaliseTokenRoutes(routes: readonly TokenRouteInput[]): TokenRoute[] {
   if (!Array.isArray(routes) || routes.length === 0) throw new LineageError("ROUTER0105");
@@ -35,6 +35,8 @@ export function normaliseTokenRoutes(routes: readonly TokenRouteInput[]): TokenR
     const route = typeof input === "string" ? parseTokenRoute(input) : input;
     if (typeof route?.pattern !== "string" || route.pattern === "") throw new LineageError("ROUTER0101", [index]);
     if (route.pattern.length < 2) throw new LineageError("ROUTER0102", [route.pattern]);
+    // Paths always start with /: a pattern that does not could never match.
+    if (!route.pattern.startsWith("/")) throw new LineageError("ROUTER0109", [route.pattern, "a pattern starts with /, as every path does"]);
     if (!Array.isArray(route.methods) || route.methods.length === 0) throw new LineageError("ROUTER0103", [route.pattern]);
     // A non-string method (an object from a JSON body) is refused by name, never converted: String() may throw on it.
     const methods = (route.methods as readonly unknown[]).map((method) => (typeof method === "string" ? method.toUpperCase() : `(${typeof method})`));

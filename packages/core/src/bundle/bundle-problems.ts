@@ -12,6 +12,7 @@ import { encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
 import type { ValueContext } from "../values/value-context.ts";
 import {
   BundleSchema,
+  ElementSchema,
   type Bundle,
   type BundleDashboard,
   type BundleElement,
@@ -38,6 +39,9 @@ import {
 } from "./bundle-values.ts";
 import { systemPrincipal } from "./system-principal.ts";
 import { referencesIn } from "../elements/element-values.ts";
+import { BundleNames } from "./bundle-names.ts";
+import { bundleSourceOf, type BundleSource } from "./bundle-source.ts";
+import type { ImportProgressListener } from "./import-progress.ts";
 
 /** One thing wrong in a bundle, where it is (`$.structures[0].fields[2].type`) and why. */
 export interface BundleProblem {
@@ -50,6 +54,8 @@ export interface BundleCheckOptions {
   readonly store: Store;
   /** The content of a file of the bundle's folder, or undefined when there is none. */
   readonly readFile: (relativePath: string) => Uint8Array | undefined;
+  /** Told as the elements are read, then checked. */
+  readonly onProgress?: ImportProgressListener | undefined;
 }
 
 export interface BundleCheck {
@@ -58,6 +64,20 @@ export interface BundleCheck {
   /** Every problem found: schema problems first, then references and values, in document order. */
   readonly problems: readonly BundleProblem[];
 }
+
+/** What checking a bundle source found, and what its import needs of it. */
+export interface SourceCheck {
+  /** Every root key but the elements, typed, when the bundle has no problem at all. */
+  readonly definitions: Bundle | undefined;
+  readonly problems: readonly BundleProblem[];
+  /** The logical names of the elements. */
+  readonly names: BundleNames;
+  /** How many entries `elements` holds. */
+  readonly elementCount: number;
+}
+
+/** Element problems listed at most: past this many, the last problem says how many more there are. */
+export const MAX_ELEMENT_PROBLEMS = 10_000;
 
 /**
  * Checks a bundle without writing anything: its shape (BundleSchema), then
@@ -68,19 +88,50 @@ export interface BundleCheck {
  * for (const p of problems) console.log(`${p.path}: ${p.message}`);
  */
 export async function checkBundle(input: unknown, options: BundleCheckOptions): Promise<BundleCheck> {
-  // valibot takes an array for an object with no keys.
-  if (Array.isArray(input)) return { bundle: undefined, problems: [{ path: "$", message: "a bundle is a JSON object" }] };
-  const parsed = v.safeParse(BundleSchema, input);
-  const problems = parsed.success ? [] : issueProblems(parsed.issues);
-  const view = viewOf(input, parsed.success ? [] : parsed.issues);
-  problems.push(...semanticProblems(view, options, await storeFacts(view, options.store)));
-  return { bundle: parsed.success && problems.length === 0 ? parsed.output : undefined, problems };
+  const { definitions, problems } = await checkBundleSource(bundleSourceOf(input), options);
+  // The schema only validates (no transform): a valid input is its own output.
+  return { bundle: definitions && (input as Bundle), problems };
 }
 
-/** Problems of valibot issues, with JSON paths and short messages. */
-export function issueProblems(issues: readonly v.BaseIssue<unknown>[]): BundleProblem[] {
+/**
+ * checkBundle over a source, reading it twice with a batch of elements in memory at a time: the
+ * first read takes the definitions and checks each element's shape and names, the second
+ * checks the element values against the definitions, wherever they stand in the file.
+ */
+export async function checkBundleSource(source: BundleSource, options: BundleCheckOptions): Promise<SourceCheck> {
+  const read = await readElements(source, options.onProgress);
+  if (read.root) {
+    // valibot takes an array for an object with no keys.
+    const problems = Array.isArray(read.root.value)
+      ? [{ path: "$", message: "a bundle is a JSON object" }]
+      : issueProblems(v.safeParse(BundleSchema, read.root.value).issues ?? []);
+    return { definitions: undefined, problems, names: read.names, elementCount: 0 };
+  }
+  const parsed = v.safeParse(BundleSchema, read.sections);
+  const issues = parsed.success ? [] : parsed.issues;
+  const schema = issueProblems(issues);
+  const view = viewOf(read.sections, issues, read.names);
+  const facts = await storeFacts(view, options.store, read.owners);
+  const known = knownNames(view, facts);
+  const { head, tail } = definitionProblems(view, known);
+  const elements = read.count > 0 && !view.rootInvalid ? await checkElements(source, read, view, known, options, facts) : [];
+  // Problems of the elements' shape stand where `elements` stands among the schema's keys.
+  const after = schema.filter((problem) => SCHEMA_KEYS_AFTER_ELEMENTS.some((key) => problem.path.startsWith(`$.${key}`)) || isUnknownRootKey(problem));
+  const before = schema.filter((problem) => !after.includes(problem));
+  // checkElements tells how many problems of the elements, shape or values, were left out.
+  const problems = [...before, ...read.schemaProblems, ...after, ...head, ...elements, ...tail];
+  return { definitions: problems.length === 0 ? (read.sections as Bundle) : undefined, problems, names: read.names, elementCount: read.count };
+}
+
+/** The root keys the schema lists after `elements`: their problems come after those of the elements' shape. */
+const SCHEMA_KEYS_AFTER_ELEMENTS = ["searchDomains", "dashboards"] as const;
+
+const isUnknownRootKey = (problem: BundleProblem) => /^\$(\.[A-Za-z_$][A-Za-z0-9_$]*|\[".*"\])$/.test(problem.path) && problem.message.startsWith("unknown key");
+
+/** Problems of valibot issues, with JSON paths and short messages; `prefix` is the path of the value checked. */
+export function issueProblems(issues: readonly v.BaseIssue<unknown>[], prefix: readonly (string | number)[] = []): BundleProblem[] {
   return issues.map((issue) => {
-    const keys = (issue.path ?? []).map((item) => item.key as string | number);
+    const keys = [...prefix, ...(issue.path ?? []).map((item) => item.key as string | number)];
     const last = issue.path?.at(-1);
     const isObject = /object/.test(issue.type);
     let message: string;
@@ -96,10 +147,85 @@ function tidy(message: string): string {
   return message.replace(/^Invalid \w+: E/, "e");
 }
 
+/* ---------- The first read: definitions, and what each element names ---------- */
+
+/** What the first read of a source gives. */
+interface ElementsRead {
+  /** Every root key but an `elements` list. */
+  readonly sections: Record<string, unknown>;
+  /** Set when the bundle is not a JSON object. */
+  readonly root: { readonly value: unknown } | undefined;
+  readonly count: number;
+  readonly names: BundleNames;
+  /** Entries whose shape is wrong: left out of the later checks. */
+  readonly invalid: ReadonlySet<number>;
+  /** Problems found on the first read (duplicate names and contents), told with their entry's other problems. */
+  readonly early: ReadonlyMap<number, readonly BundleProblem[]>;
+  readonly schemaProblems: readonly BundleProblem[];
+  /** Schema problems past MAX_ELEMENT_PROBLEMS. */
+  readonly omitted: number;
+  /** Logins the entries name as owners. */
+  readonly owners: ReadonlySet<string>;
+}
+
+async function readElements(source: BundleSource, onProgress: ImportProgressListener | undefined): Promise<ElementsRead> {
+  const sections: Record<string, unknown> = {};
+  let root: ElementsRead["root"];
+  const names = new BundleNames();
+  const invalid = new Set<number>();
+  const early = new Map<number, BundleProblem[]>();
+  const schemaProblems: BundleProblem[] = [];
+  const importKeys = new Map<string, number>();
+  const owners = new Set<string>();
+  let count = 0;
+  let omitted = 0;
+  const tell = (index: number, problem: BundleProblem) => {
+    const list = early.get(index);
+    if (list) list.push(problem);
+    else early.set(index, [problem]);
+  };
+  for await (const part of source.read()) {
+    if (part.kind === "root") root = { value: part.value };
+    else if (part.kind === "section") sections[part.key] = part.value;
+    else {
+      part.entries.forEach((raw, k) => {
+        const index = part.first + k;
+        const { name, structure } = asObject(raw);
+        if (typeof name === "string") {
+          const first = names.add(name, index, typeof structure === "string" ? structure : "");
+          if (first !== undefined) tell(index, { path: `$.elements[${index}].name`, message: `duplicate logical name "${name}" (first at $.elements[${first}])` });
+        }
+        const parsed = v.safeParse(ElementSchema, raw);
+        if (!parsed.success) {
+          invalid.add(index);
+          const problems = issueProblems(parsed.issues, ["elements", index]);
+          const room = Math.max(0, MAX_ELEMENT_PROBLEMS - schemaProblems.length);
+          schemaProblems.push(...problems.slice(0, room));
+          omitted += problems.length - Math.min(room, problems.length);
+          return;
+        }
+        const element = parsed.output;
+        if (element.owner !== undefined) owners.add(element.owner);
+        if (element.name === undefined) {
+          const key = elementImportKey(element);
+          const earlier = importKeys.get(key);
+          if (earlier === undefined) importKeys.set(key, index);
+          else tell(index, { path: `$.elements[${index}]`, message: `same structure, owner and values as $.elements[${earlier}]: give one of them a name` });
+        }
+      });
+      count = Math.max(count, part.first + part.entries.length);
+      onProgress?.({ phase: "reading", done: count });
+    }
+  }
+  return { sections, root, count, names, invalid, early, schemaProblems, omitted, owners };
+}
+
 /* ---------- The parts of the bundle whose shape is valid ---------- */
 
 /** Entries by section; undefined where an entry's shape is wrong (its index is kept for paths). */
 interface BundleView {
+  /** The bundle is no JSON object: nothing else is checked. */
+  readonly rootInvalid: boolean;
   readonly roles: readonly (BundleRole | undefined)[];
   readonly groups: readonly (BundleGroup | undefined)[];
   readonly users: readonly (BundleUser | undefined)[];
@@ -107,11 +233,10 @@ interface BundleView {
   readonly profiles: readonly (BundleProfile | undefined)[];
   readonly lifecycles: readonly (BundleLifecycle | undefined)[];
   readonly structures: readonly (BundleStructure | undefined)[];
-  readonly elements: readonly (BundleElement | undefined)[];
   readonly searchDomains: readonly (BundleSearchDomain | undefined)[];
   readonly dashboards: readonly (BundleDashboard | undefined)[];
-  /** Structures of the elements the raw bundle names, valid entry or not: docid values may name them. */
-  readonly elementStructures: ReadonlyMap<string, string>;
+  /** The logical names of the elements, valid entry or not: docid values may name them. */
+  readonly elementNames: BundleNames;
   /** Every identifier the raw bundle declares, valid entry or not, so one bad entry does not make its name unknown everywhere. */
   readonly declared: Readonly<Record<"roles" | "groups" | "users" | "profiles" | "lifecycles" | "structures", ReadonlyMap<string, number>>>;
 }
@@ -120,13 +245,13 @@ const asObject = (raw: unknown): Record<string, unknown> =>
   typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
 const asArray = (raw: unknown): readonly unknown[] => (Array.isArray(raw) ? raw : []);
 
-function viewOf(input: unknown, issues: readonly v.BaseIssue<unknown>[]): BundleView {
+function viewOf(input: Record<string, unknown>, issues: readonly v.BaseIssue<unknown>[], elementNames: BundleNames): BundleView {
   const bad = new Set<string>();
   for (const issue of issues) {
     const keys = (issue.path ?? []).map((item) => item.key as string | number);
     bad.add(jsonPath(keys.slice(0, keys[0] === "accounts" ? 3 : 2)));
   }
-  const root = asObject(input);
+  const root = input;
   const accounts = asObject(root.accounts);
   const valid = (path: string) => !bad.has("$") && !bad.has(path) && !(path.startsWith("$.accounts.") && bad.has("$.accounts"));
   const section = <T>(raw: unknown, path: string): (T | undefined)[] => {
@@ -147,12 +272,8 @@ function viewOf(input: unknown, issues: readonly v.BaseIssue<unknown>[]): Bundle
     });
     return names;
   };
-  const elementStructures = new Map<string, string>();
-  for (const entry of asArray(root.elements)) {
-    const { name, structure } = asObject(entry);
-    if (typeof name === "string" && !elementStructures.has(name)) elementStructures.set(name, typeof structure === "string" ? structure : "");
-  }
   return {
+    rootInvalid: bad.has("$"),
     roles: section(accounts.roles, "$.accounts.roles"),
     groups: section(accounts.groups, "$.accounts.groups"),
     users: section(accounts.users, "$.accounts.users"),
@@ -160,10 +281,9 @@ function viewOf(input: unknown, issues: readonly v.BaseIssue<unknown>[]): Bundle
     profiles: section(root.profiles, "$.profiles"),
     lifecycles: section(root.lifecycles, "$.lifecycles"),
     structures: section(root.structures, "$.structures"),
-    elements: section(root.elements, "$.elements"),
     searchDomains: section(root.searchDomains, "$.searchDomains"),
     dashboards: section(root.dashboards, "$.dashboards"),
-    elementStructures,
+    elementNames,
     declared: {
       roles: declared(accounts.roles, "id"),
       groups: declared(accounts.groups, "id"),
@@ -192,56 +312,34 @@ interface Known {
   structureDeclared(name: string): boolean;
 }
 
-/** What the checks read of the store, read beforehand in a few batch calls: the checks themselves are synchronous. */
+/** What the checks read of the store beforehand, in a few batch calls: the checks themselves are synchronous. */
 interface StoreFacts {
   readonly definitions: Definitions;
   /** Logins the bundle names (grants, owners) that have an account. */
   readonly logins: ReadonlySet<string>;
-  /** Existing elements of the bundle's logical names, and those its docid values name (loaded). */
-  readonly scope: ReadScope;
 }
 
 const USER_GRANT = /^user:(.+)$/;
 
-/** Reads what the bundle may refer to in the store: definitions, the accounts and elements it names, the vault files its values name. */
-async function storeFacts(view: BundleView, store: Store): Promise<StoreFacts> {
+/** Reads what the definitions may refer to in the store: its definitions, and the accounts the bundle names. */
+async function storeFacts(view: BundleView, store: Store, owners: ReadonlySet<string>): Promise<StoreFacts> {
   const definitions = await loadDefinitions(store, "");
-  const logins = new Set<string>();
+  const logins = new Set<string>(owners);
   const grant = (entry: unknown) => {
     const login = typeof entry === "string" ? USER_GRANT.exec(entry)?.[1] : undefined;
     if (login !== undefined) logins.add(login);
   };
   for (const profile of view.profiles) for (const entries of Object.values(profile?.grants ?? {})) entries?.forEach(grant);
   for (const lifecycle of view.lifecycles) for (const transition of lifecycle?.transitions ?? []) transition.grants?.forEach(grant);
-  const elementRefs: (string | number)[] = [];
-  const vaultIds: number[] = [];
-  const bundleStructures = firstByName(view.structures, (s) => s.name);
-  const structureOf = (name: string) => (view.declared.structures.has(name) ? bundleStructures.get(name) : definitions.structure(name));
-  for (const element of view.elements) {
-    if (!element) continue;
-    if (element.owner !== undefined) logins.add(element.owner);
-    if (element.name !== undefined) elementRefs.push(element.name);
-    const structure = structureOf(element.structure);
-    if (!structure) continue;
-    const { cells } = layoutValues({ ...structure, fields: structure.fields ?? [] }, element.values ?? {}, "$", () => {});
-    // What the value codec will look up; names of the bundle's own elements among them are simply not found.
-    for (const cell of cells) referencesIn(cell.field, cell.raw, elementRefs, vaultIds);
-  }
-  const scope = createReadScope(store, systemPrincipal(), definitions);
-  const [accounts] = await Promise.all([
-    Promise.all([...logins].map((login) => store.accounts.byLogin(login))),
-    scope.load({ elements: elementRefs, vaultFiles: vaultIds }),
-  ]);
-  return { definitions, logins: new Set(accounts.flatMap((account) => (account ? [account.login] : []))), scope };
+  const accounts = await Promise.all([...logins].map((login) => store.accounts.byLogin(login)));
+  return { definitions, logins: new Set(accounts.flatMap((account) => (account ? [account.login] : []))) };
 }
 
-function semanticProblems(view: BundleView, options: BundleCheckOptions, facts: StoreFacts): BundleProblem[] {
-  const problems: BundleProblem[] = [];
-  const report: Report = (path, message) => problems.push({ path, message });
+function knownNames(view: BundleView, facts: StoreFacts): Known {
   const { definitions } = facts;
   const bundleStructures = new Map<string, StructureDefinition>();
   for (const [name, structure] of firstByName(view.structures, (s) => s.name)) bundleStructures.set(name, { ...structure, fields: structure.fields ?? [] });
-  const known: Known = {
+  return {
     role: (id) => id === ADMIN_ROLE || view.declared.roles.has(id) || definitions.roles().some((r) => r.id === id),
     group: (id) => view.declared.groups.has(id) || definitions.groups().some((g) => g.id === id),
     user: (login) => view.declared.users.has(login) || facts.logins.has(login),
@@ -251,7 +349,15 @@ function semanticProblems(view: BundleView, options: BundleCheckOptions, facts: 
     structure: (name) => (view.declared.structures.has(name) ? bundleStructures.get(name) : definitions.structure(name)),
     structureDeclared: (name) => view.declared.structures.has(name) || definitions.structure(name) !== undefined,
   };
+}
 
+/** The problems of the definitions: `head` those of the sections the schema lists before the elements, `tail` after. */
+function definitionProblems(view: BundleView, known: Known): { head: BundleProblem[]; tail: BundleProblem[] } {
+  const head: BundleProblem[] = [];
+  const tail: BundleProblem[] = [];
+  if (view.rootInvalid) return { head, tail };
+  let problems = head;
+  const report: Report = (path, message) => problems.push({ path, message });
   checkAccounts(view, known, report);
   checkEnumerates(view, report);
   view.profiles.forEach((profile, i) => {
@@ -263,7 +369,7 @@ function semanticProblems(view: BundleView, options: BundleCheckOptions, facts: 
   duplicates(view.profiles, (p) => p.name, "$.profiles", "name", "profile", report);
   checkLifecycles(view, known, report);
   checkStructures(view, known, report);
-  checkElements(view, known, options, facts, report);
+  problems = tail;
   checkSearchDomains(view, known, report);
   duplicates(view.dashboards, (d) => d.slug, "$.dashboards", "slug", "dashboard", report);
   view.dashboards.forEach((dashboard, i) => {
@@ -271,7 +377,7 @@ function semanticProblems(view: BundleView, options: BundleCheckOptions, facts: 
       if (!known.role(role)) report(`$.dashboards[${i}].roles[${k}]`, `unknown role "${role}"`);
     });
   });
-  return problems;
+  return { head, tail };
 }
 
 function firstByName<T>(entries: readonly (T | undefined)[], name: (entry: T) => string): Map<string, T> {
@@ -437,26 +543,22 @@ function checkSearchDomains(view: BundleView, known: Known, report: Report): voi
 /** Vault ids of files a bundle names, while checking: above any id a store gives, so they never meet. */
 const FILE_PLACEHOLDER_BASE = 2 ** 52;
 
-function checkElements(view: BundleView, known: Known, options: BundleCheckOptions, facts: StoreFacts, report: Report): void {
-  const { scope } = facts;
+/**
+ * The second read: each valid element's owner, structure, name and values, a batch at a time, with
+ * the store's elements the batch names read in one go. Answers the problems in document order, at
+ * most MAX_ELEMENT_PROBLEMS of them with those of the elements' shape.
+ */
+async function checkElements(
+  source: BundleSource, read: ElementsRead, view: BundleView, known: Known, options: BundleCheckOptions, facts: StoreFacts,
+): Promise<BundleProblem[]> {
+  const problems: BundleProblem[] = [];
+  let omitted = read.omitted;
+  const report: Report = (path, message) => {
+    if (problems.length + read.schemaProblems.length < MAX_ELEMENT_PROBLEMS) problems.push({ path, message });
+    else omitted++;
+  };
   const bundleEnumerates = new Map<string, Enumerate | undefined>();
   for (const [name, items] of view.enumerates) bundleEnumerates.set(name, items && { name, items });
-  const elementStructures = view.elementStructures;
-  const placeholders = new Map<number, VaultFile>();
-  const context: ValueContext = {
-    enumerate: (name) => (bundleEnumerates.has(name) ? bundleEnumerates.get(name) : scope.enumerate(name)),
-    element: (ref) => {
-      const structure = typeof ref === "string" ? elementStructures.get(ref) : undefined;
-      return structure === undefined ? scope.element(ref) : plannedElement(ref as string, structure);
-    },
-    vaultFile: (id) => placeholders.get(id) ?? scope.vaultFile(id),
-  };
-  const placeholderOf = (ref: { readonly file: string }): number => {
-    const id = FILE_PLACEHOLDER_BASE + placeholders.size;
-    const name = fileNameOf(ref.file);
-    placeholders.set(id, { id, sha256: "", name, mime: mimeOfFile(name), size: 0, createdAt: "" });
-    return id;
-  };
   const fileProblems = new Map<string, string | undefined>();
   const checkFile = (file: string): string | undefined => {
     if (!fileProblems.has(file)) {
@@ -464,58 +566,93 @@ function checkElements(view: BundleView, known: Known, options: BundleCheckOptio
     }
     return fileProblems.get(file);
   };
+  const structureOf = (element: BundleElement) => (known.structureDeclared(element.structure) ? known.structure(element.structure) : undefined);
+  let done = 0;
+  for await (const part of source.read()) {
+    if (part.kind !== "elements") continue;
+    const batch = part.entries.map((raw, k) => (read.invalid.has(part.first + k) ? undefined : (raw as BundleElement)));
+    // What the value codec will look up; names of the bundle's own elements among them are simply not found.
+    const elementRefs: (string | number)[] = [];
+    const vaultIds: number[] = [];
+    for (const element of batch) {
+      if (!element) continue;
+      if (element.name !== undefined) elementRefs.push(element.name);
+      const structure = structureOf(element);
+      if (!structure) continue;
+      const { cells } = layoutValues(structure, element.values ?? {}, "$", () => {});
+      for (const cell of cells) referencesIn(cell.field, cell.raw, elementRefs, vaultIds);
+    }
+    const scope = createReadScope(options.store, systemPrincipal(), facts.definitions);
+    await scope.load({ elements: elementRefs, vaultFiles: vaultIds });
+    const placeholders = new Map<number, VaultFile>();
+    const context: ValueContext = {
+      enumerate: (name) => (bundleEnumerates.has(name) ? bundleEnumerates.get(name) : scope.enumerate(name)),
+      element: (ref) => {
+        const structure = typeof ref === "string" ? view.elementNames.structureOf(ref) : undefined;
+        return structure === undefined ? scope.element(ref) : plannedElement(ref as string, structure);
+      },
+      vaultFile: (id) => placeholders.get(id) ?? scope.vaultFile(id),
+    };
+    const placeholderOf = (ref: { readonly file: string }): number => {
+      const id = FILE_PLACEHOLDER_BASE + placeholders.size;
+      const name = fileNameOf(ref.file);
+      placeholders.set(id, { id, sha256: "", name, mime: mimeOfFile(name), size: 0, createdAt: "" });
+      return id;
+    };
+    batch.forEach((element, k) => {
+      const index = part.first + k;
+      for (const problem of read.early.get(index) ?? []) report(problem.path, problem.message);
+      if (element) checkElement(element, index, known, scope, context, checkFile, placeholderOf, report);
+    });
+    done += part.entries.length;
+    options.onProgress?.({ phase: "checking", done, total: read.count });
+  }
+  return omitted === 0 ? problems : [...problems, { path: "$.elements", message: `${omitted} more problems in the elements, not listed` }];
+}
 
-  const named = view.elements.map((element) => (element?.name === undefined ? undefined : { ...element, name: element.name }));
-  duplicates(named, (e) => e.name, "$.elements", "name", "logical name", report);
-  const importKeys = new Map<string, number>();
-  view.elements.forEach((element, i) => {
-    if (!element) return;
-    const path = `$.elements[${i}]`;
-    if (element.owner !== undefined && !known.user(element.owner)) report(`${path}.owner`, `unknown user "${element.owner}"`);
-    if (element.name === undefined) {
-      const key = elementImportKey(element);
-      const earlier = importKeys.get(key);
-      if (earlier === undefined) importKeys.set(key, i);
-      else report(path, `same structure, owner and values as $.elements[${earlier}]: give one of them a name`);
+function checkElement(
+  element: BundleElement, index: number, known: Known, scope: ReadScope, context: ValueContext,
+  checkFile: (file: string) => string | undefined, placeholderOf: (ref: { readonly file: string }) => number, report: Report,
+): void {
+  const path = `$.elements[${index}]`;
+  if (element.owner !== undefined && !known.user(element.owner)) report(`${path}.owner`, `unknown user "${element.owner}"`);
+  if (!known.structureDeclared(element.structure)) return report(`${path}.structure`, `unknown structure "${element.structure}"`);
+  const structure = known.structure(element.structure);
+  if (!structure) return; // its definition is wrong and reported already
+  const existing = element.name === undefined ? undefined : scope.element(element.name);
+  if (existing && existing.structure !== element.structure) {
+    report(`${path}.name`, `"${element.name}" is an existing element of structure "${existing.structure}", not "${element.structure}"`);
+    return;
+  }
+  const values = element.values ?? {};
+  const layout = layoutValues(structure, values, `${path}.values`, report);
+  for (const cell of layout.cells) {
+    if (cell.field.type === "enum" && (cell.field.enum === undefined || !context.enumerate(cell.field.enum))) continue; // reported with the structure
+    let filesOk = true;
+    const raw = cell.field.type === "file" || cell.field.type === "image"
+      ? mapItems(cell.raw, cell.path, (item, at) => {
+        if (!isFileRef(item)) return item;
+        const problem = checkFile(item.file);
+        if (problem) {
+          report(`${at}.file`, problem);
+          filesOk = false;
+        }
+        return placeholderOf(item);
+      })
+      : cell.raw;
+    if (!filesOk) continue;
+    try {
+      encodeFieldValue(cell.field, raw, context);
+    } catch (error) {
+      if (!isLineageError(error)) throw error;
+      report(cell.path, error.message);
     }
-    if (!known.structureDeclared(element.structure)) return report(`${path}.structure`, `unknown structure "${element.structure}"`);
-    const structure = known.structure(element.structure);
-    if (!structure) return; // its definition is wrong and reported already
-    const existing = element.name === undefined ? undefined : scope.element(element.name);
-    if (existing && existing.structure !== element.structure) {
-      report(`${path}.name`, `"${element.name}" is an existing element of structure "${existing.structure}", not "${element.structure}"`);
-      return;
-    }
-    const values = element.values ?? {};
-    const layout = layoutValues(structure, values, `${path}.values`, report);
-    for (const cell of layout.cells) {
-      if (cell.field.type === "enum" && (cell.field.enum === undefined || !context.enumerate(cell.field.enum))) continue; // reported with the structure
-      let filesOk = true;
-      const raw = cell.field.type === "file" || cell.field.type === "image"
-        ? mapItems(cell.raw, cell.path, (item, at) => {
-          if (!isFileRef(item)) return item;
-          const problem = checkFile(item.file);
-          if (problem) {
-            report(`${at}.file`, problem);
-            filesOk = false;
-          }
-          return placeholderOf(item);
-        })
-        : cell.raw;
-      if (!filesOk) continue;
-      try {
-        encodeFieldValue(cell.field, raw, context);
-      } catch (error) {
-        if (!isLineageError(error)) throw error;
-        report(cell.path, error.message);
-      }
-    }
-    for (const field of fieldIndex(structure).values()) {
-      if (!field.needed || field.arrayId !== undefined || field.type === "array" || !isEmptyRaw(values[field.id])) continue;
-      if (existing && !isEmptyValue(existing.values[field.id])) continue;
-      report(`${path}.values${pathStep(field.id)}`, `field "${field.id}" is needed: give it a value`);
-    }
-  });
+  }
+  for (const field of fieldIndex(structure).values()) {
+    if (!field.needed || field.arrayId !== undefined || field.type === "array" || !isEmptyRaw(values[field.id])) continue;
+    if (existing && !isEmptyValue(existing.values[field.id])) continue;
+    report(`${path}.values${pathStep(field.id)}`, `field "${field.id}" is needed: give it a value`);
+  }
 }
 
 const isEmptyRaw = (raw: unknown) => raw === undefined || raw === null || raw === "" || (Array.isArray(raw) && raw.length === 0);

@@ -1,6 +1,5 @@
 import * as v from "valibot";
-import { HTTP_RIGHTS } from "../accounts/account.ts";
-import { LOGIN_PATTERN } from "../accounts/manage-accounts.ts";
+import { HTTP_RIGHTS, LOGIN_PATTERN } from "../accounts/account.ts";
 import { FIELD_TYPES, VISIBILITIES } from "../structure/smart-field.ts";
 
 /*
@@ -94,6 +93,7 @@ export const ProfileSchema = v.strictObject({
       view: grants("Who may view the elements"),
       edit: grants("Who may change the elements"),
       delete: grants("Who may delete the elements"),
+      create: grants("Who may create elements through the API (default: those who may edit)"),
     }),
     v.description("Entries granted each permission; admin holds all of them"),
   )),

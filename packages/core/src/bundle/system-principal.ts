@@ -11,6 +11,7 @@ export const SYSTEM_ACCOUNT: Account = Object.freeze({
   groups: Object.freeze([]),
   locale: "en",
   rights: Object.freeze([...HTTP_RIGHTS]),
+  disabled: false,
 });
 
 /**

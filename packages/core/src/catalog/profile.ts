@@ -1,8 +1,11 @@
-/** Who may view, edit and delete the elements of the structures that name this profile. */
+/** Who may view, edit and delete the elements of the structures that name this profile, and who may create them. */
 export interface Profile {
   readonly name: string;
-  readonly grants: Readonly<Partial<Record<Permission, readonly string[]>>>;
+  readonly grants: Readonly<Partial<Record<ProfileGrant, readonly string[]>>>;
 }
 
 export const PERMISSIONS = ["view", "edit", "delete"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
+
+/** What a profile grants: the permissions on elements, and `create` (new elements through the API). */
+export type ProfileGrant = Permission | "create";

@@ -6,7 +6,7 @@ import { translate } from "../i18n/label.ts";
 import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
 import { fieldIndex, flattenFields, type SmartStructure } from "../structure/smart-structure.ts";
 import { renderFieldValue, type ReadContext, type RenderedValue } from "../values/display-value.ts";
-import { parseFileValue } from "../values/file-value.ts";
+import { iconUri } from "./element-icon.ts";
 import { elementUri } from "./element-uri.ts";
 import type { FieldsSelection, SelectionScope } from "./fields-selection.ts";
 import { statusProperty, type ElementRevision } from "./smart-element.ts";
@@ -50,18 +50,9 @@ export function stateProperty(revision: ElementRevision, lifecycle: Lifecycle | 
   return property;
 }
 
-const sqlDate = (iso: string) => iso.slice(0, 19).replace("T", " ");
+export { DEFAULT_ICON, iconUri } from "./element-icon.ts";
 
-/**
- * The icon URL of an element: its structure's icon, resized. An icon that is a vault image
- * (a file value `mime|id|name`) is served by the recorded route; a file name, from the Images directory.
- */
-export function iconUri(structure: SmartStructure | undefined): string | null {
-  if (!structure?.icon) return null;
-  const vaultIcon = parseFileValue(structure.icon);
-  if (vaultIcon) return `/api/v2/images/recorded/sizes/24x24c/${vaultIcon.vaultId}.png`;
-  return `/api/v2/images/assets/sizes/24x24c/${structure.icon.split("/").map(encodeURIComponent).join("/")}`;
-}
+const sqlDate = (iso: string) => iso.slice(0, 19).replace("T", " ");
 
 function propertyValue(name: string, revision: ElementRevision, context: ViewContext): unknown {
   const structure = context.structure(revision.structure);
@@ -98,7 +89,7 @@ function propertyValue(name: string, revision: ElementRevision, context: ViewCon
 const orders = new WeakMap<readonly string[], readonly string[]>();
 
 /** The original's order of properties: id and title first, then by name (kept per selection: a list renders many rows). */
-function propertyOrder(names: readonly string[]): readonly string[] {
+export function propertyOrder(names: readonly string[]): readonly string[] {
   let ordered = orders.get(names);
   if (!ordered) {
     const rest = [...new Set(names)].filter((name) => name !== "id" && name !== "title").sort();
@@ -153,14 +144,14 @@ export function renderAttributes(
   const result: Record<string, RenderedValue> = {};
   if (selection === "all") {
     for (const field of structure ? readableFields(structure) : []) {
-      result[field.id] = renderFieldValue(field, revision.values[field.id], context);
+      result[field.id] = renderFieldValue(field, revision.values[field.id], context, revision);
     }
     return result;
   }
   for (const id of selection) {
     const field = structure ? fieldIndex(structure).get(id) : undefined;
     result[id] = field && field.type !== "array" && visibilityOf(field) !== "I"
-      ? renderFieldValue(field, revision.values[id], context)
+      ? renderFieldValue(field, revision.values[id], context, revision)
       : { value: null, displayValue: "" };
   }
   return result;

@@ -12,12 +12,14 @@ export interface ApplyOptions {
   /** Form variables name fields case-insensitively. */
   readonly caseInsensitive?: boolean;
   /**
-   * Trusted writers (bundle import, creation) may write protected fields: read-only (R),
-   * which an API PUT silently leaves as they are like the original does, and invisible (I).
+   * Trusted writers (bundle import, embedding code) may write protected fields: read-only (R),
+   * which the API refuses (ROUTES0107, through `onReadOnly`), and invisible (I).
    */
   readonly writeReadOnly?: boolean;
   /** Called for an array field named directly (its columns hold the values). */
   readonly onArrayField?: (field: ResolvedField) => never;
+  /** Called for a read-only field (visibility R) the writer may not write; without it the field is left as it is. */
+  readonly onReadOnly?: (field: ResolvedField) => never;
 }
 
 function fieldFor(structure: StructureDefinition, key: string, caseInsensitive: boolean): ResolvedField | undefined {
@@ -82,7 +84,10 @@ export async function applyValues(
   for (const [key, raw] of Object.entries(input)) {
     const field = fieldFor(structure, key, options.caseInsensitive === true);
     if (!field || (visibilityOf(field) === "I" && !options.writeReadOnly) || field.type === "array") break;
-    if (visibilityOf(field) === "R" && !options.writeReadOnly) continue;
+    if (visibilityOf(field) === "R" && !options.writeReadOnly) {
+      if (options.onReadOnly) break;
+      continue;
+    }
     const value = await storeUploads(raw, scope.repos);
     stored.set(key, value);
     referenced.push([field, value]);
@@ -96,7 +101,10 @@ export async function applyValues(
       options.onArrayField?.(field);
       throw new LineageError("ROUTES0127", [field.id]);
     }
-    if (visibilityOf(field) === "R" && !options.writeReadOnly) continue;
+    if (visibilityOf(field) === "R" && !options.writeReadOnly) {
+      options.onReadOnly?.(field);
+      continue;
+    }
     const raw = stored.get(key);
     values[field.id] = field.arrayId === undefined ? encodeFieldValue(field, raw, scope) : encodeColumnValue(field, raw, scope);
   }

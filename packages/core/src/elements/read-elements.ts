@@ -95,9 +95,13 @@ function locateLineage(scope: ReadScope, ref: string, options: RevisionOptions, 
   return options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, rules, options.family);
 }
 
-function revisionBase(ref: string, options: RevisionOptions): string {
-  if (options.trash) return `/api/v2/trash/${ref}`;
-  return options.family === undefined ? `/api/v2/smart-elements/${ref}` : `/api/v2/smart-structures/${options.family}/smart-elements/${ref}`;
+/**
+ * Where an element's sub-collections are named: under the trash for a deleted one, else the plain
+ * `/api/v2/smart-elements/<ref>` however it was reached (through a structure's collection too), as
+ * the original answers.
+ */
+function revisionBase(ref: string | number, options: RevisionOptions): string {
+  return options.trash ? `/api/v2/trash/${ref}` : `/api/v2/smart-elements/${ref}`;
 }
 
 /** GET .../revisions/: every revision of a lineage, newest first, with the list's ETag. */
@@ -194,7 +198,8 @@ export async function readHistory(scope: ReadScope, ref: string, options: Histor
   const revisions = all.filter((r) => revisionFilter === -1 || r.revision === revisionFilter);
   const page = revisions.slice(offset, slice === -1 ? undefined : offset + slice);
   await scope.load({ accounts: page.map((revision) => revision.owner) });
-  const base = revisionBase(ref, options);
+  // The original names the history by the element's logical name, else its initid, whatever the request named it by.
+  const base = revisionBase(latest.name ?? latest.initid, options);
   const structure = scope.structure(latest.structure);
   const lifecycle = structure?.lifecycle ? scope.lifecycle(structure.lifecycle) : undefined;
   return {

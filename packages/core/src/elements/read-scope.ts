@@ -1,6 +1,6 @@
 import type { Account } from "../accounts/account.ts";
 import type { Principal } from "../accounts/principal.ts";
-import { permissionsUnder, rightsVector } from "../accounts/principal.ts";
+import { mayCreateUnder, permissionsUnder, rightsVector } from "../accounts/principal.ts";
 import type { Permission } from "../catalog/profile.ts";
 import type { ViewContext } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
@@ -32,6 +32,8 @@ export interface ReadScope extends ViewContext {
   readonly repos: Repositories;
   readonly definitions: Definitions;
   permissions(element: ElementRevision): ReadonlySet<Permission>;
+  /** True when the principal may create elements of this structure through the API (its profile's `create` grant). */
+  mayCreate(structureName: string): boolean;
   rightsVector(element: ElementRevision): string;
   /** Structures whose elements the principal may view; undefined means all. */
   viewableStructures(): string[] | undefined;
@@ -211,6 +213,10 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
     },
     permissions(revision) {
       return permissionsOf(revision.structure);
+    },
+    mayCreate(structureName) {
+      const profileName = definitions.structure(structureName)?.profile;
+      return mayCreateUnder(profileName ? definitions.profile(profileName) : undefined, principal);
     },
     canView(revision) {
       return permissionsOf(revision.structure).has("view");

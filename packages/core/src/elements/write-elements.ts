@@ -4,11 +4,14 @@ import type { HistoryEntry } from "../element/history-entry.ts";
 import { parseFieldsSelection } from "../element/fields-selection.ts";
 import { RestoreBodySchema } from "./restore-body.schema.ts";
 import { renderDocument } from "../element/element-view.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
 import type { Clock } from "../ports/clock.port.ts";
 import type { Deadline } from "../ports/store.port.ts";
 import type { Stamped } from "./definitions.ts";
-import { applyValues, checkNeeded, computeTitle } from "./element-values.ts";
+import { applyValues, checkNeeded, computeTitle, type ApplyOptions } from "./element-values.ts";
+import { apiHistoryComment } from "./api-history.ts";
+import type { ElementRevision, ElementValues } from "../element/smart-element.ts";
+import type { ResolvedField } from "../structure/smart-field.ts";
+import type { SmartStructure } from "../structure/smart-structure.ts";
 import { checkIfMatch } from "./if-match.ts";
 import { CONSULT_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
@@ -62,32 +65,81 @@ export function createElement(scope: ReadScope, clock: Clock, input: CreateEleme
 
 /** Creates a Smart Element inside the caller's transaction (`tx` reads through it). */
 export async function insertElement(tx: ReadScope, clock: Clock, input: CreateElementInput): Promise<ElementRevision> {
-  const repos = tx.repos;
   const structure = tx.structure(input.structure);
   if (!structure) throw new LineageError("ROUTES0105", [input.structure]);
-  if (input.name && (await repos.elements.latestByName(input.name))) throw new LineageError("BUNDLE0001", [`logical name "${input.name}" is taken`]);
+  if (input.name && (await tx.repos.elements.latestByName(input.name))) throw new LineageError("BUNDLE0001", [`logical name "${input.name}" is taken`]);
   const values = await applyValues(structure, {}, input.values, tx, { writeReadOnly: true });
   checkNeeded(structure, values);
+  const identity = { name: input.name ?? null, owner: input.owner ?? tx.principal.account.id, importKey: input.importKey ?? null };
+  return storeNewElement(tx, clock, structure, values, identity, { level: "notice", code: "CREATE", comment: "Created" });
+}
+
+export interface ApiCreateInput extends Stamped {
+  readonly values: Readonly<Record<string, unknown>>;
+  /** Form variables name fields case-insensitively. */
+  readonly caseInsensitive?: boolean;
+  readonly deadline?: Deadline | undefined;
+}
+
+/**
+ * Creates an element of `family` for POST on a structure's collection, in one transaction: 404
+ * CRUD0200 for an unknown structure, 403 API0204 without the profile's `create` grant, the
+ * values refused as a PUT refuses them. Owned by the caller, history "Created by API".
+ */
+export function createElementByApi(scope: ReadScope, clock: Clock, family: string, input: ApiCreateInput): Promise<ElementRevision> {
+  return scope.transaction(async (tx) => {
+    const structure = tx.structure(family);
+    if (!structure) throw new LineageError("CRUD0200", [family], { reason: "Family not found" });
+    if (!tx.mayCreate(structure.name)) throw new LineageError("API0204", [family]);
+    const values = await applyValues(structure, {}, input.values, tx, { caseInsensitive: input.caseInsensitive === true, ...apiRefusals(family) });
+    checkNeeded(structure, values);
+    const identity = { name: null, owner: tx.principal.account.id, importKey: null };
+    return storeNewElement(tx, clock, structure, values, identity, { level: "info", code: "CREATE", comment: apiHistoryComment("created", tx.locale) });
+  }, { deadline: input.deadline });
+}
+
+/** Revision 0 of a new lineage with these values, in the first state of its lifecycle, with its history line. */
+async function storeNewElement(
+  tx: ReadScope,
+  clock: Clock,
+  structure: SmartStructure,
+  values: ElementValues,
+  identity: Pick<ElementRevision, "name" | "owner" | "importKey">,
+  line: HistoryLine,
+): Promise<ElementRevision> {
+  const repos = tx.repos;
   const lifecycle = structure.lifecycle ? tx.lifecycle(structure.lifecycle) : undefined;
   const now = clock.now();
-  const name = input.name ?? null;
   const created = await repos.elements.insert({
     revision: 0,
     structure: structure.name,
-    name,
-    title: computeTitle(structure, values, name),
-    owner: input.owner ?? tx.principal.account.id,
+    name: identity.name,
+    title: computeTitle(structure, values, identity.name),
+    owner: identity.owner,
     status: "alive",
     fixed: false,
     state: lifecycle?.firstState ?? null,
     values,
     createdAt: now.toISOString(),
     modifiedAt: now.toISOString(),
-    importKey: input.importKey ?? null,
+    importKey: identity.importKey,
   });
-  await repos.elements.appendHistory(historyEntry(tx, created, now, { level: "notice", code: "CREATE", comment: "Created" }));
+  await repos.elements.appendHistory(historyEntry(tx, created, now, line));
   await repos.search.markChanged(created.initid, created.structure);
   return created;
+}
+
+/** The spec's answer to a field an API write may not set: 500 ROUTES0107 naming it, with the original's data. */
+function refuseField(document: string | number, field: ResolvedField, why: string): never {
+  throw new LineageError("ROUTES0107", [document, field.id, why], { userMessage: "Document update failed", data: { id: field.id, index: -1, err: why } });
+}
+
+/** What PUT and POST refuse before writing anything: an array field named itself, a read-only field. */
+function apiRefusals(document: string | number): Pick<ApplyOptions, "onArrayField" | "onReadOnly"> {
+  return {
+    onArrayField: (field) => refuseField(document, field, new LineageError("ROUTES0127", [field.id]).message),
+    onReadOnly: (field) => refuseField(document, field, `Smart field "${field.id}" is read-only`),
+  };
 }
 
 export interface UpdateElementInput extends WriteOptions {
@@ -118,10 +170,7 @@ export async function changeElement(tx: ReadScope, clock: Clock, ref: string, in
   const values = await applyValues(structure, current.values, input.values, tx, {
     caseInsensitive: input.caseInsensitive === true,
     writeReadOnly: input.writeReadOnly === true,
-    onArrayField: (field) => {
-      const why = new LineageError("ROUTES0127", [field.id]).message;
-      throw new LineageError("ROUTES0107", [ref, field.id, why], { userMessage: "Document update failed", data: { id: field.id, index: -1, err: why } });
-    },
+    ...apiRefusals(ref),
   });
   checkNeeded(structure, values);
   const now = modificationDate(clock, current);
@@ -133,7 +182,7 @@ export async function changeElement(tx: ReadScope, clock: Clock, ref: string, in
   };
   await repos.elements.save(updated);
   await repos.search.markChanged(updated.initid, updated.structure);
-  await repos.elements.appendHistory(historyEntry(tx, updated, now, { level: "notice", code: "MODIFY", comment: input.comment ?? "Updated by API" }));
+  await repos.elements.appendHistory(historyEntry(tx, updated, now, { level: "notice", code: "MODIFY", comment: input.comment ?? apiHistoryComment("updated", tx.locale) }));
   return updated;
 }
 
@@ -148,7 +197,7 @@ export function deleteElement(scope: ReadScope, clock: Clock, ref: string, famil
     await repos.elements.setLineageStatus(current.initid, "deleted", now.toISOString());
     await repos.search.markChanged(current.initid, current.structure);
     const deleted = (await repos.elements.latest(current.initid)) ?? { ...current, status: "deleted" as const };
-    await repos.elements.appendHistory(historyEntry(tx, deleted, now, { level: "notice", code: "DELETE", comment: "Deleted by API" }));
+    await repos.elements.appendHistory(historyEntry(tx, deleted, now, { level: "notice", code: "DELETE", comment: apiHistoryComment("deleted", tx.locale) }));
     return deleted;
   }, options);
 }

@@ -7,6 +7,8 @@ export interface ErrorCodeDefinition {
   readonly status: number;
   readonly reason: string;
   readonly text: string;
+  /** Seconds after which the request may succeed: a passing state (the HTTP adapter sends Retry-After). */
+  readonly retryAfter?: number;
 }
 
 const codes = {
@@ -26,7 +28,8 @@ const codes = {
   API0105: { status: 431, reason: "Request Header Fields Too Large", text: 'The request line and headers exceed the limit of %s bytes' },
   API0106: { status: 408, reason: "Request Timeout", text: 'The request was not received within %s ms' },
   API0107: { status: 417, reason: "Expectation Failed", text: 'Expectation "%s" is not supported: only "100-continue" is' },
-  API0110: { status: 503, reason: "Service Unavailable", text: 'The database is unavailable: try again in a moment' },
+  API0110: { status: 503, reason: "Service Unavailable", text: 'The database is unavailable: try again in a moment', retryAfter: 5 },
+  API0204: { status: 403, reason: "Forbidden", text: 'Document creation "%s" access deny' },
   AUTH0401: { status: 401, reason: "Unauthorized", text: 'User must be authenticated' },
   AUTH0402: { status: 401, reason: "Unauthorized", text: 'Invalid authorization method "%s"' },
   AUTH0403: { status: 403, reason: "Forbidden", text: 'Access not granted for %s %s' },
@@ -99,11 +102,14 @@ const codes = {
   ROUTES0200: { status: 404, reason: "Image not found", text: 'Image file "%s" not found' },
   ROUTES0201: { status: 400, reason: "Bad Request", text: 'File "%s" is not an image file' },
   IMAGE0001: { status: 400, reason: "Image too large", text: 'Image "%s" is too large to resize: %s' },
+  IMAGE0002: { status: 503, reason: "Service Unavailable", text: 'Too many images are waiting to be resized (%s): try again in a moment', retryAfter: 5 },
   VALUE0001: { status: 400, reason: "Bad Request", text: 'Smart field "%s": %s' },
   VALUE0002: { status: 400, reason: "Bad Request", text: 'Smart field "%s" is needed' },
   BUNDLE0001: { status: 400, reason: "Bad Request", text: 'Invalid bundle: %s' },
   ACCOUNT0001: { status: 400, reason: "Bad Request", text: 'Account "%s" already exists' },
   ACCOUNT0002: { status: 400, reason: "Bad Request", text: 'Invalid account: %s' },
+  ACCOUNT0003: { status: 404, reason: "Account not found", text: 'No account "%s"' },
+  ACCOUNT0004: { status: 409, reason: "Conflict", text: 'Account "%s" owns %d element(s): it cannot be removed (disable it instead)' },
   WFL0300: { status: 403, reason: "Forbidden", text: 'Cannot use transition "%s"' },
   WFL0310: { status: 400, reason: "Bad Request", text: 'Transition parameter "%s": %s' },
   WFL0311: { status: 400, reason: "Bad Request", text: 'Transition parameter "%s" is needed' },
@@ -112,6 +118,7 @@ const codes = {
   ENUM0404: { status: 404, reason: "Enumerate not found", text: 'Enumerate "%s" not found' },
   FSEA0002: { status: 400, reason: "Bad Request", text: 'Search Domain "%s" is not recorded.' },
   FSEA0003: { status: 400, reason: "Bad Request", text: 'Invalid search query "%s": %s' },
+  FSEA0004: { status: 503, reason: "Service Unavailable", text: 'The index of search domain "%s" is being built: try again in a moment', retryAfter: 5 },
   DASH0001: { status: 400, reason: "Bad Request", text: 'The dashboard reference is missing: give it as ?ref=<slug>' },
   DASH0002: { status: 404, reason: "Dashboard not found", text: 'Dashboard "%s" not found' },
   DASH0003: { status: 403, reason: "Forbidden", text: 'Dashboard "%s" access deny' },
@@ -124,6 +131,9 @@ const codes = {
 } as const satisfies Record<string, ErrorCodeDefinition>;
 
 export type ErrorCode = keyof typeof codes;
+
+/** Every error code, in the table's order (docs/api.md lists them). */
+export const ERROR_CODES = Object.keys(codes) as readonly ErrorCode[];
 
 /** The definition of an error code (status, reason, text format). */
 export function errorCodeDefinition(code: ErrorCode): ErrorCodeDefinition {

@@ -1,4 +1,4 @@
-import { LineageError } from "../errors/lineage-error.ts";
+import { LineageError, isLineageError } from "../errors/lineage-error.ts";
 import type { ImageProcessor } from "../ports/image-processor.port.ts";
 import type { ImageStore, SourceImage } from "../ports/image-store.port.ts";
 import type { ImageFormat } from "./image-format.ts";
@@ -58,8 +58,10 @@ export function createImageVariants(options: { store: ImageStore; processor: Ima
     let bytes: Uint8Array;
     try {
       bytes = await processor.transform(source.bytes, plan, format);
-    } catch {
-      // A header that parses over a body that does not: the client gets a clear 4xx, never a crash.
+    } catch (error) {
+      // The processor's own refusal (IMAGE0002: too busy) says what it means; any other failure is
+      // a header that parses over a body that does not: the client gets a clear 4xx, never a crash.
+      if (isLineageError(error)) throw error;
       throw new LineageError("CRUD0602", [source.name, planKey(plan)]);
     }
     await store.saveVariant(key, bytes);

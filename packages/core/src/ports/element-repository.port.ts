@@ -44,6 +44,8 @@ export interface ElementRepository {
   /** Every revision of a lineage, newest first. */
   revisions(initid: number): Promise<ElementRevision[]>;
   byImportKey(key: string): Promise<ElementRevision | undefined>;
+  /** How many lineages (trash included) have a revision this account owns. */
+  countOwnedBy(accountId: number): Promise<number>;
   /** Moves every revision of a lineage to the trash, or back. */
   setLineageStatus(initid: number, status: LineageStatus, modifiedAt: string): Promise<void>;
   /** Latest revisions matching the query, in its order. */
@@ -51,4 +53,10 @@ export interface ElementRepository {
   appendHistory(entry: HistoryEntry): Promise<void>;
   /** History of a lineage: revision newest first, then entry newest first. */
   history(initid: number): Promise<HistoryEntry[]>;
+  /**
+   * Runs `write`, which may insert up to `rows` revisions in the current transaction (a bundle
+   * import). Optional: a store may then build the indexes of its lists once at the end rather
+   * than update them row by row, when that costs less; without it the rows are written as they come.
+   */
+  bulkWrite?<T>(rows: number, write: () => Promise<T>): Promise<T>;
 }

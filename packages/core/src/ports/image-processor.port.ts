@@ -10,7 +10,8 @@ export interface ImageProcessor {
   readonly name: string;
   /**
    * `source` resized to the plan's dimensions, then cropped to its region if it has one, encoded as `format`.
-   * Rejects when the bytes cannot be decoded; the caller has already checked their header and size.
+   * Rejects when the bytes cannot be decoded (the caller has already checked their header and size), or
+   * with LineageError IMAGE0002 when too many transforms are waiting already.
    */
   transform(source: Uint8Array, plan: ResizePlan, format: ImageFormat): Promise<Uint8Array>;
   /** Releases workers or native resources. */

@@ -27,6 +27,19 @@ export interface SearchEngineOptions {
    * the engine keeps its own, keyed by the store's change clock.
    */
   readonly definitions?: (() => Promise<Definitions>) | undefined;
+  /**
+   * How long a search waits for its domain's index while it is first loaded or built, in ms
+   * (2000 by default); past it, the search is refused with FSEA0004 (503, retry later).
+   */
+  readonly openWaitMs?: number | undefined;
+}
+
+export interface StartOptions {
+  /**
+   * Open the domains (load snapshots, build what has none) in the background and return at once:
+   * a server listens meanwhile, and searches of a domain not open yet wait `openWaitMs` for it.
+   */
+  readonly background?: boolean;
 }
 
 /** Progress of a rebuild: elements done out of total. */
@@ -45,7 +58,9 @@ export interface RebuildOptions {
  */
 export interface SearchEngine {
   /** Opens every domain (loading snapshots, building what has none) and starts applying changes in the background. */
-  start(): Promise<void>;
+  start(options?: StartOptions): Promise<void>;
+  /** The domains whose index is being loaded or built (a first opening, or a rebuild), by name. */
+  building(): string[];
   /**
    * Stops the background work (waiting for the work in flight, a rebuild
    * giving up at its next step) and persists what changed; settles once
@@ -118,6 +133,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const { store, index } = options;
   const log = options.log ?? ((message: string) => console.log(`[search] ${message}`));
   const intervalMs = options.intervalMs ?? 500;
+  const openWaitMs = options.openWaitMs ?? 2000;
   const callables = options.callables ?? {};
   const definitionsOf = options.definitions ?? definitionsOfStore(store);
   const fileTexts = createFileTextCache();
@@ -309,6 +325,23 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return open.get(name) ?? state;
   }
 
+  /** A domain's first opening, waited for at most `openWaitMs`: past it FSEA0004, the opening going on. */
+  async function firstOpening(domain: SearchDomain): Promise<OpenDomain> {
+    const task = prepared(domain);
+    let timeout: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timeout = setTimeout(() => resolve(undefined), openWaitMs);
+    });
+    try {
+      const state = await Promise.race([task, late]);
+      if (state) return state;
+      task.catch(() => {});
+      throw new LineageError("FSEA0004", [domain.name]);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
   /** Opens a domain once, however many ask meanwhile. */
   function opened(domain: SearchDomain): Promise<OpenDomain> {
     const running = opening.get(domain.name);
@@ -425,14 +458,22 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     index,
     store,
     fileTexts,
-    async start() {
-      for (const domain of await store.search.domains()) await prepared(domain);
-      // The snapshots of the indexes just built are in place once started (a failed write is logged, and retried later).
-      await Promise.all(writing);
-      await tick();
+    async start(startOptions = {}) {
+      const domains = await store.search.domains();
+      if (startOptions.background) {
+        for (const domain of domains) {
+          prepared(domain).catch((error: unknown) => log(`domain "${domain.name}": opening its index failed: ${(error as Error).message}`));
+        }
+      } else {
+        for (const domain of domains) await prepared(domain);
+        // The snapshots of the indexes just built are in place once started (a failed write is logged, and retried later).
+        await Promise.all(writing);
+        await tick();
+      }
       timer ??= setInterval(() => void tick(), intervalMs);
       timer.unref?.();
     },
+    building: () => [...new Set([...opening.keys(), ...rebuilding.keys()])].sort(),
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
@@ -453,7 +494,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     async search(domain, query, structures, stamp) {
       const { name } = domain;
       const current = stamp?.data !== undefined && stamp.data !== "" && currentAt.get(name) === stamp.data && open.has(name);
-      if (!current) await prepared(domain);
+      if (!current) await (open.has(name) ? prepared(domain) : firstOpening(domain));
       // Read-your-writes: what was committed before the search is in its answer.
       return lanes.run(name, async () => {
         const state = open.get(name);

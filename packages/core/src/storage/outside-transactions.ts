@@ -4,7 +4,7 @@ import type { Repositories, Store } from "../ports/store.port.ts";
 const WRITES = {
   elements: ["insert", "save", "setLineageStatus", "appendHistory"],
   catalog: ["saveStructure", "saveEnumerate", "saveLifecycle", "saveProfile", "saveDashboard"],
-  accounts: ["saveAccount", "saveRole", "saveGroup"],
+  accounts: ["saveAccount", "removeAccount", "saveRole", "saveGroup"],
   vault: ["store"],
   search: ["saveDomain", "markChanged", "setGeneration"],
   sessions: ["create", "extend", "delete", "deleteForAccount", "deleteExpired"],

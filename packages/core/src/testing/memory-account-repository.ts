@@ -17,12 +17,22 @@ export function createMemoryAccountRepository({ tables, nextId, definitionsWritt
       const wanted = new Set(ids);
       return all().filter((a) => wanted.has(a.id));
     },
+    async list() {
+      return all().sort((a, b) => a.id - b.id);
+    },
     async saveAccount(account) {
       definitionsWritten();
       const id = tables.accounts.get(account.login)?.id ?? nextId("account");
       const stored = toAccount(id, account);
       tables.accounts.set(account.login, stored);
       return stored;
+    },
+    async removeAccount(id) {
+      const found = all().find((a) => a.id === id);
+      if (!found) return false;
+      definitionsWritten();
+      tables.accounts.delete(found.login);
+      return true;
     },
     async roles() {
       return [...tables.roles.values()];
@@ -45,6 +55,6 @@ export function createMemoryAccountRepository({ tables, nextId, definitionsWritt
 function toAccount(id: number, a: NewAccount): Account {
   return freeze({
     id, login: a.login, displayName: a.displayName, passwordHash: a.passwordHash, roles: [...a.roles],
-    groups: [...a.groups], locale: a.locale, rights: [...a.rights],
+    groups: [...a.groups], locale: a.locale, rights: [...a.rights], disabled: a.disabled,
   });
 }

@@ -50,6 +50,9 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
     async byImportKey(key) {
       return pickLatest(all().filter((r) => r.importKey === key), false);
     },
+    async countOwnedBy(accountId) {
+      return new Set(all().filter((r) => r.owner === accountId).map((r) => r.initid)).size;
+    },
     async setLineageStatus(initid, status, modifiedAt) {
       const revisions = lineage(initid);
       const latest = pickLatest([...revisions], false);

@@ -36,7 +36,7 @@ export function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
 export function account(login: string, overrides: Partial<NewAccount> = {}): NewAccount {
   return {
     login, displayName: login.toUpperCase(), passwordHash: "$scrypt$hash", roles: ["writer"], groups: [],
-    locale: "fr-FR", rights: ["GET", "PUT", "POST", "DELETE"], ...overrides,
+    locale: "fr-FR", rights: ["GET", "PUT", "POST", "DELETE"], disabled: false, ...overrides,
   };
 }
 

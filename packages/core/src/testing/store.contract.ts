@@ -114,6 +114,17 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         expect(await store.elements.revisions(MISSING_ID)).toEqual([]);
       });
 
+      it("countOwnedBy counts the lineages with a revision the account owns, trash included", async () => {
+        await createLineage(3, { owner: 7 });
+        const other = await createLineage(2, { owner: 8 });
+        const trashed = await store.elements.insert(draft({ owner: 7 }));
+        await store.elements.setLineageStatus(trashed.initid, "deleted", date(3));
+        await store.elements.save({ ...other[1]!, owner: 7 });
+        expect(await store.elements.countOwnedBy(7)).toBe(3);
+        expect(await store.elements.countOwnedBy(8)).toBe(1);
+        expect(await store.elements.countOwnedBy(MISSING_ID)).toBe(0);
+      });
+
       it("byImportKey gives the latest revision carrying the key", async () => {
         await createLineage(1, { importKey: "other" });
         const keyed = await createLineage(2, { importKey: "bundle:k1" });
@@ -429,6 +440,30 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         expect(await store.accounts.byId(alice.id)).toEqual({ ...changed, id: alice.id });
         expect(await store.accounts.byLogin("bob")).toEqual(bob);
         expect((await store.accounts.saveAccount(account("carol"))).id).toBeGreaterThan(bob.id);
+      });
+
+      it("keeps the disabled flag, and lists every account by id", async () => {
+        expect(await store.accounts.list()).toEqual([]);
+        const bob = await store.accounts.saveAccount(account("bob", { disabled: true }));
+        const alice = await store.accounts.saveAccount(account("alice"));
+        expect(await store.accounts.byLogin("bob")).toEqual({ ...account("bob", { disabled: true }), id: bob.id });
+        expect(await store.accounts.list()).toEqual([bob, alice]);
+        const enabled = await store.accounts.saveAccount({ ...bob, disabled: false });
+        expect(enabled).toEqual({ ...bob, disabled: false });
+        expect(await store.accounts.byId(bob.id)).toEqual(enabled);
+      });
+
+      it("removes an account by id, and a removed login may be added again with a new id", async () => {
+        const alice = await store.accounts.saveAccount(account("alice"));
+        const bob = await store.accounts.saveAccount(account("bob"));
+        const before = await store.changes.read();
+        expect(await store.accounts.removeAccount(alice.id)).toBe(true);
+        expect((await store.changes.read()).definitions).not.toBe(before.definitions);
+        expect(await store.accounts.removeAccount(alice.id)).toBe(false);
+        expect(await store.accounts.byLogin("alice")).toBeUndefined();
+        expect(await store.accounts.byId(alice.id)).toBeUndefined();
+        expect(await store.accounts.list()).toEqual([bob]);
+        expect((await store.accounts.saveAccount(account("alice"))).id).toBeGreaterThan(bob.id);
       });
 
       it("saves roles and replaces them by id, in the order first saved", async () => {

@@ -3,14 +3,25 @@ import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
 import { translate } from "../i18n/label.ts";
 import type { ResolvedField } from "../structure/smart-field.ts";
 import { parseFileValue } from "./file-value.ts";
+import { mimeIconUri } from "./mime-icon.ts";
+import { fileUri } from "../element/element-uri.ts";
 import { docidOf } from "../elements/read-scope.ts";
+import { iconUri } from "../element/element-icon.ts";
+import type { Label } from "../i18n/label.ts";
+import type { SmartStructure } from "../structure/smart-structure.ts";
 import type { ValueContext } from "./value-context.ts";
 
 /** What a read needs beyond lookups: the reader's locale and view right. */
 export interface ReadContext extends ValueContext {
   readonly locale: string;
   canView(element: ElementRevision): boolean;
+  structure(name: string): SmartStructure | undefined;
 }
+
+/** What a docid value shows of a target its reader may not view, as the original words it. */
+const NOT_ACCESSIBLE: Label = { en: "Information not accessible", fr: "Information non accessible" };
+/** The original shows the icons of docid targets smaller than those of elements. */
+const RELATION_ICON_SIZE = 14;
 
 /** A field value as served: the stored value and its text for a person. */
 export interface AttributeValue {
@@ -22,9 +33,10 @@ export interface AttributeValue {
 export type RenderedValue = AttributeValue | AttributeValue[] | AttributeValue[][];
 
 
+/** The original's date formats per language: day first in French, month first in English. */
 function displayDate(value: string, locale: string): string {
   const [y, m, d] = value.split("-");
-  return locale.startsWith("fr") ? `${d}/${m}/${y}` : value;
+  return locale.startsWith("fr") ? `${d}/${m}/${y}` : `${m}/${d}/${y}`;
 }
 
 function displayTimestamp(value: string, locale: string): string {
@@ -42,8 +54,14 @@ export function recordedImageUri(vaultId: number, name: string): string {
   return `/api/v2/images/recorded/original/${vaultId}${extension ? `.${extension}` : ""}`;
 }
 
-function renderScalar(field: ResolvedField, value: FieldValue, context: ReadContext): AttributeValue {
-  if (value === null || typeof value === "object") return { value: null, displayValue: null };
+/** Where a rendered value sits: the revision holding it and its index (-1 outside arrays and lists), for the links of file values. */
+export interface ValuePlace {
+  readonly holder: Pick<ElementRevision, "initid" | "revision" | "fixed">;
+  readonly index: number;
+}
+
+function renderScalar(field: ResolvedField, value: FieldValue, context: ReadContext, place?: ValuePlace): AttributeValue {
+  if (value === null || typeof value === "object") return field.type === "enum" ? { value: null, displayValue: null, exists: true } : { value: null, displayValue: null };
   switch (field.type) {
     case "int":
     case "double":
@@ -55,23 +73,30 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
     case "enum": {
       const enumerate = field.enum ? context.enumerate(field.enum) : undefined;
       const found = enumerate ? findEnumItem(enumerate, String(value)) : undefined;
-      if (!enumerate || !found) return { value, displayValue: String(value) };
-      const rendered: AttributeValue = { value, displayValue: translate(found.label, context.locale) };
-      // A child of a hierarchical enumerate also shows where it sits: "Technology/Artificial intelligence".
-      const chain = enumAncestry(enumerate, found);
-      if (chain.length > 1) rendered.longLabel = chain.map((link) => translate(link.label, context.locale)).join("/");
-      return rendered;
+      // A stored key the enumerate no longer holds is flagged, as the original does, and shown as stored.
+      if (!enumerate || !found) return { value, displayValue: String(value), exists: false };
+      // A child of a hierarchical enumerate shows where it sits, as the original's label does: "Bleu/Bleu ciel".
+      const path = enumAncestry(enumerate, found).map((link) => translate(link.label, context.locale)).join("/");
+      return { value, displayValue: path, exists: true };
     }
     case "docid": {
       const id = docidOf(value);
       const target = id === undefined ? undefined : context.element(id);
-      if (!target || !context.canView(target)) return { value, displayValue: "", initid: Number(value) };
+      // The original's shape; revision -1 names the latest, the only one a docid value follows here.
+      const relation = { familyRelation: field.structure ?? "", revision: -1 };
+      // A target the reader may not view (or that is gone) is told apart from nothing: no id, link or icon of it.
+      if (!target || !context.canView(target)) {
+        return { ...relation, url: null, icon: null, initid: null, fromid: null, value, displayValue: translate(NOT_ACCESSIBLE, context.locale) };
+      }
+      const structure = context.structure(target.structure);
       return {
+        ...relation,
+        url: `/api/v2/smart-elements/${target.initid}.html`,
+        icon: iconUri(structure, RELATION_ICON_SIZE),
+        initid: target.initid,
+        fromid: structure?.id ?? null,
         value,
         displayValue: target.title,
-        familyRelation: target.structure,
-        initid: target.initid,
-        url: `/api/v2/smart-elements/${target.initid}.json`,
       };
     }
     case "file":
@@ -86,9 +111,11 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
         mime: file.mime,
         size: stored?.size ?? null,
         creationDate: stored?.createdAt ?? null,
+        icon: mimeIconUri(file.mime),
       };
+      if (place) rendered.url = fileUri(place.holder, field.id, place.index, stored?.name || file.name);
       if (field.type === "image") {
-        rendered.url = recordedImageUri(file.vaultId, file.name);
+        rendered.url ??= recordedImageUri(file.vaultId, file.name);
         rendered.thumbnail = `/api/v2/images/recorded/sizes/48/${file.vaultId}.png`;
       }
       return rendered;
@@ -98,14 +125,26 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
   }
 }
 
-function renderOne(field: ResolvedField, value: FieldValue | undefined, context: ReadContext): AttributeValue | AttributeValue[] {
-  if (!field.multiple) return renderScalar(field, value ?? null, context);
-  return Array.isArray(value) ? value.map((item) => renderScalar(field, item, context)) : [];
+function renderOne(field: ResolvedField, value: FieldValue | undefined, context: ReadContext, place?: ValuePlace): AttributeValue | AttributeValue[] {
+  if (!field.multiple) return renderScalar(field, value ?? null, context, place);
+  if (!Array.isArray(value)) return [];
+  // A list's items are numbered by their position. The files route has no number for an item of a
+  // list in an array row: such items get no url rather than one that cannot answer.
+  return value.map((item, index) => renderScalar(field, item, context, place?.index === -1 ? { ...place, index } : undefined));
 }
 
-/** The served form of a stored value: per row for array columns, a list for multiple fields. */
-export function renderFieldValue(field: ResolvedField, value: FieldValue | undefined, context: ReadContext): RenderedValue {
-  if (field.arrayId === undefined) return renderOne(field, value, context);
+/**
+ * The served form of a stored value: per row for array columns, a list for multiple fields.
+ * With the revision holding it, file and image values carry the URL of the files route.
+ */
+export function renderFieldValue(
+  field: ResolvedField,
+  value: FieldValue | undefined,
+  context: ReadContext,
+  holder?: ValuePlace["holder"],
+): RenderedValue {
+  const place = holder && { holder, index: -1 };
+  if (field.arrayId === undefined) return renderOne(field, value, context, place);
   const rows = Array.isArray(value) ? value : [];
-  return rows.map((row) => renderOne(field, row, context)) as AttributeValue[] | AttributeValue[][];
+  return rows.map((row, index) => renderOne(field, row, context, place && { ...place, index })) as AttributeValue[] | AttributeValue[][];
 }

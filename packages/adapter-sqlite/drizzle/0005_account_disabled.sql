@@ -1,0 +1,1 @@
+ALTER TABLE `accounts` ADD `disabled` integer DEFAULT false NOT NULL;

@@ -1,0 +1,34 @@
+import { askHidden } from "./hidden-prompt.ts";
+
+/** What a command prints and reads; injectable so that tests drive it. */
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+  /** All of standard input as text (`--password-stdin`). */
+  readStdin?(): Promise<string>;
+  /** Asks a question on the terminal without echoing the answer; absent when there is no terminal. */
+  askSecret?: ((question: string) => Promise<string>) | undefined;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) text += chunk as string;
+  return text;
+}
+
+/** The process's console: stdout, stderr, stdin, and a prompt when stdin and stderr are a terminal. */
+export function consoleIo(): Io {
+  // A reader that stops early (`lineage --help | head`) closes the pipe: that ends the command quietly, as it does for any Unix tool.
+  process.stdout.once("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+  const terminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  return {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+    readStdin: () => readAll(process.stdin),
+    askSecret: terminal ? (question) => askHidden(question, process.stdin, process.stderr) : undefined,
+  };
+}

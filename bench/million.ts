@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
@@ -208,6 +208,8 @@ async function series(server: Server, label: string, path: string): Promise<Seri
 /* ---------- the run ---------- */
 
 const dir = mkdtempSync(join(tmpdir(), "bench-million-"));
+// Other processes may share the cores: the figures say under what load they were measured.
+const loads = [loadavg()[0]!];
 const mb = (bytes: number) => bytes / 1e6;
 try {
   const bundle = join(dir, "million.json");
@@ -274,6 +276,7 @@ try {
     log(`large bundle: ${mb(bytes).toFixed(1)} MB, import ${status === 0 ? "done" : "FAILED"} in ${large.seconds.toFixed(1)} s, peak ${thousands(large.peakMb)} MB; ${large.report}`);
   }
 
+  loads.push(loadavg()[0]!);
   const server = (s: Series) => median(s.serverMs);
   const [common, rare, phrase] = searches as [Series, Series, Series];
   const importMb = imported.usage.peakKb / 1024;
@@ -298,7 +301,8 @@ try {
     "",
     `Run on ${new Date().toISOString().slice(0, 10)}: \`pnpm bench:million${flags ? ` ${flags}` : ""}\` (${thousands(count)} elements of one structure, two short text fields each, and a search domain over both; ${runs} requests per line after one warm-up, one at a time).`,
     "",
-    `${machineLine()} Every step runs the \`lineage\` command as a child process on SQLite (from the TypeScript sources, as the other benchmarks); requests go over loopback.`,
+    `${machineLine()} Every step runs the \`lineage\` command as a child process on SQLite (from the TypeScript sources, as the other benchmarks); requests go over loopback.` +
+      ` Load average (1 min) at the start and the end of the run: ${loads.map((l) => l.toFixed(1)).join(" and ")}: other processes shared the cores, and figures are as measured under that load.`,
     "",
     "| Target | Measured | Goal | Status |",
     "|---|---|---|---|",

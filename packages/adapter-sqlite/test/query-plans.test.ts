@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm, type SmartField } from "@lineage/core";
+import { createPlatform, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm, type SmartField } from "@lineage/core";
 import { BATCH_READS } from "../src/element-repository.ts";
 import { groupedPageSql } from "../src/grouped-page.ts";
 import { listPageSql } from "../src/list-statement.ts";
@@ -27,7 +27,12 @@ beforeAll(async () => {
   // The store's own migrations and structures (whose saving makes the field indexes), rows added in bulk.
   const store = openSqliteStore({ dataDir });
   await store.transaction(async (tx) => {
-    for (let i = 0; i < STRUCTURES; i++) await tx.catalog.saveStructure({ name: `s${i}`, fields: FIELDS });
+    for (let i = 0; i < STRUCTURES; i++) {
+      // Each structure viewed by a role of its own: a reader of one structure of ten (rights in the index path).
+      await tx.accounts.saveRole({ id: `r_s${i}` });
+      await tx.catalog.saveProfile({ name: `PRF_s${i}`, grants: { view: [`role:r_s${i}`] } });
+      await tx.catalog.saveStructure({ name: `s${i}`, profile: `PRF_s${i}`, fields: FIELDS });
+    }
   });
   await store.close();
   client = new Database(join(dataDir, "lineage.sqlite"));
@@ -170,6 +175,28 @@ describe("list pages", () => {
   it.each(UNINDEXED_FIELDS)("of a structure ordered by its field %s (no index) sort that structure's revisions only", (field) => {
     expect(plan({ structures: ["s2"], orderBy: [by(field, "asc", "field")] }))
       .toMatch(/^SEARCH elements USING (COVERING )?INDEX elements_\w+ \(status=\? AND structure=\?\)\nUSE TEMP B-TREE FOR ORDER BY$/);
+  });
+
+  it("for a reader who may view one structure of ten: the store is asked for that structure, whose index a page walks", async () => {
+    const store = openSqliteStore({ dataDir });
+    try {
+      const asked: ElementQuery[] = [];
+      const list = store.elements.list.bind(store.elements);
+      const platform = createPlatform({ store: { ...store, elements: { ...store.elements, list: (query) => (asked.push(query), list(query)) } } });
+      await platform.addUser({ login: "reader", password: "reader-pw", roles: ["r_s3"] });
+      const reader = (await platform.principal("reader"))!;
+      for (const orderBy of ["mdate:desc", "title", "owner:desc", "initid"]) {
+        asked.length = 0;
+        const page = await platform.listElements(reader, { slice: "10", offset: "2000", orderBy, fields: "document.properties.fromname" });
+        expect(page.documents.map((document) => document.properties?.fromname)).toEqual(Array(10).fill("s3"));
+        expect(asked.map((query) => query.structures)).toEqual([["s3"]]);
+        const steps = plan(asked[0]!);
+        expect(steps).not.toMatch(/TEMP B-TREE/);
+        expect(steps).toMatch(/^SEARCH elements USING COVERING INDEX elements_structure_\w+ \(status=\? AND structure=\?\)$/);
+      }
+    } finally {
+      await store.close();
+    }
   });
 
   it("write the limit out, since SQLite prepares a statement again each time its LIMIT is bound", () => {

@@ -1,0 +1,336 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPlatform, SORTABLE_PROPERTIES, type ElementQuery, type ElementValues, type OrderTerm, type SmartField } from "@lineage/core";
+import { groupedPageSql } from "../src/grouped-page.ts";
+import { listPageSql, listStatement } from "../src/list-statement.ts";
+import { openPostgresStore } from "../src/index.ts";
+import { freshDatabase } from "./fresh-database.ts";
+
+const ROWS = 30_000;
+const STRUCTURES = 10;
+let url: string;
+let client: pg.Client;
+
+/** A field of each type a list may sort on through an index; the last ones have none (docs/limits.md). */
+const FIELDS: SmartField[] = [
+  { id: "f_text", type: "text" }, { id: "f_int", type: "int" }, { id: "f_double", type: "double" }, { id: "f_date", type: "date" },
+  { id: "f_timestamp", type: "timestamp" }, { id: "f_enum", type: "enum", enum: "colors" }, { id: "f_docid", type: "docid" },
+  { id: "f_long", type: "longtext" }, { id: "f_multi", type: "text", multiple: true },
+];
+const INDEXED_FIELDS = FIELDS.slice(0, 7).map((f) => f.id);
+
+beforeAll(async () => {
+  url = await freshDatabase();
+  const store = await openPostgresStore({ url });
+  await store.transaction(async (tx) => {
+    for (let i = 0; i < STRUCTURES; i++) {
+      // Each structure viewed by a role of its own: a reader of one structure of ten (rights in the index path).
+      await tx.accounts.saveRole({ id: `r_s${i}` });
+      await tx.catalog.saveProfile({ name: `PRF_s${i}`, grants: { view: [`role:r_s${i}`] } });
+      await tx.catalog.saveStructure({ name: `s${i}`, profile: `PRF_s${i}`, fields: FIELDS });
+    }
+  });
+  await store.close();
+  client = new pg.Client({ connectionString: url });
+  await client.connect();
+  // Rows in bulk; the trigger makes their sort keys.
+  await client.query(`
+    insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
+    select i, i % 3, 's' || (i % ${STRUCTURES}), 1 + i % ${STRUCTURES}, case when i % 5 = 0 then 'N' || i end, 'title ' || (i * 7919 % 1000), i % 4,
+      case when i % 10 = 0 then 'deleted' else 'alive' end, i % 7 = 0, case i % 3 when 0 then null else 'e' || (i % 2) end,
+      json_build_object('f_text', 't' || (i % 97), 'f_int', i % 50, 'f_double', i / 7.0, 'f_date', '2024-01-' || (10 + i % 20), 'f_enum', 'c' || (i % 3),
+        'f_docid', i % 1000, 'f_long', 'long ' || i, 'f_multi', json_build_array('a', i)),
+      '2024-01-01T00:00:' || (10 + i % 50), '2024-02-01T00:00:' || (10 + i % 40), null
+    from generate_series(1, $1) as i`, [ROWS]);
+  await client.query("vacuum analyze");
+  await settle();
+}, 120_000);
+afterAll(async () => {
+  await client?.end();
+});
+
+const by = (key: string, direction: "asc" | "desc" = "asc", kind: OrderTerm["kind"] = "property"): OrderTerm => ({ kind, key, direction });
+
+interface PlanNode {
+  "Node Type": string;
+  "Index Name"?: string;
+  "Relation Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+/**
+ * Vacuums the tables until their visibility maps are set, as on a settled database: only then does PostgreSQL
+ * count an index-only scan as reading no row, as it does at a million. (A transaction open meanwhile, such as an
+ * autovacuum's analyze of the bulk insert, keeps a vacuum from marking the pages: seen in one run of two.)
+ */
+async function settle(): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const { rows } = await client.query<{ unsettled: number }>(
+      "select count(*)::int as unsettled from pg_class where relname in ('elements', 'element_sort_keys') and relallvisible < relpages",
+    );
+    if (rows[0]!.unsettled === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await client.query("vacuum elements, element_sort_keys");
+  }
+  throw new Error("the visibility maps of elements and element_sort_keys are still not set");
+}
+
+/** The live revisions of each scope: ROWS alive (9 in 10), not fixed (6 in 7), in one structure or three of ten. */
+const LIVE = Math.floor((ROWS * 9 * 6) / (10 * 7));
+
+/** The plan of a page as the planner makes it, with the statistics of the table. */
+async function plan(query: Pick<ElementQuery, "orderBy" | "structures">, offset: number): Promise<PlanNode[]> {
+  const page = listPageSql(query);
+  const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+    `explain (format json) ${page.text}`, page.bind({ status: "alive", offset, limit: 10, ...query }),
+  );
+  return nodes(rows[0]!["QUERY PLAN"][0].Plan);
+}
+
+/** Every node reading elements walks an index, and none sorts. */
+function expectWalked(steps: PlanNode[], index: RegExp): void {
+  expect(steps.filter((step) => /Sort/.test(step["Node Type"])).map((step) => step["Node Type"])).toEqual([]);
+  const scans = steps.filter((step) => step["Relation Name"] !== undefined);
+  expect(scans.length).toBeGreaterThan(0);
+  for (const scan of scans) {
+    expect(scan["Node Type"]).toBe("Index Only Scan");
+    expect(scan["Index Name"]).toMatch(index);
+  }
+}
+
+/**
+ * No element read but through an index on the structures asked: the entries of the others are skipped
+ * on the index, or those structures' elements alone are read and sorted, never all of them.
+ */
+function expectViewedOnly(steps: PlanNode[]): void {
+  const scans = steps.filter((step) => /Scan/.test(step["Node Type"]) && step["Node Type"] !== "Bitmap Heap Scan");
+  expect(scans.length).toBeGreaterThan(0);
+  for (const scan of scans) {
+    expect(scan["Node Type"]).toMatch(/^(Index Only Scan|Index Scan|Bitmap Index Scan)$/);
+    expect(scan["Index Cond"]).toMatch(/structure = ANY/);
+  }
+}
+
+/** The page, and the same page as a plain sort of the table gives it. */
+async function pages(query: Pick<ElementQuery, "orderBy" | "structures">, offset: number): Promise<[number[], number[]]> {
+  const page = listPageSql(query);
+  const params = page.bind({ status: "alive", offset, limit: 10, ...query });
+  const walked = (await client.query({ text: page.text, values: params, rowMode: "array" })).rows.map((row) => row[0] as number);
+  await client.query("begin");
+  try {
+    await client.query("set local enable_indexscan = off; set local enable_indexonlyscan = off; set local enable_bitmapscan = off");
+    const sorted = (await client.query({ text: page.text, values: params, rowMode: "array" })).rows.map((row) => row[0] as number);
+    return [walked, sorted];
+  } finally {
+    await client.query("rollback");
+  }
+}
+
+const DIRECTIONS = ["asc", "desc"] as const;
+const SCOPES = { "the whole collection": undefined, "one structure": ["s3"], "three structures": ["s1", "s4", "s7"] } as const;
+const KEYS = SORTABLE_PROPERTIES.filter((key) => key !== "id");
+const GROUPED_KEYS = ["owner", "state", "revision", "name", "fromname", "fromid"];
+const SECOND_KEYS = ["title", "name", "revision", "owner", "state", "cdate", "mdate", "initid"];
+
+describe("list pages", () => {
+  describe.each(Object.entries(SCOPES))("of %s", (_, structures) => {
+    const scope = structures === undefined ? {} : { structures };
+    // A page deep in the list (four fifths in): the one that would read most rows to skip them.
+    const deep = Math.floor((LIVE * 4 * (structures?.length ?? STRUCTURES)) / (5 * STRUCTURES));
+    /**
+     * A page deep in the list walks the index of its order. Of several structures (those a caller may view), the
+     * whole collection's index is walked with the others' entries skipped: a page costs (offset + slice) divided
+     * by their share, so deep in the list PostgreSQL may rather sort those structures' elements (docs/limits.md).
+     */
+    const expectServed = async (query: Pick<ElementQuery, "orderBy">) => {
+      if ((structures?.length ?? 1) === 1) return expectWalked(await plan({ ...scope, ...query }, deep), /^elements_\w+_idx$/);
+      expectWalked(await plan({ ...scope, ...query }, 100), /^elements_\w+_idx$/);
+      expectViewedOnly(await plan({ ...scope, ...query }, deep));
+    };
+
+    it.each(SORTABLE_PROPERTIES.flatMap((key) => DIRECTIONS.map((direction) => [key, direction] as const)))(
+      "ordered by %s %s (then id desc) walk an index in order, no row read for the entries skipped (deep in several structures: none of the others)",
+      async (key, direction) => {
+        await expectServed({ orderBy: [by(key, direction)] });
+      },
+    );
+
+    it.each(KEYS.flatMap((key) => DIRECTIONS.flatMap((direction) => DIRECTIONS.map((id) => [key, direction, id] as const))))(
+      "ordered by %s %s, id %s walk an index in order (deep in several structures: read none of the others)",
+      async (key, direction, id) => {
+        await expectServed({ orderBy: [by(key, direction), by("id", id)] });
+      },
+    );
+
+    it("give the page a sort of the table gives, at any offset", async () => {
+      for (const orderBy of [[by("title")], [by("mdate", "desc")], [by("owner")], [by("state", "desc")], [by("name")], [by("initid", "desc")],
+        [by("fromid", "desc")], [by("fromname"), by("id")], [by("revision", "desc"), by("title")], [by("owner"), by("cdate", "desc")]]) {
+        for (const offset of [0, 7, 1234, 9000]) {
+          const [page, sorted] = await pages({ ...scope, orderBy }, offset);
+          expect(page, JSON.stringify({ orderBy, offset })).toEqual(sorted);
+        }
+      }
+    });
+  });
+
+  describe.each(Object.entries(SCOPES))("of %s ordered by a key of few values then another", (_, structures) => {
+    const scope = structures === undefined ? {} : { structures };
+    const grouped = GROUPED_KEYS.filter((key) => structures?.length !== 1 || (key !== "fromname" && key !== "fromid"));
+
+    it.each(grouped.flatMap((key) => DIRECTIONS.map((direction) => [key, direction] as const)))(
+      "%s %s find and count the groups on an index, and page each from an index",
+      async (key, direction) => {
+        for (const next of SECOND_KEYS.filter((k) => k !== key)) {
+          const sql = groupedPageSql({ ...scope, orderBy: [by(key, direction), by(next, "desc")] })!;
+          const base = structures === undefined ? ["alive"] : ["alive", structures.length === 1 ? structures[0] : structures];
+          const value = key === "fromname" ? "s3" : ["state", "name"].includes(key) ? "e1" : 1;
+          const explain = async (text: string, values: unknown[]) => {
+            const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (format json) ${text}`, [...base, ...values]);
+            return nodes(rows[0]!["QUERY PLAN"][0].Plan);
+          };
+          const nulls = sql.nullable ? [[sql.firstNotNull, []], [sql.anyNull, []], [sql.countNull, [100]]] as const : [];
+          for (const [text, values] of [[sql.first, []], [sql.next, [value]], [sql.count, [value, 100]], ...nulls] as const) {
+            const steps = await explain(text, [...values]);
+            expect(steps.filter((step) => /Sort|Seq Scan/.test(step["Node Type"])).map((step) => step["Node Type"]), text).toEqual([]);
+          }
+          const nullPage = sql.nullable ? [[sql.pageNull, [10, 0]]] as const : [];
+          for (const [text, values] of [[sql.page, [key === "fromid" ? "s3" : value, 10, 0]], ...nullPage] as const) {
+            const steps = await explain(text, [...values]);
+            expect(steps.filter((step) => step["Node Type"] === "Seq Scan"), text).toEqual([]);
+          }
+        }
+      },
+    );
+
+    it("give the page a sort of the table gives, at any offset, through the store", async () => {
+      const store = await openPostgresStore({ url });
+      try {
+        for (const key of grouped) {
+          for (const orderBy of [[by(key), by("title", "desc")], [by(key, "desc"), by("mdate")], [by(key, "desc"), by("initid", "desc")]]) {
+            for (const offset of [0, 2995, 14_999]) {
+              const [, sorted] = await pages({ ...scope, orderBy }, offset);
+              const query = { status: "alive" as const, ...scope, orderBy, limit: 10, offset };
+              expect((await store.elements.list(query)).map((r) => r.id), JSON.stringify({ orderBy, offset })).toEqual(sorted);
+            }
+          }
+        }
+      } finally {
+        await store.close();
+      }
+    }, 180_000);
+  });
+
+  it.each(INDEXED_FIELDS.flatMap((field) => DIRECTIONS.map((direction) => [field, direction] as const)))(
+    "of a structure ordered by its field %s %s walk the field's sort keys in order",
+    async (field, direction) => {
+      expectWalked(await plan({ structures: ["s2"], orderBy: [by(field, direction, "field")] }, Math.floor((LIVE * 4) / (5 * STRUCTURES))), /^element_sort_keys_(desc_)?idx$/);
+      for (const offset of [0, 150, 2000]) {
+        const query = { structures: ["s2"], orderBy: [by(field, direction, "field")] };
+        const [page] = await pages(query, offset);
+        const sorted = listPageSql(query, { keyedField: false });
+        const expected = (await client.query({ text: sorted.text, values: sorted.bind({ status: "alive", offset, limit: 10, ...query }), rowMode: "array" }))
+          .rows.map((row) => row[0] as number);
+        expect(page).toEqual(expected);
+      }
+    },
+  );
+
+  it("for a reader who may view one structure of ten: the store is asked for that structure, whose index a deep page walks", async () => {
+    const store = await openPostgresStore({ url });
+    try {
+      const asked: ElementQuery[] = [];
+      const list = store.elements.list.bind(store.elements);
+      const platform = createPlatform({ store: { ...store, elements: { ...store.elements, list: (query) => (asked.push(query), list(query)) } } });
+      await platform.addUser({ login: "reader", password: "reader-pw", roles: ["r_s3"] });
+      const reader = (await platform.principal("reader"))!;
+      const deep = Math.floor((LIVE * 4) / (5 * STRUCTURES));
+      for (const orderBy of ["mdate:desc", "title", "owner:desc", "initid"]) {
+        asked.length = 0;
+        const page = await platform.listElements(reader, { slice: "10", offset: String(deep), orderBy, fields: "document.properties.fromname" });
+        expect(page.documents.map((document) => document.properties?.fromname)).toEqual(Array(10).fill("s3"));
+        expect(asked.map((query) => query.structures)).toEqual([["s3"]]);
+        expectWalked(await plan(asked[0]!, deep), /^elements_structure_by_\w+_idx$/);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("read a field's sort keys only when the structure keeps them", async () => {
+    const run = async (field: string) => {
+      const list = listStatement({ structures: ["s2"], orderBy: [by(field, "asc", "field")] });
+      const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+        `explain (analyze, format json) ${list.statement.text}`, list.bind({ status: "alive", structures: ["s2"], orderBy: [], offset: 0, limit: 10 }),
+      );
+      return nodes(rows[0]!["QUERY PLAN"][0].Plan).filter((node) => (node as { "Actual Loops"?: number })["Actual Loops"] !== 0);
+    };
+    const keyed = await run("f_int");
+    expect(keyed.some((node) => node["Relation Name"] === "element_sort_keys")).toBe(true);
+    expect(keyed.filter((node) => /Sort/.test(node["Node Type"]))).toEqual([]);
+    const unkept = await run("f_long");
+    expect(unkept.some((node) => node["Relation Name"] === "element_sort_keys")).toBe(false);
+  });
+});
+
+describe("field sort keys", () => {
+  const keys = async (db: pg.Client) =>
+    (await db.query<{ field: string; status: string; rank: number }>("select field, status, rank from element_sort_keys order by field, element_id")).rows
+      .map((row) => `${row.field} ${row.status} ${row.rank}`);
+  const revision = (values: ElementValues) => ({
+    revision: 0, structure: "a", name: null, title: "t", owner: 1, status: "alive" as const, fixed: false, state: null, values,
+    createdAt: "2024", modifiedAt: "2024", importKey: null,
+  });
+
+  it("come and go with a structure's fields and its live revisions, in the transactions that write them", async () => {
+    const dbUrl = await freshDatabase();
+    const store = await openPostgresStore({ url: dbUrl });
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    try {
+      const first = await store.transaction(async (tx) => {
+        await tx.catalog.saveStructure({ name: "a", fields: [{ id: "x", type: "int" }, { id: "y", type: "longtext" }] });
+        return tx.elements.insert(revision({ x: 1 }));
+      });
+      await store.elements.insert(revision({}));
+      expect(await keys(db)).toEqual(["x alive 1", "x alive 0"]);
+      await expect(store.transaction(async (tx) => {
+        await tx.catalog.saveStructure({ name: "a", fields: [{ id: "z", type: "text" }] });
+        throw new Error("rolled back");
+      })).rejects.toThrow("rolled back");
+      expect(await keys(db)).toEqual(["x alive 1", "x alive 0"]);
+      await store.transaction((tx) => tx.catalog.saveStructure({ name: "a", fields: [{ id: "z", type: "text" }, { id: "x", type: "int" }] }));
+      expect(await keys(db)).toEqual(["x alive 1", "x alive 0", "z alive 0", "z alive 0"]);
+      await store.transaction(async (tx) => {
+        await tx.elements.save({ ...first, fixed: true });
+        await tx.elements.insert({ ...revision({ x: "9", z: "new" }), initid: first.initid, revision: 1 });
+      });
+      expect(await keys(db)).toEqual(["x alive 0", "x alive 2", "z alive 0", "z alive 2"]);
+      await store.elements.setLineageStatus(first.initid, "deleted", "2025");
+      expect(await keys(db)).toEqual(["x alive 0", "x deleted 2", "z alive 0", "z deleted 2"]);
+    } finally {
+      await db.end();
+      await store.close();
+    }
+  });
+
+  it("are made at start for structures saved before they existed", async () => {
+    const dbUrl = await freshDatabase();
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    try {
+      await db.query(`insert into structures (name, definition) values ('a', $1)`, [JSON.stringify({ name: "a", fields: [{ id: "d", type: "date" }] })]);
+      await db.query(`insert into elements (initid, revision, structure, title, owner, status, fixed, "values", created_at, modified_at)
+        values (1, 0, 'a', 't', 1, 'alive', false, '{"d": "2024-01-01"}', '', '')`);
+      expect(await keys(db)).toEqual([]);
+      await (await openPostgresStore({ url: dbUrl })).close();
+      expect(await keys(db)).toEqual(["d alive 2"]);
+    } finally {
+      await db.end();
+    }
+  });
+});

@@ -19,7 +19,7 @@ export default defineConfig(
         projectService: {
           allowDefaultProject: [
             "*.js", "scripts/*.mjs", "bench/*.mjs", "packages/cli/bin/*.mjs",
-            "packages/adapter-images/src/*.mjs", "examples/demo/scripts/*.mjs",
+            "packages/adapter-images/src/*.mjs", "packages/adapter-search/src/document-texts/*.mjs", "examples/demo/scripts/*.mjs",
           ],
         },
         tsconfigRootDir: import.meta.dirname,

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { createDocumentTexts } from "@lineage/adapter-search";
 import type { Io } from "./io.ts";
 import type { Run } from "./lineage-program.ts";
 import { progressBar } from "./progress-bar.ts";
@@ -18,7 +19,11 @@ export function searchCommands(program: Command, io: Io, run: Run): void {
  * a server running on the same DIR loads them at its next tick.
  */
 async function searchReindex(domain: string | undefined, flags: StoreFlags, io: Io): Promise<number> {
-  const { platform } = await openLineage(storeLocationOf(flags));
+  const documents = createDocumentTexts();
+  const { platform } = await openLineage(storeLocationOf(flags), [], { documents }).catch(async (error: unknown) => {
+    await documents.close();
+    throw error;
+  });
   try {
     const engine = platform.fullsearch.engine;
     const names = domain !== undefined ? [(await engine.domain(domain)).name] : (await engine.domains()).map((d) => d.name);
@@ -30,6 +35,7 @@ async function searchReindex(domain: string | undefined, flags: StoreFlags, io: 
     }
     return 0;
   } finally {
+    await documents.close();
     await platform.store.close();
   }
 }

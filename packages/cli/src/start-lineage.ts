@@ -2,9 +2,9 @@ import { createPlatform, importBundleSource, type ImportReport, type Platform } 
 import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
-import { createCompactSearchIndex, createMiniSearchIndex } from "@lineage/adapter-search";
+import { createCompactSearchIndex, createDocumentTexts, createMiniSearchIndex } from "@lineage/adapter-search";
 import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
-import type { ImageProcessor, SearchIndex } from "@lineage/core";
+import type { DocumentTextExtractor, ImageProcessor, SearchIndex } from "@lineage/core";
 import { dirname, join, resolve } from "node:path";
 import { bundleFolderReader } from "./bundle-file.ts";
 import { openBundleStream } from "./bundle-stream.ts";
@@ -53,6 +53,8 @@ export interface OpenSettings {
   readonly seeds?: readonly string[] | undefined;
   /** What shows the progress of importing a bundle file; none by default. */
   readonly importProgress?: ((file: string) => ImportProgressView) | undefined;
+  /** Reads attached PDF, DOCX and ODT files for the search indexes (`serve`, `search reindex`); none by default. */
+  readonly documents?: DocumentTextExtractor | undefined;
 }
 
 /** The full-text index adapters; both keep their snapshots under `<data>/search/`, each in its own files. */
@@ -74,7 +76,10 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
   const searchIndex = chooseSearchIndex(join(location.dataDir, "search"), settings.searchIndex);
   const store = await openStore(location, settings.synchronous);
   // Node's native scrypt: a login or `user add` hashes off the event loop.
-  const platform = createPlatform({ store, searchIndex, hasher: createNodeScryptPasswordHasher(), ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}) });
+  const platform = createPlatform({
+    store, searchIndex, hasher: createNodeScryptPasswordHasher(), ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}),
+    ...(settings.documents ? { searchDocuments: settings.documents } : {}),
+  });
   const imports: ImportReport[] = [];
   const seeds = settings.seeds ?? [];
   let seeding = false;
@@ -105,8 +110,13 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   // Built first: a wrong `dashboards` setting stops the start before the store is opened.
   const dashboards = options.dashboards && createSupersetServer(options.dashboards);
   const location = { dataDir: options.dataDir ?? "./data", databaseUrl: options.databaseUrl };
+  // Its worker threads start with the first document to read, and stop when idle.
+  const documents = createDocumentTexts();
   const { platform, imports, imported, skippedSeeds } = await openLineage(location, options.bundles, {
-    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds,
+    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents,
+  }).catch(async (error: unknown) => {
+    await documents.close();
+    throw error;
   });
   const firstBundle = options.seeds?.[0] ?? options.bundles?.[0];
   const imagesDir = options.imagesDir ?? (firstBundle ? resolve(dirname(firstBundle), "images") : undefined);
@@ -116,6 +126,7 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
     await platform.fullsearch.engine.start({ background: true });
   } catch (error) {
     await platform.store.close();
+    await documents.close();
     throw error;
   }
   const images = createJimpImages({
@@ -127,6 +138,7 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   const release = async () => {
     await images.close();
     await platform.fullsearch.engine.stop();
+    await documents.close();
     await platform.store.close();
   };
   try {

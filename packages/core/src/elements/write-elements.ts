@@ -7,7 +7,8 @@ import { renderDocument } from "../element/element-view.ts";
 import type { Clock } from "../ports/clock.port.ts";
 import type { Deadline } from "../ports/store.port.ts";
 import type { Stamped } from "./definitions.ts";
-import { applyValues, checkNeeded, computeTitle, type ApplyOptions } from "./element-values.ts";
+import { applyValues, checkNeeded, type ApplyOptions } from "./element-values.ts";
+import { changedElementTitle, composeTitle, newElementTitle } from "./element-title.ts";
 import { apiHistoryComment } from "./api-history.ts";
 import type { ElementRevision, ElementValues } from "../element/smart-element.ts";
 import type { ResolvedField } from "../structure/smart-field.ts";
@@ -110,11 +111,12 @@ async function storeNewElement(
   const repos = tx.repos;
   const lifecycle = structure.lifecycle ? tx.lifecycle(structure.lifecycle) : undefined;
   const now = clock.now();
-  const created = await repos.elements.insert({
+  const title = composeTitle(structure, values);
+  const inserted = await repos.elements.insert({
     revision: 0,
     structure: structure.name,
     name: identity.name,
-    title: computeTitle(structure, values, identity.name),
+    title,
     owner: identity.owner,
     status: "alive",
     fixed: false,
@@ -124,6 +126,9 @@ async function storeNewElement(
     modifiedAt: now.toISOString(),
     importKey: identity.importKey,
   });
+  // The original's "untitled" title names the initid, which the store gives only on insert.
+  const created = title === "" ? { ...inserted, title: newElementTitle(structure, values, inserted.initid, tx.locale) } : inserted;
+  if (created !== inserted) await repos.elements.save(created);
   await repos.elements.appendHistory(historyEntry(tx, created, now, line));
   await repos.search.markChanged(created.initid, created.structure);
   return created;
@@ -177,7 +182,7 @@ export async function changeElement(tx: ReadScope, clock: Clock, ref: string, in
   const updated: ElementRevision = {
     ...current,
     values,
-    title: computeTitle(structure, values, current.name),
+    title: changedElementTitle(structure, values, current.title),
     modifiedAt: now.toISOString(),
   };
   await repos.elements.save(updated);

@@ -1,5 +1,6 @@
 import { stemmer as englishStemmer } from "@orama/stemmers/english";
 import { stemmer as frenchStemmer } from "@orama/stemmers/french";
+import { STOP_WORDS } from "./stop-words.ts";
 
 /** One word of a text: where it is, and the term it is indexed as (null for a stop word). */
 export interface TextToken {
@@ -32,17 +33,9 @@ export const STEM_CONFIGURATIONS = ["english", "french", "simple"] as const;
 const WORD = /[\p{L}\p{N}]+/gu;
 const MARKS = /\p{M}+/gu;
 
-// Postgres' english configuration drops these (a subset of its snowball stop list).
-const ENGLISH_STOP_WORDS = new Set(
-  ("a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with " +
-    "i me my we our you your he him his she her its them what which who whom am were been being have has had having do does did " +
-    "so than too very can just from up down out off over under again further once here when where why how all any both each few more most other some own same").split(" "),
-);
-
 const STEMMERS: Readonly<Record<string, { stem: (word: string) => string; stopWords: ReadonlySet<string> }>> = {
-  english: { stem: englishStemmer, stopWords: ENGLISH_STOP_WORDS },
-  // The original's french configuration keeps "les" (stemmed "le"): no stop words here.
-  french: { stem: frenchStemmer, stopWords: new Set() },
+  english: { stem: englishStemmer, stopWords: STOP_WORDS.english },
+  french: { stem: frenchStemmer, stopWords: STOP_WORDS.french },
   simple: { stem: (word) => word, stopWords: new Set() },
 };
 

@@ -3,11 +3,10 @@ import type { IndexedDocument, IndexedFile } from "../ports/search-index.port.ts
 import type { ReadScope } from "../elements/read-scope.ts";
 import { findField } from "../structure/smart-structure.ts";
 import { visibilityOf } from "../structure/smart-field.ts";
-import { renderFieldValue, type RenderedValue } from "../values/display-value.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import type { Analyzer } from "./analyzer.ts";
 import type { FileText, FileTextCache } from "./file-text.ts";
-import { htmlToText } from "./html-text.ts";
+import { indexedFieldTexts } from "./indexed-value.ts";
 import { configsOf, SEARCH_WEIGHTS, type SearchDomain, type SearchWeight } from "./search-domain.ts";
 
 /** What a callable registered in code adds to an element's indexed text. */
@@ -30,11 +29,6 @@ export interface ElementTextContext {
   readonly callables: SearchCallables;
   /** Told when a callable throws or is not registered; indexing goes on without its text. */
   readonly warn: (message: string) => void;
-}
-
-function displayTexts(rendered: RenderedValue, out: string[]): void {
-  if (Array.isArray(rendered)) for (const item of rendered) displayTexts(item, out);
-  else if (rendered.displayValue) out.push(rendered.displayValue);
 }
 
 /** The vault ids of the files a field value names, however deep its arrays nest. */
@@ -82,9 +76,7 @@ export function elementText(element: ElementRevision, domain: SearchDomain, cont
       const field = findField(structure, id);
       // Visibility I is shown to nobody: the index, shared by every reader, must neither match nor highlight it.
       if (!field || field.type === "array" || visibilityOf(field) === "I") continue;
-      const texts: string[] = [];
-      displayTexts(renderFieldValue(field, element.values[id], context.scope), texts);
-      parts[weight].push(...(field.type === "htmltext" ? texts.map(htmlToText) : texts));
+      parts[weight].push(...indexedFieldTexts(field, element.values[id], context.scope, domain.lang));
     }
     for (const { field: id, weight } of config.files) {
       const field = findField(structure, id);
@@ -113,13 +105,14 @@ export function elementText(element: ElementRevision, domain: SearchDomain, cont
     }
   }
   const byWeight: Partial<Record<SearchWeight, string>> = {};
-  for (const weight of SEARCH_WEIGHTS) if (parts[weight].length > 0) byWeight[weight] = parts[weight].join("\n");
+  // As the original: a weight's texts joined by commas, on one line.
+  for (const weight of SEARCH_WEIGHTS) if (parts[weight].length > 0) byWeight[weight] = parts[weight].join(", ").replace(/\s+/g, " ");
   return { byWeight, files };
 }
 
-/** The whole text, heaviest weight first: what highlights are cut from. */
+/** The whole text, heaviest weight first, joined by spaces as the original's highlights join them: what highlights are cut from. */
 export function fullText(text: ElementText): string {
-  return SEARCH_WEIGHTS.map((weight) => text.byWeight[weight]).filter((part) => part !== undefined).join("\n");
+  return SEARCH_WEIGHTS.map((weight) => text.byWeight[weight]).filter((part) => part !== undefined).join(" ");
 }
 
 /** The document an index holds for an element's text. */

@@ -1,6 +1,7 @@
 import type { ReadScope } from "../elements/read-scope.ts";
 import type { IndexedFileStatus } from "../ports/search-index.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
+import type { DocumentTextExtractor } from "../ports/document-text.port.ts";
 import { htmlToText } from "./html-text.ts";
 
 /** The most text kept of one file (characters): the rest is not indexed. */
@@ -9,7 +10,7 @@ export const MAX_FILE_TEXT = 1_000_000;
 const TEXT_MIMES = /^text\/(plain|markdown|x-markdown|html|csv)\b|^application\/(xhtml\+xml|json)\b/i;
 const TEXT_EXTENSIONS = /\.(txt|md|markdown|html?|csv|json)$/i;
 
-/** The text of a vault file and its indexing status: D read, K not a text, HTML or markdown file (or unreadable). */
+/** The text of a vault file and its indexing status: D read, K not a kind of file read (text, HTML, markdown, or a document the extractor reads), or unreadable. */
 export interface FileText {
   readonly status: IndexedFileStatus;
   readonly text: string;
@@ -30,8 +31,11 @@ export interface FileTextCache {
   size(): number;
 }
 
-/** A cache of extracted file texts holding at most `maxChars` characters (oldest dropped first). */
-export function createFileTextCache(maxChars = 16_000_000): FileTextCache {
+/**
+ * A cache of extracted file texts holding at most `maxChars` characters (oldest dropped first).
+ * `documents` reads the documents that are not text (PDF, ODT, DOCX), when given.
+ */
+export function createFileTextCache(maxChars = 16_000_000, documents?: DocumentTextExtractor): FileTextCache {
   const cache = new Map<number, FileText>();
   let size = 0;
 
@@ -59,7 +63,7 @@ export function createFileTextCache(maxChars = 16_000_000): FileTextCache {
       await scope.load({ vaultFiles: missing });
       // One at a time: a batch of large files is never held in memory at once.
       for (const id of missing) {
-        const text = await extract(scope.vaultFile(id), (file) => scope.repos.vault.read(file.id));
+        const text = await extract(scope.vaultFile(id), (file) => scope.repos.vault.read(file.id), documents);
         found.set(id, text);
         remember(id, text);
       }
@@ -69,7 +73,10 @@ export function createFileTextCache(maxChars = 16_000_000): FileTextCache {
   };
 }
 
-async function extract(meta: VaultFile | undefined, read: (file: VaultFile) => Promise<Uint8Array | undefined>): Promise<FileText> {
+async function extract(
+  meta: VaultFile | undefined, read: (file: VaultFile) => Promise<Uint8Array | undefined>, documents: DocumentTextExtractor | undefined,
+): Promise<FileText> {
+  if (meta && !(TEXT_MIMES.test(meta.mime) || TEXT_EXTENSIONS.test(meta.name)) && documents?.handles(meta)) return extractDocument(meta, read, documents);
   if (!meta || !(TEXT_MIMES.test(meta.mime) || TEXT_EXTENSIONS.test(meta.name))) return { status: "K", text: "" };
   const content = await read(meta);
   if (!content) return { status: "K", text: "" };
@@ -83,4 +90,16 @@ async function extract(meta: VaultFile | undefined, read: (file: VaultFile) => P
   }
   if (/html/i.test(meta.mime) || /\.html?$/i.test(meta.name)) text = htmlToText(text);
   return { status: "D", text: text.slice(0, MAX_FILE_TEXT) };
+}
+
+/** A document read by the extractor: a file it cannot read is marked K, never stops the index. */
+async function extractDocument(meta: VaultFile, read: (file: VaultFile) => Promise<Uint8Array | undefined>, documents: DocumentTextExtractor): Promise<FileText> {
+  const content = await read(meta);
+  if (!content) return { status: "K", text: "" };
+  try {
+    const text = await documents.extract({ name: meta.name, mime: meta.mime }, content);
+    return { status: "D", text: text.slice(0, MAX_FILE_TEXT) };
+  } catch {
+    return { status: "K", text: "" };
+  }
 }

@@ -54,8 +54,14 @@ export function domainStructures(domain: SearchDomain): string[] {
   return [...new Set(domain.configs.map((config) => config.structure))];
 }
 
+/**
+ * How element texts and terms are made (field forms, stop words): raised when that changes, so
+ * snapshots made by an earlier version are rebuilt rather than searched with other terms.
+ */
+const TEXT_FORM = 2;
+
 /** A text that changes whenever what the domain indexes changes: a snapshot made for another one is outdated. */
 export function domainFingerprint(domain: SearchDomain): string {
   const { label: _label, ...indexed } = domain;
-  return JSON.stringify(indexed);
+  return JSON.stringify({ ...indexed, textForm: TEXT_FORM });
 }

@@ -9,6 +9,7 @@ import type { Store } from "../ports/store.port.ts";
 import { analyzerFor, type Analyzer } from "./analyzer.ts";
 import { elementText, indexedDocument, prepareElementTexts, type ElementText, type SearchCallables } from "./element-text.ts";
 import { createFileTextCache, type FileTextCache } from "./file-text.ts";
+import type { DocumentTextExtractor } from "../ports/document-text.port.ts";
 import { createIndexLanes } from "./index-lanes.ts";
 import { domainFingerprint, domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchQuery } from "./search-query.ts";
@@ -32,6 +33,8 @@ export interface SearchEngineOptions {
    * (2000 by default); past it, the search is refused with FSEA0004 (503, retry later).
    */
   readonly openWaitMs?: number | undefined;
+  /** Reads the text of attached documents that are not text (PDF, ODT, DOCX); none read when not given. */
+  readonly documents?: DocumentTextExtractor | undefined;
 }
 
 export interface StartOptions {
@@ -136,7 +139,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const openWaitMs = options.openWaitMs ?? 2000;
   const callables = options.callables ?? {};
   const definitionsOf = options.definitions ?? definitionsOfStore(store);
-  const fileTexts = createFileTextCache();
+  const fileTexts = createFileTextCache(undefined, options.documents);
   const lanes = createIndexLanes();
   const open = new Map<string, OpenDomain>();
   // Loading or building a domain that has no index open yet (or must reload): one at a time per domain.

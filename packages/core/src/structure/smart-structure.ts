@@ -9,6 +9,8 @@ export interface StructureDefinition {
   readonly lifecycle?: string;
   readonly profile?: string;
   readonly titleField?: string;
+  /** Several fields whose values, joined by spaces, make the title (bundle `titleFields`). */
+  readonly titleFields?: readonly string[];
   readonly fields: readonly SmartField[];
 }
 

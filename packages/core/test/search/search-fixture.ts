@@ -76,7 +76,9 @@ export interface SearchWorld {
 }
 
 /** A platform over a memory store with the search bundle imported. */
-export async function searchWorld(options: Partial<PlatformOptions> = {}, bundle: RawBundle = searchBundle()): Promise<SearchWorld> {
+export async function searchWorld(
+  options: Partial<PlatformOptions> = {}, bundle: RawBundle = searchBundle(), files: Readonly<Record<string, Uint8Array>> = {},
+): Promise<SearchWorld> {
   const log: string[] = [];
   const platform = createPlatform({
     store: createMemoryStore(), clock: tickingClock(), hasher: countingHasher(),
@@ -84,7 +86,7 @@ export async function searchWorld(options: Partial<PlatformOptions> = {}, bundle
     searchLog: (line) => log.push(line),
     ...options,
   });
-  await importBundle(platform, bundle, { readFile: folder(SEARCH_FILES) });
+  await importBundle(platform, bundle, { readFile: folder({ ...SEARCH_FILES, ...files }) });
   const as = async (login: string) => {
     const principal = await platform.principal(login);
     if (!principal) throw new Error(`no account ${login}`);

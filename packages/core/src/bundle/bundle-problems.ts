@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { ADMIN_ROLE } from "../accounts/account.ts";
+import { ADMIN_ROLE, type Account } from "../accounts/account.ts";
 import type { Enumerate } from "../catalog/enumerate.ts";
 import { isLineageError } from "../errors/lineage-error.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
@@ -38,7 +38,8 @@ import {
   pathStep,
 } from "./bundle-values.ts";
 import { systemPrincipal } from "./system-principal.ts";
-import { referencesIn } from "../elements/element-values.ts";
+import { referencesIn, type RawReferences } from "../elements/element-values.ts";
+import type { PasswordHash } from "../values/password-value.ts";
 import { BundleNames } from "./bundle-names.ts";
 import { bundleSourceOf, type BundleSource } from "./bundle-source.ts";
 import type { ImportProgressListener } from "./import-progress.ts";
@@ -507,13 +508,23 @@ function checkStructures(view: BundleView, known: Known, report: Report): void {
       field.fields?.forEach((column, k) => checkField(column, `${at}.fields[${k}]`, field.id));
     };
     (structure.fields ?? []).forEach((field, k) => checkField(field, `${path}.fields[${k}]`, undefined));
-    if (structure.titleField !== undefined) {
-      const title = fieldIndex({ ...structure, fields: structure.fields ?? [] }).get(structure.titleField);
-      if (!title) report(`${path}.titleField`, `structure "${structure.name}" has no field "${structure.titleField}"`);
-      else if (title.type === "array") report(`${path}.titleField`, `the title field cannot be an array`);
+    const fields = fieldIndex({ ...structure, fields: structure.fields ?? [] });
+    const checkTitleField = (id: string, at: string) => {
+      const title = fields.get(id);
+      if (!title) report(at, `structure "${structure.name}" has no field "${id}"`);
+      else if (title.type === "array") report(at, `the title field cannot be an array`);
+      else if (UNTITLED_TYPES.has(title.type)) report(at, `a field of type ${title.type} cannot make a title`);
+    };
+    if (structure.titleField !== undefined) checkTitleField(structure.titleField, `${path}.titleField`);
+    if (structure.titleField !== undefined && structure.titleFields !== undefined) {
+      report(`${path}.titleFields`, `give titleField or titleFields, not both`);
     }
+    structure.titleFields?.forEach((id, k) => checkTitleField(id, `${path}.titleFields[${k}]`));
   });
 }
+
+/** Types whose values are no text for a title: files and images are references, passwords are never disclosed. */
+const UNTITLED_TYPES: ReadonlySet<string> = new Set(["file", "image", "password"]);
 
 function checkSearchDomains(view: BundleView, known: Known, report: Report): void {
   duplicates(view.searchDomains, (d) => d.name, "$.searchDomains", "name", "search domain", report);
@@ -572,18 +583,17 @@ async function checkElements(
     if (part.kind !== "elements") continue;
     const batch = part.entries.map((raw, k) => (read.invalid.has(part.first + k) ? undefined : (raw as BundleElement)));
     // What the value codec will look up; names of the bundle's own elements among them are simply not found.
-    const elementRefs: (string | number)[] = [];
-    const vaultIds: number[] = [];
+    const references: RawReferences = { elements: [], logins: [], files: [] };
     for (const element of batch) {
       if (!element) continue;
-      if (element.name !== undefined) elementRefs.push(element.name);
+      if (element.name !== undefined) references.elements.push(element.name);
       const structure = structureOf(element);
       if (!structure) continue;
       const { cells } = layoutValues(structure, element.values ?? {}, "$", () => {});
-      for (const cell of cells) referencesIn(cell.field, cell.raw, elementRefs, vaultIds);
+      for (const cell of cells) referencesIn(cell.field, cell.raw, references);
     }
     const scope = createReadScope(options.store, systemPrincipal(), facts.definitions);
-    await scope.load({ elements: elementRefs, vaultFiles: vaultIds });
+    await scope.load({ elements: references.elements, logins: references.logins, vaultFiles: references.files });
     const placeholders = new Map<number, VaultFile>();
     const context: ValueContext = {
       enumerate: (name) => (bundleEnumerates.has(name) ? bundleEnumerates.get(name) : scope.enumerate(name)),
@@ -592,6 +602,8 @@ async function checkElements(
         return structure === undefined ? scope.element(ref) : plannedElement(ref as string, structure);
       },
       vaultFile: (id) => placeholders.get(id) ?? scope.vaultFile(id),
+      // The bundle's own users are made by the import: they stand for accounts already.
+      accountByLogin: (login) => (view.declared.users.has(login) ? plannedAccount(login) : scope.accountByLogin(login)),
     };
     const placeholderOf = (ref: { readonly file: string }): number => {
       const id = FILE_PLACEHOLDER_BASE + placeholders.size;
@@ -608,6 +620,14 @@ async function checkElements(
     options.onProgress?.({ phase: "checking", done, total: read.count });
   }
   return omitted === 0 ? problems : [...problems, { path: "$.elements", message: `${omitted} more problems in the elements, not listed` }];
+}
+
+/** A password text as the codec takes it once hashed (its hash left empty: the check stores nothing). */
+const asHashed = (item: unknown): unknown => (typeof item === "string" && item !== "" ? { kind: "password-hash", hash: "" } satisfies PasswordHash : item);
+
+/** An account the import will create, as account values see it while the bundle is checked. */
+function plannedAccount(login: string): Account {
+  return { id: 0, login, displayName: login, passwordHash: null, roles: [], groups: [], locale: "en", rights: [], disabled: false };
 }
 
 function checkElement(
@@ -642,7 +662,8 @@ function checkElement(
       : cell.raw;
     if (!filesOk) continue;
     try {
-      encodeFieldValue(cell.field, raw, context);
+      // The import hashes a password as it writes it; the check needs only its shape.
+      encodeFieldValue(cell.field, cell.field.type === "password" ? mapItems(raw, cell.path, asHashed) : raw, context);
     } catch (error) {
       if (!isLineageError(error)) throw error;
       report(cell.path, error.message);

@@ -100,7 +100,8 @@ export const ProfileSchema = v.strictObject({
 });
 
 const FieldTypeSchema = v.picklist(FIELD_TYPES, `a field type is one of ${FIELD_TYPES.join(", ")}`);
-const PARAMETER_TYPES = FIELD_TYPES.filter((type) => type !== "array");
+// A transition's parameters go to its hooks as given, and a password must never be kept as given.
+const PARAMETER_TYPES = FIELD_TYPES.filter((type) => type !== "array" && type !== "password");
 const OptionsSchema = v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Free options of the field, served as they are")));
 
 export const TransitionParameterSchema = v.strictObject({
@@ -173,6 +174,7 @@ export const StructureSchema = v.strictObject({
   lifecycle: v.optional(name("Lifecycle of its elements")),
   profile: v.optional(name("Profile of its elements; none: readable and writable by every account")),
   titleField: v.optional(fieldId("Field whose value is the elements' title")),
+  titleFields: list(fieldId("A title field"), "Fields whose values, joined by spaces in the structure's field order, make the elements' title"),
   fields: list(FieldSchema, "Fields, in order"),
 });
 

@@ -277,7 +277,7 @@ async function importElements(platform: Platform, tx: Repositories, elements: El
   const definitions = await loadDefinitions(tx, "");
   const run: ImportRun = {
     platform, tx, elements, counts, definitions,
-    scope: () => createReadScope(tx, system, definitions),
+    scope: () => createReadScope(tx, system, definitions, undefined, platform.hasher),
     defaultOwner: (await tx.accounts.byLogin("admin"))?.id ?? system.account.id,
     owners: new Map(),
     pending: new Map(),
@@ -373,7 +373,8 @@ function inputOf(run: ImportRun, plan: ElementPlan, initids: ReadonlyMap<string,
 
 /** Updates an element in place when the values given differ from its own; true when it did. */
 async function updateIfChanged(run: ImportRun, plan: ElementPlan, current: ElementRevision, input: Record<string, unknown>): Promise<boolean> {
-  const encoded = await applyValues(plan.structure, {}, input, run.scope(), { writeReadOnly: true });
+  // Over the current values: a password given again keeps its hash, and so reads as unchanged.
+  const encoded = await applyValues(plan.structure, current.values, input, run.scope(), { writeReadOnly: true });
   const changed = Object.entries(encoded).some(([id, value]) => !sameValue(value, current.values[id]));
   if (!changed) return false;
   // Imports write as the system account: a latest history line by anyone else is a change the import is about to undo.

@@ -6,6 +6,7 @@ import type { ReadScope } from "./read-scope.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
 import { fieldIndex, flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
+import { hashPasswordValue } from "../values/password-value.ts";
 import { encodeColumnValue, encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
 
 export interface ApplyOptions {
@@ -42,27 +43,35 @@ async function storeUploads(raw: unknown, repos: Repositories): Promise<unknown>
   return raw;
 }
 
-/** The elements and vault files a raw value of a docid, file or image field names (any depth of lists), as the value codec reads them. */
-export function referencesIn(field: Pick<ResolvedField, "type">, raw: unknown, elements: (string | number)[], files: number[]): void {
+/** What raw values name, for `loadReferences`. */
+export interface RawReferences {
+  readonly elements: (string | number)[];
+  readonly logins: string[];
+  readonly files: number[];
+}
+
+/** The elements, accounts and vault files a raw value of a docid, account, file or image field names (any depth of lists), as the value codec reads them. */
+export function referencesIn(field: Pick<ResolvedField, "type">, raw: unknown, found: RawReferences): void {
   if (Array.isArray(raw)) {
-    for (const item of raw) referencesIn(field, item, elements, files);
+    for (const item of raw) referencesIn(field, item, found);
     return;
   }
   if (typeof raw !== "string" && typeof raw !== "number") return;
   const text = String(raw).trim();
+  const { elements, logins, files } = found;
   if (field.type === "docid" && text !== "") elements.push(typeof raw === "number" ? raw : text);
+  if (field.type === "account" && text !== "") logins.push(text);
   if (field.type === "file" || field.type === "image") {
     const vaultId = /^\d+$/.test(text) ? Number(text) : parseFileValue(text)?.vaultId;
     if (vaultId !== undefined) files.push(vaultId);
   }
 }
 
-/** Loads into `scope` the elements and vault files that raw values of these fields name, in one batch. */
+/** Loads into `scope` the elements, accounts and vault files that raw values of these fields name, in one batch. */
 export async function loadReferences(scope: ReadScope, values: Iterable<readonly [Pick<ResolvedField, "type">, unknown]>): Promise<void> {
-  const elements: (string | number)[] = [];
-  const files: number[] = [];
-  for (const [field, raw] of values) referencesIn(field, raw, elements, files);
-  await scope.load({ elements, vaultFiles: files });
+  const found: RawReferences = { elements: [], logins: [], files: [] };
+  for (const [field, raw] of values) referencesIn(field, raw, found);
+  await scope.load({ elements: found.elements, logins: found.logins, vaultFiles: found.files });
 }
 
 /**
@@ -88,7 +97,7 @@ export async function applyValues(
       if (options.onReadOnly) break;
       continue;
     }
-    const value = await storeUploads(raw, scope.repos);
+    const value = field.type === "password" ? await hashPasswordValue(raw, current[field.id], scope.passwords) : await storeUploads(raw, scope.repos);
     stored.set(key, value);
     referenced.push([field, value]);
   }
@@ -115,15 +124,7 @@ export async function applyValues(
 export function checkNeeded(structure: StructureDefinition, values: ElementValues): void {
   for (const field of flattenFields(structure)) {
     if (field.needed && field.arrayId === undefined && field.type !== "array" && isEmptyValue(values[field.id])) {
-      throw new LineageError("VALUE0002", [field.id]);
+      throw new LineageError("VALUE0002", [field.id], { data: { id: field.id, index: -1, err: "needed" } });
     }
   }
-}
-
-/** The title of an element: its title field's value, else its logical name. */
-export function computeTitle(structure: StructureDefinition, values: ElementValues, name: string | null): string {
-  const value = structure.titleField ? values[structure.titleField] : undefined;
-  if (value !== undefined && value !== null && !Array.isArray(value) && value !== "") return String(value);
-  if (Array.isArray(value) && value.length > 0) return value.map(String).join(", ");
-  return name ?? "";
 }

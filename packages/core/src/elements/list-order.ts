@@ -3,7 +3,7 @@ import { isColumn, type FieldType } from "../structure/smart-field.ts";
 import { flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
 
 /** Field types whose single values a store can keep in an index for list orders (short, comparable scalars). */
-export const INDEXED_ORDER_FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(["text", "int", "double", "date", "timestamp", "enum", "docid"]);
+export const INDEXED_ORDER_FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(["text", "int", "double", "money", "date", "timestamp", "time", "enum", "docid", "account", "color"]);
 
 /**
  * The fields of a structure a store keeps list-order indexes for: single values of the types above.

@@ -69,7 +69,8 @@ export function parseOrderBy(raw: string | undefined, defaultOrder: string, stru
     }
     if ((SORTABLE_PROPERTIES as readonly string[]).includes(rawKey)) return { kind: "property", key: rawKey, direction };
     const field = structure ? findField(structure, rawKey) : undefined;
-    if (field && field.type !== "array" && visibilityOf(field) !== "I") return { kind: "field", key: rawKey, direction };
+    // A password's hash would order the elements by something nobody may see.
+    if (field && field.type !== "array" && field.type !== "password" && visibilityOf(field) !== "I") return { kind: "field", key: rawKey, direction };
     throw new LineageError("CRUD0506", [rawKey]);
   });
   if (!terms.some((term) => term.kind === "property" && term.key === "id")) terms.push({ kind: "property", key: "id", direction: "desc" });

@@ -9,6 +9,7 @@ import type { VaultFile } from "../ports/vault.port.ts";
 import type { ResolvedField } from "../structure/smart-field.ts";
 import { fieldIndex, type SmartStructure } from "../structure/smart-structure.ts";
 import { parseFileValue } from "../values/file-value.ts";
+import type { PasswordHashing } from "../values/password-value.ts";
 import type { Definitions } from "./definitions.ts";
 
 /** What a rendering or a write will look up, read in a few batch calls beforehand. */
@@ -16,6 +17,8 @@ export interface ScopeNeeds {
   /** Elements by initid, revision id (numbers or digit strings) or logical name. */
   readonly elements?: Iterable<string | number>;
   readonly accounts?: Iterable<number>;
+  /** Accounts by login: what account values name. */
+  readonly logins?: Iterable<string>;
   readonly vaultFiles?: Iterable<number>;
 }
 
@@ -41,8 +44,10 @@ export interface ReadScope extends ViewContext {
   find(ref: string | number): Promise<ElementRevision | undefined>;
   /** Loads what later lookups will ask for. */
   load(needs: ScopeNeeds): Promise<void>;
-  /** Loads what rendering these revisions needs: the elements and vault files their values name. */
+  /** Loads what rendering these revisions needs: the elements, accounts and vault files their values name. */
   prepare(revisions: readonly ElementRevision[]): Promise<void>;
+  /** How password values are hashed before they are written; refuses when the scope was made without a hasher. */
+  readonly passwords: PasswordHashing;
   /**
    * Runs `fn` in one store transaction with a scope of the same principal
    * reading through it (nothing loaded here is carried over: the transaction
@@ -61,11 +66,11 @@ function notLoaded(kind: string, key: string | number): never {
 
 const referenceCache = new WeakMap<SmartStructure, ResolvedField[]>();
 
-/** The fields of a structure whose values name elements or vault files (memoised per structure object). */
+/** The fields of a structure whose values name elements, accounts or vault files (memoised per structure object). */
 function referenceFields(structure: SmartStructure): ResolvedField[] {
   let fields = referenceCache.get(structure);
   if (!fields) {
-    fields = [...fieldIndex(structure).values()].filter((f) => f.type === "docid" || f.type === "file" || f.type === "image");
+    fields = [...fieldIndex(structure).values()].filter((f) => f.type === "docid" || f.type === "account" || f.type === "file" || f.type === "image");
     referenceCache.set(structure, fields);
   }
   return fields;
@@ -88,27 +93,45 @@ export function docidOf(value: unknown): number | undefined {
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
-/** The docid and vault references held by a stored value (any depth of lists). */
-function collectReferences(type: string, value: unknown, elements: Set<number>, files: Set<number>): void {
+/** What a stored value names and rendering will look up. */
+interface References {
+  readonly elements: Set<number>;
+  readonly logins: Set<string>;
+  readonly files: Set<number>;
+}
+
+/** The docid, account and vault references held by a stored value (any depth of lists). */
+function collectReferences(type: string, value: unknown, found: References): void {
   if (value === null || value === undefined) return;
   if (Array.isArray(value)) {
-    for (const item of value) collectReferences(type, item, elements, files);
+    for (const item of value) collectReferences(type, item, found);
     return;
   }
   if (type === "docid") {
     const id = docidOf(value);
-    if (id !== undefined) elements.add(id);
+    if (id !== undefined) found.elements.add(id);
+  } else if (type === "account") {
+    if (typeof value === "string" && value !== "") found.logins.add(value);
   } else if (type === "file" || type === "image") {
     const file = parseFileValue(String(value));
-    if (file) files.add(file.vaultId);
+    if (file) found.files.add(file.vaultId);
   }
 }
 
+/** The hashing of a scope made without a hasher: such scopes (reads, bundle checks) never write a password. */
+const NO_PASSWORDS: PasswordHashing = {
+  hash: () => Promise.reject(new Error("read scope: made without a password hasher, it cannot write a password value")),
+  verify: () => Promise.resolve(false),
+};
+
 /** A read scope over `repos` for a principal, in their locale; `transact` is how it opens transactions (none inside one). */
-export function createReadScope(repos: Repositories, principal: Principal, definitions: Definitions, transact?: Transact): ReadScope {
+export function createReadScope(
+  repos: Repositories, principal: Principal, definitions: Definitions, transact?: Transact, passwords: PasswordHashing = NO_PASSWORDS,
+): ReadScope {
   // Elements by the ref they were asked by (number: initid or revision id; text: logical name).
   const elements = new Map<string | number, ElementRevision | undefined>();
   const accounts = new Map<number, Account | undefined>();
+  const accountsByLogin = new Map<string, Account | undefined>();
   const files = new Map<number, VaultFile | undefined>();
   const permissionsByStructure = new Map<string, ReadonlySet<Permission>>();
 
@@ -153,6 +176,13 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
     for (const id of missing) accounts.set(id, found.get(id));
   }
 
+  async function loadLogins(logins: Iterable<string>): Promise<void> {
+    const missing = [...new Set(logins)].filter((login) => !accountsByLogin.has(login));
+    // One read per login: a page names few accounts, and logins are the accounts' own key.
+    const found = await Promise.all(missing.map((login) => repos.accounts.byLogin(login)));
+    missing.forEach((login, i) => accountsByLogin.set(login, found[i]));
+  }
+
   async function loadFiles(ids: Iterable<number>): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !files.has(id));
     if (missing.length === 0) return;
@@ -176,8 +206,12 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
     enumerate(name) {
       return definitions.enumerate(name);
     },
+    passwords,
     account(id) {
       return accounts.has(id) ? accounts.get(id) : notLoaded("account", id);
+    },
+    accountByLogin(login) {
+      return accountsByLogin.has(login) ? accountsByLogin.get(login) : notLoaded("account", login);
     },
     vaultFile(id) {
       return files.has(id) ? files.get(id) : notLoaded("vault file", id);
@@ -194,22 +228,22 @@ export function createReadScope(repos: Repositories, principal: Principal, defin
       await Promise.all([
         needs.elements ? loadElements(needs.elements) : undefined,
         needs.accounts ? loadAccounts(needs.accounts) : undefined,
+        needs.logins ? loadLogins(needs.logins) : undefined,
         needs.vaultFiles ? loadFiles(needs.vaultFiles) : undefined,
       ]);
     },
     async prepare(revisions) {
-      const elementIds = new Set<number>();
-      const fileIds = new Set<number>();
+      const found: References = { elements: new Set(), logins: new Set(), files: new Set() };
       for (const revision of revisions) {
         const structure = definitions.structure(revision.structure);
         if (!structure) continue;
-        for (const field of referenceFields(structure)) collectReferences(field.type, revision.values[field.id], elementIds, fileIds);
+        for (const field of referenceFields(structure)) collectReferences(field.type, revision.values[field.id], found);
       }
-      await scope.load({ elements: elementIds, vaultFiles: fileIds });
+      await scope.load({ elements: found.elements, logins: found.logins, vaultFiles: found.files });
     },
     transaction(fn, options) {
       if (!transact) return Promise.reject(new Error("read scope: transactions do not nest; use the scope given to the transaction"));
-      return transact((tx, txDefinitions) => fn(createReadScope(tx, principal, txDefinitions)), options);
+      return transact((tx, txDefinitions) => fn(createReadScope(tx, principal, txDefinitions, undefined, passwords)), options);
     },
     permissions(revision) {
       return permissionsOf(revision.structure);

@@ -1,8 +1,8 @@
 import type { Label } from "../i18n/label.ts";
 
 export const FIELD_TYPES = [
-  "text", "longtext", "htmltext", "int", "double", "date", "timestamp",
-  "enum", "docid", "file", "image", "array",
+  "text", "longtext", "htmltext", "int", "double", "money", "date", "timestamp", "time",
+  "enum", "docid", "account", "color", "password", "file", "image", "array",
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 

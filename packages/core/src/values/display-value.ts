@@ -48,6 +48,20 @@ function displayNumber(value: number, locale: string): string {
   return locale.startsWith("fr") ? String(value).replace(".", ",") : String(value);
 }
 
+const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
+
+/** Money as the original shows it: two decimals, thousands grouped, in the reader's language ("1 234,50", "1,234.50"). */
+function displayMoney(value: number, locale: string): string {
+  const language = locale.startsWith("fr") ? "fr-FR" : "en-US";
+  let format = MONEY_FORMATS.get(language);
+  if (!format) {
+    format = new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    MONEY_FORMATS.set(language, format);
+  }
+  // The French grouping is a narrow no-break space: a plain space, as the original writes it.
+  return format.format(value).replace(/[\u202f\u00a0]/g, " ");
+}
+
 /** Where the original of a recorded (vault) image is served. */
 export function recordedImageUri(vaultId: number, name: string): string {
   const extension = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
@@ -66,6 +80,17 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
     case "int":
     case "double":
       return { value, displayValue: typeof value === "number" ? displayNumber(value, context.locale) : String(value) };
+    case "money":
+      return { value, displayValue: typeof value === "number" ? displayMoney(value, context.locale) : String(value) };
+    case "time":
+      return { value, displayValue: String(value).slice(0, 5) };
+    case "password":
+      // Its hash stays in the store: no answer shows it, set or not.
+      return { value: null, displayValue: null };
+    case "account": {
+      const account = context.accountByLogin(String(value));
+      return { value, displayValue: account?.displayName || String(value) };
+    }
     case "date":
       return { value, displayValue: displayDate(String(value), context.locale) };
     case "timestamp":

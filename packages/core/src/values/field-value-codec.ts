@@ -4,6 +4,7 @@ import type { FieldValue } from "../element/smart-element.ts";
 import type { FieldType } from "../structure/smart-field.ts";
 import { formatFileValue, parseFileValue } from "./file-value.ts";
 import type { ValueContext } from "./value-context.ts";
+import { isPasswordHash } from "./password-value.ts";
 import { elementKey } from "../elements/read-scope.ts";
 
 /** The part of a field (or transition parameter) that typing needs. */
@@ -15,8 +16,9 @@ export interface TypedField {
   readonly structure?: string;
 }
 
+/** Refuses a value; `data` names the field as the original's field errors do, so a form can show the message at it. */
 const refuse = (field: TypedField, why: string): never => {
-  throw new LineageError("VALUE0001", [field.id, why]);
+  throw new LineageError("VALUE0001", [field.id, why], { data: { id: field.id, index: -1, err: why } });
 };
 
 const isEmpty = (raw: unknown) => raw === null || raw === undefined || raw === "";
@@ -82,6 +84,28 @@ function toTimestamp(field: TypedField, raw: unknown): string {
   return instant.toISOString().slice(0, 19);
 }
 
+/** Times are kept as `HH:MM:SS`; `HH:MM` is given seconds. */
+function toTime(field: TypedField, raw: unknown): string {
+  const match = typeof raw === "string" ? /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(raw.trim()) : null;
+  const [, h = "", m = "", sec = "00"] = match ?? [];
+  if (!match || Number(h) > 23 || Number(m) > 59 || Number(sec) > 59) refuse(field, `"${describe(raw)}" is not a time (HH:MM or HH:MM:SS)`);
+  return `${h}:${m}:${sec}`;
+}
+
+/** Colours are kept as `#rrggbb`, lower case. */
+function toColor(field: TypedField, raw: unknown): string {
+  const text = typeof raw === "string" ? raw.trim() : "";
+  if (!/^#[0-9A-Fa-f]{6}$/.test(text)) refuse(field, `"${describe(raw)}" is not a colour (#rrggbb)`);
+  return text.toLowerCase();
+}
+
+/** An account value is the login of an existing account. */
+function toAccount(field: TypedField, raw: unknown, context: ValueContext): string {
+  const login = toText(field, raw).trim();
+  if (!context.accountByLogin(login)) refuse(field, `account "${describe(login)}" not found`);
+  return login;
+}
+
 function toEnumKey(field: TypedField, raw: unknown, context: ValueContext): string {
   const key = toText(field, raw);
   const enumerate = field.enum ? context.enumerate(field.enum) : undefined;
@@ -108,14 +132,25 @@ function toFile(field: TypedField, raw: unknown, context: ValueContext): string 
   return formatFileValue({ mime: file.mime, vaultId: file.id, name: file.name });
 }
 
+/** A password value arrives hashed (the write hashes what the client sent, `hashPasswords`): never a text kept as given. */
+function toPasswordHash(field: TypedField, raw: unknown): string {
+  if (isPasswordHash(raw)) return raw.hash;
+  if (typeof raw === "string") throw new Error(`the password of field "${field.id}" reached the value codec unhashed`);
+  return refuse(field, `a password is a text, not ${describe(raw)}`);
+}
+
 function toScalar(field: TypedField, raw: unknown, context: ValueContext): FieldValue {
   if (isEmpty(raw)) return null;
   switch (field.type) {
     case "text": case "longtext": case "htmltext": return toText(field, raw);
     case "int": return toInteger(field, raw);
-    case "double": return toDouble(field, raw);
+    case "double": case "money": return toDouble(field, raw);
     case "date": return toDate(field, raw);
     case "timestamp": return toTimestamp(field, raw);
+    case "time": return toTime(field, raw);
+    case "color": return toColor(field, raw);
+    case "account": return toAccount(field, raw, context);
+    case "password": return toPasswordHash(field, raw);
     case "enum": return toEnumKey(field, raw, context);
     case "docid": return toDocid(field, raw, context);
     case "file": case "image": return toFile(field, raw, context);

@@ -1,3 +1,4 @@
+import type { Account } from "../accounts/account.ts";
 import type { Enumerate } from "../catalog/enumerate.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
@@ -8,4 +9,6 @@ export interface ValueContext {
   /** The latest revision of a lineage by initid, id or logical name. */
   element(ref: string | number): ElementRevision | undefined;
   vaultFile(id: number): VaultFile | undefined;
+  /** An account by login, for account values. */
+  accountByLogin(login: string): Account | undefined;
 }

@@ -5,6 +5,7 @@ import { isClientAbort } from "./client-abort.ts";
 import { apiAuthentication } from "./authentication/api-authentication.ts";
 import { createHttpAuth, type HttpAuthOptions } from "./authentication/http-auth.ts";
 import { authenticationPageRoutes, tokenAdminRoutes } from "./routes/authentication.ts";
+import { consoleRoutes } from "./console/console-routes.ts";
 import { errorEnvelope } from "./envelope.ts";
 import type { HttpEnv } from "./http-env.ts";
 import { createReadiness, healthRoutes, type Readiness } from "./health.ts";
@@ -112,6 +113,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/", healthRoutes(options.readiness ?? createReadiness(), () => platform.fullsearch.engine.building()));
 
   api.route("/", authenticationPageRoutes(httpAuth));
+  api.route("/", consoleRoutes(httpAuth, platform));
   api.route("/api/v2", tokenAdminRoutes());
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());

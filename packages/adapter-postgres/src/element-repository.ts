@@ -18,6 +18,7 @@ const LATEST_BY_NAMES = read(`id in (select (select e.id from elements e where e
 const REVISIONS = read("initid = $1 order by revision desc, id desc");
 const BY_IMPORT_KEY = read(`import_key = $1 ${LATEST_ORDER}`);
 const OWNED_BY = statement("select count(distinct initid)::int from elements where owner = $1");
+const BY_STRUCTURE = statement("select structure, count(*)::int from elements where status = $1 and not fixed group by structure");
 // A new lineage's initid is its first revision's id: taken from the sequence first, so one statement does.
 const INSERT = statement(
   `insert into elements (id, initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
@@ -88,6 +89,9 @@ export function createElementRepository(client: SqlClient): ElementRepository {
     async countOwnedBy(accountId) {
       const [row] = await client.rows(OWNED_BY, [accountId]);
       return row?.[0] as number;
+    },
+    async countByStructure(status) {
+      return Object.fromEntries((await client.rows(BY_STRUCTURE, [status])) as [string, number][]);
     },
     async setLineageStatus(initid, status, modifiedAt) {
       await client.run(SET_STATUS, [initid, status, modifiedAt]);

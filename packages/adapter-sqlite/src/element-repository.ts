@@ -48,6 +48,8 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
   const revisions = read("initid = ? order by revision desc, id desc");
   const byImportKey = read(`import_key = ? ${LATEST_ORDER}`);
   const ownedBy = client.prepare("select count(distinct initid) from elements where owner = ?").pluck();
+  // On the live revisions' index of structures (list-indexes.ts): the index alone is read.
+  const byStructure = client.prepare("select structure, count(*) from elements where status = ? and fixed = 0 group by structure").raw();
   const one = (row: ElementRow | undefined) => (row === undefined ? undefined : toRevision(row));
   const historyOf = db.select().from(history).where(eq(history.initid, sql.placeholder("initid")))
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
@@ -114,6 +116,9 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     },
     async countOwnedBy(accountId) {
       return ownedBy.get(accountId) as number;
+    },
+    async countByStructure(status) {
+      return Object.fromEntries(byStructure.all(status) as [string, number][]);
     },
     async setLineageStatus(initid, status, modifiedAt) {
       db.update(elements).set({ status }).where(eq(elements.initid, initid)).run();

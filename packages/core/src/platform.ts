@@ -14,6 +14,7 @@ import * as write from "./elements/write-elements.ts";
 import { readEnumerate } from "./enumerates/read-enumerate.ts";
 import { readFieldFile } from "./files/field-file.ts";
 import { readStructure } from "./structures/read-structure.ts";
+import { listStructureSummaries } from "./structures/structure-summaries.ts";
 import { systemClock, type Clock } from "./ports/clock.port.ts";
 import type { PasswordHasher } from "./ports/password-hasher.port.ts";
 import type { Store } from "./ports/store.port.ts";
@@ -22,6 +23,7 @@ import { createLifecycleEngine } from "./lifecycle/lifecycle-engine.ts";
 import { bindLifecycleUseCases, type LifecycleUseCases } from "./lifecycle/lifecycle-use-cases.ts";
 import type { TransitionHooks } from "./lifecycle/transition-hooks.ts";
 import type { SearchIndex } from "./ports/search-index.port.ts";
+import type { DocumentTextExtractor } from "./ports/document-text.port.ts";
 import type { SearchCallables } from "./search/element-text.ts";
 import { createSearchEngine } from "./search/search-engine.ts";
 import { bindFullSearchUseCases, type FullSearchUseCases } from "./search/fullsearch-use-cases.ts";
@@ -52,6 +54,8 @@ export interface PlatformOptions {
   readonly searchLog?: (message: string) => void;
   /** How long a search waits for its domain's index while it is first loaded or built (2000 ms by default). */
   readonly searchOpenWaitMs?: number;
+  /** Reads attached PDF, ODT and DOCX files for the search domains that index files (e.g. `createDocumentTexts` of `@lineage/adapter-search`); none when not given. */
+  readonly searchDocuments?: DocumentTextExtractor;
 }
 
 type Tail<F> = F extends (scope: ReadScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => Promise<Awaited<T>> : never;
@@ -99,6 +103,8 @@ export interface Platform {
   createElementByApi: ClockTail<typeof write.createElementByApi>;
   /** GET /api/v2/smart-structures/<name>: a structure's properties and field definitions, with its ETag. */
   readStructure: Tail<typeof readStructure>;
+  /** The structures the principal may view, with their counts of elements alive and in the trash. */
+  listStructures(principal: Principal, stamp?: ChangeStamp): ReturnType<typeof listStructureSummaries>;
   /** The file a file or image field holds, of the latest revision or of one revision, for a principal who may view the element. */
   readFieldFile: Tail<typeof readFieldFile>;
   updateElement: ClockTail<typeof write.updateElement>;
@@ -134,7 +140,7 @@ export function createPlatform(options: PlatformOptions): Platform {
   const passwords = createPasswordAuthenticator(store, definitions, hasher, clock, options.credentialCacheMs);
   const transact: Transact = (fn, transactionOptions) =>
     store.transaction(async (tx) => fn(tx, await definitionsCache.get(tx)), transactionOptions);
-  const scope = async (principal: Principal, stamp?: ChangeStamp) => createReadScope(store, principal, await definitions(stamp), transact);
+  const scope = async (principal: Principal, stamp?: ChangeStamp) => createReadScope(store, principal, await definitions(stamp), transact, hasher);
   const readings = createVersionedCache<read.ElementReading>(options.readingCacheSize ?? 1000);
   const lists = { maxSlice: options.maxSlice };
   return {
@@ -165,6 +171,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     createElement: async (p, input) => write.createElement(await scope(p, input.stamp), clock, input),
     createElementByApi: async (p, family, input) => write.createElementByApi(await scope(p, input.stamp), clock, family, input),
     readStructure: async (p, name, options) => readStructure(await scope(p, options?.stamp), name, options),
+    listStructures: async (p, stamp) => listStructureSummaries(await scope(p, stamp)),
     readFieldFile: async (p, docid, attrid, index, options) => readFieldFile(await scope(p, options?.stamp), docid, attrid, index, options),
     updateElement: async (p, ref, input) => write.updateElement(await scope(p, input.stamp), clock, ref, input),
     deleteElement: async (p, ref, family, options) => write.deleteElement(await scope(p, options?.stamp), clock, ref, family, options),
@@ -176,7 +183,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     lifecycle: bindLifecycleUseCases(scope, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
     fullsearch: bindFullSearchUseCases(scope, createSearchEngine({
       store, index: options.searchIndex ?? createMemorySearchIndex(), callables: options.searchCallables, log: options.searchLog, definitions: () => definitions(),
-      openWaitMs: options.searchOpenWaitMs,
+      openWaitMs: options.searchOpenWaitMs, documents: options.searchDocuments,
     }), options.maxSlice),
     getAuthorizationToken: (account, routes, expiration, oneshot, description) =>
       createAccessToken(store, clock, account, routes, expiration, oneshot, description),

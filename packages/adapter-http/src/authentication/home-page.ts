@@ -6,7 +6,7 @@ const API_LINKS = [
   ["/api/v2/trash/", "Trash"],
 ];
 
-/** The home page: who is logged in, a logout button (for sessions), and links into the API. */
+/** The home page: who is logged in, the way to the console, a logout button (for sessions), and links into the API. */
 export function homePage(principal: Principal | undefined, logoutCsrf: string | undefined): string {
   const links = `<h2>The API</h2>\n<ul>\n${API_LINKS.map(([href, text]) => `<li><a href="${href}">${text}</a></li>`).join("\n")}\n</ul>`;
   if (!principal) {
@@ -26,6 +26,7 @@ export function homePage(principal: Principal | undefined, logoutCsrf: string | 
   return htmlPage("Home", `<main>
 <h1>Lineage</h1>
 <p id="who">Logged in as <strong>${escapeHtml(account.displayName)}</strong> (<code>${escapeHtml(account.login)}</code>)${roles.length ? `, roles: ${escapeHtml(roles.join(", "))}` : ""}.</p>
+<p><a id="console" href="/console/">Open the console</a>: browse and search the content.</p>
 ${logout}
 ${links}
 </main>`);

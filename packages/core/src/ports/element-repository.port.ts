@@ -46,6 +46,8 @@ export interface ElementRepository {
   byImportKey(key: string): Promise<ElementRevision | undefined>;
   /** How many lineages (trash included) have a revision this account owns. */
   countOwnedBy(accountId: number): Promise<number>;
+  /** How many lineages of each structure have this status (structures without any are left out). */
+  countByStructure(status: LineageStatus): Promise<Record<string, number>>;
   /** Moves every revision of a lineage to the trash, or back. */
   setLineageStatus(initid: number, status: LineageStatus, modifiedAt: string): Promise<void>;
   /** Latest revisions matching the query, in its order. */

@@ -53,6 +53,11 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
     async countOwnedBy(accountId) {
       return new Set(all().filter((r) => r.owner === accountId).map((r) => r.initid)).size;
     },
+    async countByStructure(status) {
+      const counts: Record<string, number> = {};
+      for (const r of all()) if (!r.fixed && r.status === status) counts[r.structure] = (counts[r.structure] ?? 0) + 1;
+      return counts;
+    },
     async setLineageStatus(initid, status, modifiedAt) {
       const revisions = lineage(initid);
       const latest = pickLatest([...revisions], false);

@@ -125,6 +125,16 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         expect(await store.elements.countOwnedBy(MISSING_ID)).toBe(0);
       });
 
+      it("countByStructure counts the lineages of each structure with a status, each once whatever its revisions", async () => {
+        await createLineage(3);
+        await createLineage(1);
+        await createLineage(2, { structure: "note" });
+        const trashed = await createLineage(2, { structure: "note" });
+        await store.elements.setLineageStatus(trashed[0]!.initid, "deleted", date(3));
+        expect(await store.elements.countByStructure("alive")).toEqual({ article: 2, note: 1 });
+        expect(await store.elements.countByStructure("deleted")).toEqual({ note: 1 });
+      });
+
       it("byImportKey gives the latest revision carrying the key", async () => {
         await createLineage(1, { importKey: "other" });
         const keyed = await createLineage(2, { importKey: "bundle:k1" });

@@ -1,0 +1,98 @@
+import type { Principal } from "@lineage/core";
+import { html } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { consoleLanguage, consoleText } from "./console-text.ts";
+
+/** What the console's pages are made of: text escaped by `html`, or a fragment it made. */
+export type Fragment = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** The console's headers: its own images (icons, thumbnails) and styles only, no script, never framed. */
+export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Type": "text/html; charset=utf-8",
+  "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  "X-Frame-Options": "DENY",
+  "Cache-Control": "no-store",
+  "Referrer-Policy": "same-origin",
+};
+
+// Readable on a phone (tables scroll inside their box), focus always visible, colours of AA contrast.
+const STYLE = `
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;margin:0;line-height:1.5;color:#1d1d1f;background:#fafafa}
+a{color:#0b57d0}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid #e8a317;outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:2}
+header{background:#1f3b57;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
+header a{color:#fff}
+header nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0;padding:0}
+header nav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
+header form{margin-left:auto;display:flex;gap:.5rem;align-items:center}
+main{max-width:72rem;margin:0 auto;padding:1rem}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%;background:#fff}
+th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #ddd;vertical-align:top}
+th{background:#eef1f5}
+td.number{text-align:right}
+button,input,select{font:inherit;padding:.3rem .6rem}
+.state{display:inline-block;width:.8rem;height:.8rem;border-radius:50%;margin-right:.4rem;vertical-align:middle;border:1px solid #555}
+.pages{display:flex;gap:1rem;margin:1rem 0}
+.alert{padding:.6rem;border-radius:4px;background:#fde8e8;color:#8a1c1c}
+mark{background:#ffe38a}
+img.thumb{max-width:96px;max-height:96px}
+ol.timeline{list-style:none;padding:0;border-left:3px solid #1f3b57}
+ol.timeline li{margin:0 0 1rem 1rem}
+fieldset{border:1px solid #ccc;background:#fff}
+.actions{display:flex;gap:1rem;align-items:center}
+form.inline{display:inline}
+.field{margin:.8rem 0}
+.field label,.field .label{display:block;font-weight:600}
+.field input:not([type=checkbox]),.field select,.field textarea{width:100%;max-width:36rem}
+[aria-invalid=true]{border:2px solid #b3261e}
+@media (max-width:40rem){header form{margin-left:0}main{padding:.5rem}}
+`;
+
+export interface ConsolePageOptions {
+  readonly title: string;
+  readonly principal: Principal;
+  /** The session's form token, for the logout button; none when the request carries no session. */
+  readonly logoutCsrf: string | undefined;
+  /** The navigation entry of this page. */
+  readonly current?: "structures" | "elements" | "trash" | "search";
+}
+
+/** A whole page of the console: navigation, the person, and `body` as its main content. */
+export function consolePage(options: ConsolePageOptions, body: Fragment): Fragment {
+  const { account } = options.principal;
+  const t = consoleText(account.locale);
+  const entry = (key: NonNullable<ConsolePageOptions["current"]>, href: string, label: string) =>
+    html`<li><a href="${href}"${options.current === key ? html` aria-current="page"` : ""}>${label}</a></li>`;
+  return html`<!doctype html>
+<html lang="${consoleLanguage(account.locale)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · Lineage</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<a class="skip" href="#main">${t.skip}</a>
+<header>
+<strong>Lineage</strong>
+<nav aria-label="${t.console}"><ul>
+${entry("structures", "/console/", t.structures)}
+${entry("elements", "/console/elements", t.allElements)}
+${entry("trash", "/console/trash", t.trash)}
+${entry("search", "/console/search", t.search)}
+</ul></nav>
+<form method="post" action="/logout">
+<span>${t.signedInAs} <strong>${account.displayName}</strong></span>
+${options.logoutCsrf ? html`<input type="hidden" name="csrf" value="${options.logoutCsrf}"><button type="submit">${t.logOut}</button>` : ""}
+</form>
+</header>
+<main id="main" tabindex="-1">
+<h1>${options.title}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}

@@ -1,0 +1,249 @@
+import { constantTimeEqual, isLineageError, LineageError, type FieldDescription, type Platform, type Principal, type RenderedValue } from "@lineage/core";
+import { Hono, type Context } from "hono";
+import { html } from "hono/html";
+import * as v from "valibot";
+import type { HttpAuth } from "../authentication/http-auth.ts";
+import { pageAuthentication } from "../authentication/page-authentication.ts";
+import { cookieOf } from "../request-cookie.ts";
+import { SESSION_COOKIE } from "../authentication/session-cookie.ts";
+import type { HttpEnv } from "../http-env.ts";
+import { describedRoute, type RouteDescription } from "../openapi/index.ts";
+import { CONSOLE_HEADERS, consolePage, type ConsolePageOptions, type Fragment } from "./console-page.ts";
+import { consoleText, type ConsoleText } from "./console-text.ts";
+import { bodyLimit } from "../body-limit.ts";
+import { formFields } from "../authentication/form-fields.ts";
+import { editableFields, editForm, postedValues, refusalOf } from "./edit-form.ts";
+import { elementFields } from "./element-fields.ts";
+import { listPage, type ListKind } from "./list-page.ts";
+import { searchPage } from "./search-page.ts";
+
+/** The session's form token for the logout button, when the request came with the session cookie. */
+async function logoutCsrfOf(c: Context<HttpEnv>, auth: HttpAuth): Promise<string | undefined> {
+  const cookie = cookieOf(c, SESSION_COOKIE);
+  const session = cookie ? await auth.service.resumeSession(cookie) : undefined;
+  return session && session.principal.account.id === c.get("principal").account.id ? session.session.csrfToken : undefined;
+}
+
+/** What a page handler answers: the page, its status when not 200, or a redirection after a change. */
+type PageAnswer = { title: string; body: Fragment; current?: ConsolePageOptions["current"]; status?: number } | { redirect: string };
+
+/** Makes a page for the person; `csrf` is their session's form token, which every form that changes something carries. */
+type PageMaker = (principal: Principal, t: ConsoleText, csrf: string | undefined) => Promise<PageAnswer>;
+
+/** Answers a console page; a refusal of the use cases (an unknown element, a bad order...) is a page with its message and status. */
+function consoleHandler(auth: HttpAuth, make: (c: Context<HttpEnv>) => PageMaker) {
+  return async (c: Context<HttpEnv>) => {
+    const principal = c.get("principal");
+    const t = consoleText(principal.account.locale);
+    const csrf = await logoutCsrfOf(c, auth);
+    const options = { principal, logoutCsrf: csrf };
+    try {
+      const page = await make(c)(principal, t, csrf);
+      if ("redirect" in page) return c.redirect(page.redirect, 303);
+      return c.html(await consolePage({ ...options, ...page }, page.body), (page.status ?? 200) as 200, CONSOLE_HEADERS);
+    } catch (error) {
+      if (!isLineageError(error)) throw error;
+      const body = html`<p role="alert" class="alert">${error.userMessage ?? error.message}</p><p><a href="/console/">${t.back}</a></p>`;
+      return c.html(await consolePage({ ...options, title: t.error }, body), error.status as 400, CONSOLE_HEADERS);
+    }
+  };
+}
+
+/**
+ * The console (issue 21), at /console/: pages a person reads the content through, built on the
+ * same use cases and rights as the API. Server-rendered, without script.
+ */
+export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>({ strict: false });
+  app.use("/console/*", pageAuthentication(auth));
+  app.use("/console", pageAuthentication(auth));
+
+  app.get("/console", describedRoute(DESCRIBED.structures, consoleHandler(auth, () => async (principal, t) => {
+    const structures = await platform.listStructures(principal);
+    const body = structures.length === 0 ? html`<p>${t.noStructures}</p>` : html`<div class="scroll"><table>
+<thead><tr><th scope="col">${t.structure}</th><th scope="col">${t.name}</th><th scope="col">${t.elements}</th><th scope="col">${t.inTrash}</th></tr></thead>
+<tbody>${structures.map((s) => html`<tr>
+<td><img src="${s.icon}" alt="" width="24" height="24"> <a href="/console/elements?structure=${encodeURIComponent(s.name)}">${s.title}</a></td>
+<td><code>${s.name}</code></td><td class="number">${s.alive}</td><td class="number">${s.deleted}</td></tr>`)}</tbody>
+</table></div>`;
+    return { title: t.structures, body, current: "structures" };
+  })));
+
+  const list = (kind: ListKind) => consoleHandler(auth, (c) => (principal, t, csrf) => listPage(c, platform, kind, principal, t, csrf));
+  app.get("/console/elements", describedRoute(DESCRIBED.elements, list("elements")));
+  app.get("/console/trash", describedRoute(DESCRIBED.trash, list("trash")));
+
+  app.get("/console/elements/:docid", describedRoute(DESCRIBED.element, consoleHandler(auth, (c) => async (principal, t, csrf) => {
+    const ref = c.req.param("docid") ?? "";
+    const reading = await platform.readElement(principal, ref, { fields: "document.properties.all,document.attributes" });
+    const { properties = {}, attributes = {} } = reading.data.document as { properties?: Record<string, unknown>; attributes?: Record<string, RenderedValue> };
+    const structureName = String(properties.fromname ?? "");
+    const described = await platform.readStructure(principal, structureName, { fields: "family.structure" });
+    const fields = (described.data.family?.structure ?? {}) as Record<string, FieldDescription>;
+    const history = await platform.readHistory(principal, ref);
+    const permissions = (await platform.scope(principal)).permissions(reading.revision);
+    const initid = reading.revision.initid;
+    const actions = csrf && (permissions.has("edit") || permissions.has("delete")) ? html`<p class="actions">
+${permissions.has("edit") ? html`<a href="/console/elements/${initid}/edit">${t.edit}</a>` : ""}
+${permissions.has("delete") ? html`<form method="post" action="/console/elements/${initid}/delete" class="inline"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">${t.delete}</button></form>` : ""}
+</p>` : "";
+    const state = properties.state as { displayValue?: string; color?: string } | undefined;
+    const body = html`${actions}<section aria-labelledby="properties"><h2 id="properties">${t.properties}</h2>
+<dl>
+<dt>${t.structure}</dt><dd><a href="/console/elements?structure=${encodeURIComponent(structureName)}">${String(properties.fromtitle ?? structureName)}</a></dd>
+${state?.displayValue ? html`<dt>${t.state}</dt><dd><span class="state" style="background:${safeColor(state.color)}"></span>${state.displayValue}</dd>` : ""}
+<dt>${t.revision}</dt><dd>${String(properties.revision ?? "")}</dd>
+<dt>${t.created}</dt><dd>${String(properties.cdate ?? "")}</dd>
+<dt>${t.modified}</dt><dd>${String(properties.mdate ?? "")}</dd>
+</dl></section>
+<section aria-labelledby="fields"><h2 id="fields">${t.fields}</h2>${elementFields(fields, attributes, t)}</section>
+<section aria-labelledby="history"><h2 id="history">${t.history}</h2>
+<ol class="timeline">${history.history.flatMap((revision) => revision.messages.map((message) => html`<li>
+<time datetime="${message.date}">${message.date.slice(0, 16).replace("T", " ")}</time> · ${message.uname} · ${t.revision} ${revision.properties.revision}<br>${message.comment}</li>`))}</ol></section>`;
+    return { title: String(properties.title ?? ref), body };
+  })));
+
+  /** The structure's fields as the person sees them, and the enumerates its editable fields choose from. */
+  const formContext = async (principal: Principal, structureName: string) => {
+    const described = await platform.readStructure(principal, structureName, { fields: "family.structure,document.properties.title" });
+    const structure = (described.data.family?.structure ?? {}) as Record<string, FieldDescription>;
+    const definitions = await platform.definitions();
+    const enumerates = new Map(editableFields(structure).flatMap((field) => {
+      const found = field.enum ? definitions.enumerate(field.enum) : undefined;
+      return found ? [[found.name, found] as const] : [];
+    }));
+    return { structure, enumerates, title: String(described.data.document.properties?.title ?? structureName) };
+  };
+
+  /** Answers a refused save with the form again, at its field, with what the person typed. */
+  const refusedForm = (error: unknown, t: ConsoleText, form: (refusal: { field?: string; message: string }) => Fragment, title: string) => {
+    const refusal = refusalOf(error);
+    if (!refusal || !isLineageError(error)) throw error;
+    const message = error.code === "CRUD0238" ? t.changedMeanwhile : refusal.message;
+    return { title, status: error.status, body: form({ ...refusal, message }) };
+  };
+
+  const editPage = (c: Context<HttpEnv>): PageMaker => async (principal, t, csrf) => {
+    const ref = c.req.param("docid") ?? "";
+    const reading = await platform.readElement(principal, ref, { fields: "document.properties.title,document.attributes" });
+    if (!(await platform.scope(principal)).permissions(reading.revision).has("edit")) {
+      throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
+    }
+    const { structure, enumerates } = await formContext(principal, reading.revision.structure);
+    const stored = Object.fromEntries(editableFields(structure).filter((field) => field.type !== "password")
+      .map((field) => [field.id, storedText(reading.revision.values[field.id])]));
+    const title = t.editing(reading.revision.title);
+    const state = {
+      action: `/console/elements/${reading.revision.initid}/edit`, csrf: csrf ?? "", etag: reading.etag, values: stored,
+      attributes: (reading.data.document.attributes ?? {}) as Record<string, RenderedValue>, enumerates, locale: principal.account.locale, submit: t.save,
+    };
+    if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
+    const form = await formFields(c);
+    checkFormToken(csrf, form.csrf, t);
+    const values = postedValues(structure, form);
+    try {
+      await platform.updateElement(principal, ref, { values, ifMatch: form.etag });
+      return { redirect: `/console/elements/${reading.revision.initid}` };
+    } catch (error) {
+      // What the person typed stays in the form; the new ETag makes the next save theirs to decide.
+      return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: { ...stored, ...values }, refusal }, t), title);
+    }
+  };
+
+  const createPage = (c: Context<HttpEnv>): PageMaker => async (principal, t, csrf) => {
+    const family = c.req.param("family") ?? "";
+    const { structure, enumerates, title: structureTitle } = await formContext(principal, family);
+    if (!(await platform.scope(principal)).mayCreate(family)) throw new LineageError("API0204", [family]);
+    const title = t.creating(structureTitle);
+    const state = {
+      action: `/console/structures/${encodeURIComponent(family)}/new`, csrf: csrf ?? "", etag: "", values: {},
+      attributes: {}, enumerates, locale: principal.account.locale, submit: t.create,
+    };
+    if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
+    const form = await formFields(c);
+    checkFormToken(csrf, form.csrf, t);
+    const values = postedValues(structure, form);
+    try {
+      const created = await platform.createElementByApi(principal, family, { values });
+      return { redirect: `/console/elements/${created.initid}` };
+    } catch (error) {
+      return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values, refusal }, t), title);
+    }
+  };
+  app.get("/console/structures/:family/new", describedRoute(DESCRIBED.createForm, consoleHandler(auth, createPage)));
+  app.post("/console/structures/:family/new", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.create, consoleHandler(auth, createPage)));
+
+  app.get("/console/elements/:docid/edit", describedRoute(DESCRIBED.editForm, consoleHandler(auth, editPage)));
+  app.post("/console/elements/:docid/edit", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.edit, consoleHandler(auth, editPage)));
+
+  app.post("/console/elements/:docid/delete", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.delete, consoleHandler(auth, (c) => async (principal, t, csrf) => {
+    checkFormToken(csrf, (await formFields(c)).csrf, t);
+    await platform.deleteElement(principal, c.req.param("docid") ?? "");
+    return { redirect: "/console/trash" };
+  })));
+  app.post("/console/trash/:docid/restore", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.restore, consoleHandler(auth, (c) => async (principal, t, csrf) => {
+    checkFormToken(csrf, (await formFields(c)).csrf, t);
+    const restored = await platform.restoreElement(principal, c.req.param("docid") ?? "", { document: { properties: { status: "alive" } } });
+    return { redirect: `/console/elements/${restored.initid}` };
+  })));
+
+  app.get("/console/search", describedRoute(DESCRIBED.search, consoleHandler(auth, (c) => (principal, t) => searchPage(c, platform, principal, t))));
+  return app;
+}
+
+const FORM_LIMIT = 256 * 1024;
+
+/** A stored value as an input shows it. */
+function storedText(value: unknown): string {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+/** Refuses a form that does not carry the session's own form token: a forged post from another site, or no session. */
+function checkFormToken(csrf: string | undefined, given: string | undefined, t: ConsoleText): void {
+  if (!csrf) throw new LineageError("AUTH0403", ["POST", "console"], { userMessage: t.needSession });
+  if (!constantTimeEqual(csrf, given ?? "")) throw new LineageError("AUTH0403", ["POST", "console"], { userMessage: "Invalid form token: reload the page" });
+}
+
+/** A state's colour as the lifecycle gives it, only when it is one (it goes into a style attribute). */
+function safeColor(color: string | undefined): string {
+  return color && /^#[0-9A-Fa-f]{3,8}$/.test(color) ? color : "transparent";
+}
+
+const page = (description: string) => ({ contentType: "text/html", description });
+const REFUSED = [
+  { status: 302, contentType: null, description: "No session: redirect to the login form, then back" },
+  { status: 403, ...page("Not allowed, or a form without the session's form token: the page with the message") },
+  { status: 400, ...page("A parameter was refused (an order the list does not take...): the page with the message") },
+  { status: 404, ...page("No such element or structure the person may view: the page with the message") },
+];
+
+/** The descriptions of the console's pages, for the OpenAPI document. */
+const FORM_POST = (fields: v.ObjectEntries) => ({ content: { "application/x-www-form-urlencoded": v.object({ csrf: v.pipe(v.string(), v.description("The session's form token")), ...fields }) } });
+const DESCRIBED: Record<"structures" | "elements" | "trash" | "element" | "search" | "editForm" | "edit" | "createForm" | "create" | "delete" | "restore", RouteDescription> = {
+  editForm: { tag: "Console", summary: "The console: the form that edits an element", authenticated: false, response: page("The form"), otherResponses: REFUSED },
+  createForm: { tag: "Console", summary: "The console: the form that creates an element of a structure", authenticated: false, response: page("The form"), otherResponses: REFUSED },
+  create: { tag: "Console", summary: "The console: create an element from the form", authenticated: false, body: FORM_POST({}),
+    response: { status: 303, contentType: null, description: "Created: to the new element's page" }, otherResponses: REFUSED },
+  edit: { tag: "Console", summary: "The console: save an element's form", authenticated: false,
+    body: FORM_POST({ etag: v.pipe(v.string(), v.description("The ETag the form was made from: a save over a newer one is refused")) }),
+    response: { status: 303, contentType: null, description: "Saved: to the element's page" },
+    otherResponses: [...REFUSED, { status: 412, ...page("Someone else saved the element meanwhile: the form again, with what the person typed") }] },
+  delete: { tag: "Console", summary: "The console: put an element in the trash", authenticated: false, body: FORM_POST({}),
+    response: { status: 303, contentType: null, description: "Deleted: to the trash" }, otherResponses: REFUSED },
+  restore: { tag: "Console", summary: "The console: restore an element from the trash", authenticated: false, body: FORM_POST({}),
+    response: { status: 303, contentType: null, description: "Restored: to the element's page" }, otherResponses: REFUSED },
+  structures: { tag: "Console", summary: "The console: the structures the person may view, with their counts", authenticated: false, response: page("The page"), otherResponses: REFUSED },
+  elements: { tag: "Console", summary: "The console: a list of elements, all or of one structure, sorted and paged, with chosen columns", authenticated: false,
+    query: v.object({
+      structure: v.optional(v.pipe(v.string(), v.description("A structure's name: its elements only"))),
+      orderBy: v.optional(v.pipe(v.string(), v.description("`key:asc` or `key:desc`, as the API's lists take it"))),
+      offset: v.optional(v.pipe(v.string(), v.description("How many elements to skip"))),
+      columns: v.optional(v.pipe(v.string(), v.description("A field to show as a column (repeated); with `structure` only"))),
+    }),
+    response: page("The page"), otherResponses: REFUSED },
+  trash: { tag: "Console", summary: "The console: the elements in the trash, sorted and paged", authenticated: false,
+    query: v.object({ orderBy: v.optional(v.string()), offset: v.optional(v.string()) }), response: page("The page"), otherResponses: REFUSED },
+  element: { tag: "Console", summary: "The console: one element, its fields by type, its state and its history", authenticated: false, response: page("The page"), otherResponses: REFUSED },
+  search: { tag: "Console", summary: "The console: full-text search in a domain, with highlights", authenticated: false,
+    query: v.object({ domain: v.optional(v.string()), q: v.optional(v.string()), offset: v.optional(v.string()) }), response: page("The page"), otherResponses: REFUSED },
+};

@@ -1,0 +1,51 @@
+import type { AttributeValue, FieldDescription, RenderedValue } from "@lineage/core";
+import { html } from "hono/html";
+import type { Fragment } from "./console-page.ts";
+import type { ConsoleText } from "./console-text.ts";
+
+/* An element's values as a person reads them: by type, from what the API answers for that person. */
+
+const isValue = (rendered: unknown): rendered is AttributeValue =>
+  typeof rendered === "object" && rendered !== null && !Array.isArray(rendered) && "displayValue" in rendered;
+
+/** One value: a link to a docid's target, a thumbnail of an image, a download of a file, else its display text. */
+function oneValue(field: FieldDescription, value: AttributeValue, t: ConsoleText): Fragment {
+  if (value.displayValue === null || value.displayValue === "") return html`<span aria-label="${t.noValue}">${t.noValue}</span>`;
+  if (field.type === "docid" && typeof value.initid === "number") return html`<a href="/console/elements/${value.initid}">${value.displayValue}</a>`;
+  if (field.type === "image" && typeof value.url === "string") {
+    return html`<a href="${value.url}"><img class="thumb" src="${String(value.thumbnail ?? value.url)}" alt="${value.displayValue}"></a>`;
+  }
+  if (field.type === "file" && typeof value.url === "string") return html`<a href="${value.url}" download>${value.displayValue}</a>`;
+  return html`${value.displayValue}`;
+}
+
+/** A value of any shape: one, or a list of them. */
+export function fieldValue(field: FieldDescription, rendered: RenderedValue | undefined, t: ConsoleText): Fragment {
+  if (rendered === undefined) return html`${t.noValue}`;
+  if (isValue(rendered)) return oneValue(field, rendered, t);
+  const items = (rendered as unknown[]).filter(isValue);
+  if (items.length === 0) return html`${t.noValue}`;
+  return html`<ul>${items.map((item) => html`<li>${oneValue(field, item, t)}</li>`)}</ul>`;
+}
+
+/** An array field as a table: one row per row of its columns. */
+function arrayTable(field: FieldDescription, attributes: Record<string, RenderedValue>, t: ConsoleText): Fragment {
+  const columns = Object.values(field.content ?? {}).sort((a, b) => a.logicalOrder - b.logicalOrder);
+  const rows = Math.max(0, ...columns.map((column) => (Array.isArray(attributes[column.id]) ? (attributes[column.id] as unknown[]).length : 0)));
+  if (rows === 0) return html`${t.noValue}`;
+  const cell = (column: FieldDescription, row: number) => {
+    const values = attributes[column.id];
+    return fieldValue(column, Array.isArray(values) ? (values[row] as RenderedValue | undefined) : undefined, t);
+  };
+  return html`<div class="scroll"><table>
+<thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
+<tbody>${Array.from({ length: rows }, (_, row) => html`<tr>${columns.map((column) => html`<td>${cell(column, row)}</td>`)}</tr>`)}</tbody>
+</table></div>`;
+}
+
+/** The fields of an element in the structure's order, labelled in the person's language; arrays as tables. */
+export function elementFields(structure: Record<string, FieldDescription>, attributes: Record<string, RenderedValue>, t: ConsoleText): Fragment {
+  const fields = Object.values(structure).sort((a, b) => a.logicalOrder - b.logicalOrder);
+  return html`<dl class="fields">${fields.map((field) => html`<dt id="field-${field.id}">${field.label}</dt>
+<dd aria-labelledby="field-${field.id}">${field.type === "array" ? arrayTable(field, attributes, t) : fieldValue(field, attributes[field.id], t)}</dd>`)}</dl>`;
+}

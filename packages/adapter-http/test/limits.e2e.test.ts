@@ -219,8 +219,16 @@ describe("request timeout", () => {
     const chunks: Buffer[] = [];
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", () => {});
+    const sent = Date.now();
+    // The answer comes when the 1500 ms timeout fires: wait for its whole envelope, not a fixed time.
+    const answered = new Promise<void>((resolve) => {
+      const whole = () => /\{.*\}/s.test(Buffer.concat(chunks).toString("utf8"));
+      socket.on("data", () => whole() && resolve());
+      socket.on("close", () => resolve());
+    });
     socket.write(request("PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1", ["Content-Type: application/json", `Content-Length: ${body.length}`], body.slice(0, 10)));
-    await new Promise((resolve) => setTimeout(resolve, 2200));
+    await answered;
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(1400);
     const text = Buffer.concat(chunks).toString("utf8");
     expect(text).toMatch(/^HTTP\/1\.1 503/);
     expect(text).toMatch(/retry-after: 5/i);

@@ -23,7 +23,13 @@ beforeAll(async () => {
     // The trash listing outlasts the request timeout, to see the timeout's own answer.
     const slow = (platform: Seed["platform"]) => ({ ...platform, listTrash: async () => new Promise<never>(() => {}) });
     return { ...seed, platform: slow(seed.platform), twin: (other) => slow(seed.twin(other)) };
-  }, { logger, limits: { requestTimeoutMs: 2000 } });
+  }, {
+    logger,
+    limits: { requestTimeoutMs: 2000 },
+    // The login throttle relaxed: after the wrong password below, the default one would hold every
+    // later request of this client for 250 ms (login-throttle.e2e.test.ts tests it).
+    auth: { throttle: { baseDelayMs: 1, maxDelayMs: 2 } },
+  });
 });
 afterAll(() => live.close());
 

@@ -1,0 +1,192 @@
+import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+/*
+ * The packages as a user gets them: built, packed by `pnpm pack` (which turns workspace:*
+ * into versions), installed by npm from the tarballs into a new app outside the workspace,
+ * and used there as test/packed-app does (a domain test on the in-memory store, an app on
+ * SQLite and on PostgreSQL, the `lineage` command). better-sqlite3 has no prebuilt binary npm
+ * can fetch here, and building it from source takes a minute or more: its install script
+ * (prebuild-install) is given the binary the workspace built, as a local prebuild of the
+ * same version, Node ABI and platform. Where that binary is missing or does not match, npm
+ * builds from source as for any app.
+ */
+
+const ROOT = resolve(import.meta.dirname, "..");
+const FIXTURE = join(import.meta.dirname, "packed-app");
+const PACKAGES = readdirSync(join(ROOT, "packages")).filter((name) => existsSync(join(ROOT, "packages", name, "package.json")));
+const run = promisify(execFile);
+
+/**
+ * The environment of the workspace's test run, without what would change how npm, node or
+ * vitest behave in the app: pnpm's npm_* settings, vitest's own variables, NODE_OPTIONS.
+ */
+function outsideEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) =>
+    !/^(npm_|pnpm_|VITEST|NODE_OPTIONS$|NODE_ENV$|TEST$)/i.test(name)));
+}
+
+/** pnpm as this run was started (`npx pnpm@…` puts none on the PATH), else the one on the PATH. */
+function pnpmCommand(): [string, string[]] {
+  const execPath = process.env.npm_execpath;
+  return execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ["pnpm", []];
+}
+
+interface Outcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly seconds: number;
+}
+
+/** Runs a command to its end; never throws for a non-zero status. */
+async function outcome(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Outcome> {
+  const started = performance.now();
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd: options.cwd, env: options.env ?? outsideEnv(), maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr, seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    const failed = error as { code?: number | string; stdout?: string; stderr?: string; message: string };
+    return {
+      code: typeof failed.code === "number" ? failed.code : 1,
+      stdout: failed.stdout ?? "",
+      stderr: failed.stderr ?? failed.message,
+      seconds: (performance.now() - started) / 1000,
+    };
+  }
+}
+
+/** Runs a command that must succeed; its output. */
+async function succeed(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Outcome> {
+  const result = await outcome(command, args, options);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+/**
+ * The workspace's better-sqlite3 binary packed as prebuild-install looks for a local prebuild
+ * (`<name>-v<version>-node-v<abi>-<platform>-<arch>.tar.gz` holding build/Release/*.node),
+ * in `dir`; the version it was built for, or undefined if the workspace has no binary.
+ */
+async function prebuiltSqlite(dir: string): Promise<string | undefined> {
+  const requireFromStore = createRequire(join(ROOT, "packages/adapter-sqlite/package.json"));
+  const manifest = requireFromStore.resolve("better-sqlite3/package.json");
+  const home = resolve(manifest, "..");
+  if (!existsSync(join(home, "build/Release/better_sqlite3.node"))) return undefined;
+  const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
+  mkdirSync(dir, { recursive: true });
+  const file = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await succeed("tar", ["-czf", join(dir, file), "-C", home, "build/Release/better_sqlite3.node"], { cwd: home });
+  return version;
+}
+
+let app: string;
+const timings: string[] = [];
+
+beforeAll(async () => {
+  app = mkdtempSync(join(tmpdir(), "lineage-packed-"));
+  const tarballs = join(app, "tarballs");
+  const build = await succeed(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, env: process.env });
+  const [pnpm, pnpmArgs] = pnpmCommand();
+  const pack = await succeed(pnpm, [...pnpmArgs, "--recursive", "--filter", "./packages/*", "pack", "--pack-destination", tarballs], { cwd: ROOT, env: process.env });
+  cpSync(FIXTURE, app, { recursive: true });
+  const prebuilds = join(app, "prebuilds");
+  const sqliteVersion = await prebuiltSqlite(prebuilds);
+  // The version the local prebuild was made for, in place of the newest that the range allows.
+  const overrides = sqliteVersion ? { "better-sqlite3": sqliteVersion } : {};
+  writeFileSync(join(app, "package.json"), `${JSON.stringify({ name: "packed-app", private: true, type: "module", overrides }, null, 2)}\n`);
+  // The app's own test runner, the version the workspace uses (@lineage/core/testing's contracts are vitest suites).
+  const vitestVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/vitest/package.json"), "utf8")) as { version: string }).version;
+  const install = await succeed("npm", [
+    "install", "--no-audit", "--no-fund", "--prefer-offline",
+    ...readdirSync(tarballs).map((file) => join(tarballs, file)), `vitest@${vitestVersion}`,
+  ], { cwd: app, env: { ...outsideEnv(), npm_config_better_sqlite3_local_prebuilds: prebuilds } });
+  // A build from source leaves node-gyp's object files beside the binary; a prebuild does not.
+  const fromSource = existsSync(join(app, "node_modules/better-sqlite3/build/Release/obj.target"));
+  timings.push(`build ${build.seconds.toFixed(1)} s`, `pack ${pack.seconds.toFixed(1)} s`,
+    `npm install ${install.seconds.toFixed(1)} s (better-sqlite3 ${fromSource ? "built from source" : "from the workspace's binary"})`);
+}, 900_000);
+
+afterAll(() => {
+  console.log(`packed install: ${timings.join(", ")}`);
+  if (app) rmSync(app, { recursive: true, force: true });
+});
+
+describe("the packages installed from their tarballs, outside the workspace", () => {
+  it("are each a tarball with the built code, its declarations, a README and the licence, and no workspace version", () => {
+    for (const name of PACKAGES) {
+      const installed = join(app, "node_modules/@lineage", name);
+      const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+        private?: boolean; license?: string; version?: string; dependencies?: Record<string, string>;
+      };
+      expect(manifest, name).toMatchObject({ license: "MIT", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+      expect(manifest.private, name).toBeUndefined();
+      expect(Object.values(manifest.dependencies ?? {}).filter((range) => range.startsWith("workspace:")), name).toEqual([]);
+      for (const file of ["dist/index.js", "dist/index.d.ts", "README.md", "LICENSE"]) expect(existsSync(join(installed, file)), `${name}/${file}`).toBe(true);
+      expect(existsSync(join(installed, "src")), `${name} ships no sources`).toBe(false);
+    }
+    // What the code reads beside itself at run time.
+    for (const file of ["adapter-sqlite/drizzle/meta/_journal.json", "adapter-postgres/drizzle/meta/_journal.json", "adapter-images/dist/jimp-worker.mjs", "cli/bin/lineage.mjs"]) {
+      expect(existsSync(join(app, "node_modules/@lineage", file)), file).toBe(true);
+    }
+  });
+
+  it("answer `lineage --help` from the built JavaScript, with no TypeScript loader installed", async () => {
+    expect(existsSync(join(app, "node_modules/tsx"))).toBe(false);
+    const help = await succeed(join(app, "node_modules/.bin/lineage"), ["--help"], { cwd: app });
+    expect(help.stdout).toMatch(/serve/);
+    timings.push(`lineage --help ${help.seconds.toFixed(2)} s`);
+  });
+
+  it("refuse a TypeScript configuration without tsx, saying how to load it", async () => {
+    writeFileSync(join(app, "lineage.config.ts"), "export default {};\n");
+    const serve = await outcome(join(app, "node_modules/.bin/lineage"), ["serve", "--data", join(app, "serve-data"), "--config", "lineage.config.ts"], { cwd: app });
+    expect(serve.code).not.toBe(0);
+    expect(serve.stderr).toMatch(/install tsx/);
+  });
+
+  it("run the app's domain test on the in-memory store of @lineage/core/testing", async () => {
+    const test = await succeed(join(app, "node_modules/.bin/vitest"), ["run", "recipes.test.ts"], { cwd: app });
+    expect(test.stdout).toMatch(/2 passed/);
+  });
+
+  it("give the app's TypeScript their declarations", async () => {
+    await succeed(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: app });
+  });
+
+  it("serve an app on SQLite: an element, a full-text search, an image resized in a worker thread, a built-in icon", async () => {
+    const served = await succeed(process.execPath, ["app.mjs", join(app, "on-sqlite")], { cwd: app });
+    expect(JSON.parse(served.stdout.trim().split("\n").at(-1)!)).toMatchObject({
+      imported: { created: 1 },
+      element: { status: 200, title: "Omelette aux herbes" },
+      search: { status: 200, titles: ["Omelette aux herbes"] },
+      image: { status: 200, type: "image/png", header: { format: "png", width: 2, height: 1 } },
+      icon: { status: 200, type: "image/png" },
+    });
+  });
+
+  it("serve the same app on PostgreSQL, migrating an empty database from the packed migrations", async () => {
+    const url = new URL(inject("postgresUrl"));
+    const database = `lineage_test_packed_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${database}`);
+    } finally {
+      await admin.end();
+    }
+    url.pathname = `/${database}`;
+    mkdirSync(join(app, "on-postgres"));
+    const served = await succeed(process.execPath, ["app.mjs", join(app, "on-postgres"), "--database", url.toString()], { cwd: app });
+    expect(JSON.parse(served.stdout.trim().split("\n").at(-1)!)).toMatchObject({
+      element: { status: 200, title: "Omelette aux herbes" },
+      search: { status: 200, titles: ["Omelette aux herbes"] },
+    });
+  });
+});

@@ -81,7 +81,8 @@ export function editForm(structure: Record<string, FieldDescription>, state: Edi
     }
     if (field.type === "longtext" || field.type === "htmltext") return html`<textarea id="${id}" name="${id}" rows="5"${required}${error}>${value}</textarea>`;
     const type = inputType(field) ?? "text";
-    const step = type === "number" ? html` step="1"` : type === "time" || type === "datetime-local" ? html` step="1"` : "";
+    // Whole numbers, and times to the second (as stored).
+    const step = type === "number" || type === "time" || type === "datetime-local" ? html` step="1"` : "";
     return html`<input id="${id}" name="${id}" type="${type}"${type === "password" ? html` autocomplete="new-password"` : html` value="${value}"`}${step}${required}${error}>`;
   };
   return html`<form method="post" action="${state.action}" novalidate>

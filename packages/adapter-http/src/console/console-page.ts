@@ -1,18 +1,16 @@
 import type { Principal } from "@lineage/core";
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { PAGE_HEADERS } from "../authentication/html-page.ts";
 import { consoleLanguage, consoleText } from "./console-text.ts";
 
 /** What the console's pages are made of: text escaped by `html`, or a fragment it made. */
 export type Fragment = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-/** The console's headers: its own images (icons, thumbnails) and styles only, no script, never framed. */
+/** The headers of the platform's pages, with the console's own images (icons, thumbnails) allowed: still no script, never framed. */
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
-  "Content-Type": "text/html; charset=utf-8",
+  ...PAGE_HEADERS,
   "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  "X-Frame-Options": "DENY",
-  "Cache-Control": "no-store",
-  "Referrer-Policy": "same-origin",
 };
 
 // Readable on a phone (tables scroll inside their box), focus always visible, colours of AA contrast.

@@ -4,8 +4,7 @@ import { html } from "hono/html";
 import * as v from "valibot";
 import type { HttpAuth } from "../authentication/http-auth.ts";
 import { pageAuthentication } from "../authentication/page-authentication.ts";
-import { cookieOf } from "../request-cookie.ts";
-import { SESSION_COOKIE } from "../authentication/session-cookie.ts";
+import { sessionFormToken } from "../authentication/session-form-token.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { CONSOLE_HEADERS, consolePage, type ConsolePageOptions, type Fragment } from "./console-page.ts";
@@ -16,13 +15,6 @@ import { editableFields, editForm, postedValues, refusalOf } from "./edit-form.t
 import { elementFields } from "./element-fields.ts";
 import { listPage, type ListKind } from "./list-page.ts";
 import { searchPage } from "./search-page.ts";
-
-/** The session's form token for the logout button, when the request came with the session cookie. */
-async function logoutCsrfOf(c: Context<HttpEnv>, auth: HttpAuth): Promise<string | undefined> {
-  const cookie = cookieOf(c, SESSION_COOKIE);
-  const session = cookie ? await auth.service.resumeSession(cookie) : undefined;
-  return session && session.principal.account.id === c.get("principal").account.id ? session.session.csrfToken : undefined;
-}
 
 /** What a page handler answers: the page, its status when not 200, or a redirection after a change. */
 type PageAnswer = { title: string; body: Fragment; current?: ConsolePageOptions["current"]; status?: number } | { redirect: string };
@@ -35,7 +27,7 @@ function consoleHandler(auth: HttpAuth, make: (c: Context<HttpEnv>) => PageMaker
   return async (c: Context<HttpEnv>) => {
     const principal = c.get("principal");
     const t = consoleText(principal.account.locale);
-    const csrf = await logoutCsrfOf(c, auth);
+    const csrf = await sessionFormToken(c, auth, principal);
     const options = { principal, logoutCsrf: csrf };
     try {
       const page = await make(c)(principal, t, csrf);

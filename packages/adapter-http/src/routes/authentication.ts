@@ -11,6 +11,7 @@ import type { HttpAuth } from "../authentication/http-auth.ts";
 import { issueLoginCsrf, loginCsrfMatches } from "../authentication/login-csrf.ts";
 import { loginPage, type LoginPageState } from "../authentication/login-page.ts";
 import { pageAuthentication } from "../authentication/page-authentication.ts";
+import { sessionFormToken } from "../authentication/session-form-token.ts";
 import { safeReturnPath } from "../authentication/return-path.ts";
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from "../authentication/session-cookie.ts";
 import { successEnvelope } from "../envelope.ts";
@@ -77,11 +78,8 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   }));
 
   app.get("/", pageAuthentication(auth, { optional: auth.useIndexAsGuest }), describedRoute(DESCRIBED.home, async (c) => {
-    const cookie = cookieOf(c, SESSION_COOKIE);
     const principal = c.get("principal") as HttpEnv["Variables"]["principal"] | undefined;
-    const session = principal && cookie ? await auth.service.resumeSession(cookie) : undefined;
-    const csrf = session && session.principal.account.id === principal?.account.id ? session.session.csrfToken : undefined;
-    return c.body(homePage(principal, csrf), 200, PAGE_HEADERS);
+    return c.body(homePage(principal, await sessionFormToken(c, auth, principal)), 200, PAGE_HEADERS);
   }));
   return app;
 }

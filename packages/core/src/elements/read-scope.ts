@@ -9,7 +9,7 @@ import type { VaultFile } from "../ports/vault.port.ts";
 import type { ResolvedField } from "../structure/smart-field.ts";
 import { fieldIndex, type SmartStructure } from "../structure/smart-structure.ts";
 import { parseFileValue } from "../values/file-value.ts";
-import type { PasswordHashing } from "../values/password-value.ts";
+import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Definitions } from "./definitions.ts";
 
 /** What a rendering or a write will look up, read in a few batch calls beforehand. */
@@ -47,7 +47,7 @@ export interface ReadScope extends ViewContext {
   /** Loads what rendering these revisions needs: the elements, accounts and vault files their values name. */
   prepare(revisions: readonly ElementRevision[]): Promise<void>;
   /** How password values are hashed before they are written; refuses when the scope was made without a hasher. */
-  readonly passwords: PasswordHashing;
+  readonly passwords: PasswordHasher;
   /**
    * Runs `fn` in one store transaction with a scope of the same principal
    * reading through it (nothing loaded here is carried over: the transaction
@@ -119,14 +119,14 @@ function collectReferences(type: string, value: unknown, found: References): voi
 }
 
 /** The hashing of a scope made without a hasher: such scopes (reads, bundle checks) never write a password. */
-const NO_PASSWORDS: PasswordHashing = {
+const NO_PASSWORDS: PasswordHasher = {
   hash: () => Promise.reject(new Error("read scope: made without a password hasher, it cannot write a password value")),
   verify: () => Promise.resolve(false),
 };
 
 /** A read scope over `repos` for a principal, in their locale; `transact` is how it opens transactions (none inside one). */
 export function createReadScope(
-  repos: Repositories, principal: Principal, definitions: Definitions, transact?: Transact, passwords: PasswordHashing = NO_PASSWORDS,
+  repos: Repositories, principal: Principal, definitions: Definitions, transact?: Transact, passwords: PasswordHasher = NO_PASSWORDS,
 ): ReadScope {
   // Elements by the ref they were asked by (number: initid or revision id; text: logical name).
   const elements = new Map<string | number, ElementRevision | undefined>();

@@ -1,4 +1,5 @@
 import type { FieldValue } from "../element/smart-element.ts";
+import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 
 /*
  * A password field keeps a hash only. The write path hashes what the client sent before the value
@@ -17,18 +18,12 @@ export function isPasswordHash(raw: unknown): raw is PasswordHash {
   return typeof raw === "object" && raw !== null && (raw as PasswordHash).kind === "password-hash" && typeof (raw as PasswordHash).hash === "string";
 }
 
-/** What hashing a password value needs: the platform's password hasher. */
-export interface PasswordHashing {
-  hash(password: string): Promise<string>;
-  verify(password: string, hash: string): Promise<boolean>;
-}
-
 /**
  * A raw password value made ready for the codec: a non-empty text hashed, or kept as the current
  * hash when it is the same password (writing the same password again changes nothing); empty
  * values and values of the wrong shape go on as they are, for the codec to clear or refuse.
  */
-export async function hashPasswordValue(raw: unknown, current: FieldValue | undefined, hashing: PasswordHashing): Promise<unknown> {
+export async function hashPasswordValue(raw: unknown, current: FieldValue | undefined, hashing: PasswordHasher): Promise<unknown> {
   if (typeof raw !== "string" || raw === "") return raw;
   const same = typeof current === "string" && current !== "" && (await hashing.verify(raw, current).catch(() => false));
   return { kind: "password-hash", hash: same ? current : await hashing.hash(raw) } satisfies PasswordHash;

@@ -25,9 +25,10 @@ describe("hostile requests, in process", () => {
     const unexpected: unknown[] = [];
     const app = createHttpApp({ platform: seed.platform, auth: NO_THROTTLE, onUnexpectedError: (error) => unexpected.push(error) });
     await fc.assert(fc.asyncProperty(hostileRequests, async (request) => {
+      unexpected.length = 0;
       const response = await withinTime(Promise.resolve(app.request(`http://localhost${request.path}`, init(request))), 5_000, request.path);
       expectSoundAnswer(request, response.status, response.headers.get("content-type"), await response.text());
-      expect(unexpected, `${request.method} ${request.path}`).toEqual([]);
+      expect(unexpected.map(String), `${request.method} ${request.path}`).toEqual([]);
     }), { numRuns: 600 });
   }, 300_000);
 });
@@ -43,9 +44,14 @@ describe("hostile requests, over a real server", () => {
 
   it("always answer, with the envelope and no unprescribed 5xx", async () => {
     await fc.assert(fc.asyncProperty(hostileRequests, async (request) => {
-      const response = await withinTime(live.api.call(request.method, request.path, { as: null, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) }), 10_000, request.path);
+      unexpected.length = 0;
+      const response = await withinTime(live.api.call(request.method, request.path, { as: null, headers: request.headers, redirect: "manual", ...(request.body === undefined ? {} : { body: request.body }) }), 10_000, request.path);
       expectSoundAnswer(request, response.status, response.headers.get("content-type"), response.text);
-      expect(unexpected, `${request.method} ${request.path}`).toEqual([]);
-    }), { numRuns: 200 });
+      expect(unexpected.map(String), `${request.method} ${request.path}`).toEqual([]);
+    }), {
+      numRuns: 200,
+      // A logout that succeeds is a 303 to the login page: the answer checked is the request's own, not the page it leads to.
+      examples: [[{ method: "POST", path: "/logout", headers: { "content-type": "application/json" }, body: "null" }]],
+    });
   }, 300_000);
 });

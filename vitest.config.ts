@@ -47,8 +47,17 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: "postgres", include: POSTGRES } },
-      { extends: true, test: { name: "end-to-end", include: END_TO_END } },
-      { extends: true, test: { name: "command line", include: COMMAND_LINE, exclude: END_TO_END } },
+      {
+        extends: true,
+        // One module graph per worker too: a file's own server is all it starts, and importing the
+        // packages again for each file was most of this project's time (docs/benchmarks.md, "Test suite").
+        test: { name: "end-to-end", include: END_TO_END, isolate: false },
+      },
+      {
+        extends: true,
+        // Its `lineage` commands run the built JavaScript, as installed, built before them.
+        test: { name: "command line", include: COMMAND_LINE, exclude: END_TO_END, globalSetup: ["packages/cli/test/build-setup.ts"] },
+      },
       { extends: true, test: { name: "browser", include: BROWSER } },
       {
         extends: true,

@@ -3,7 +3,7 @@ import { answeredMethod, expectDocumentedAnswer } from "./openapi-answers.ts";
 /** A small client for end-to-end tests against a listening server; every answer must match the OpenAPI document. */
 export function apiClient(baseUrl: string) {
   const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
-  async function call(method: string, path: string, options: { as?: [string, string] | null; headers?: Record<string, string>; body?: RequestInit["body"]; json?: unknown; redirect?: RequestRedirect } = {}) {
+  async function call(method: string, path: string, options: { as?: [string, string] | null; headers?: Record<string, string>; body?: RequestInit["body"]; json?: unknown; redirect?: "follow" | "manual" | "error" } = {}) {
     const headers: Record<string, string> = { ...options.headers };
     if (options.as !== null) headers.authorization ??= basic(...(options.as ?? ["admin", "admin-pw"]));
     let body = options.body;

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkConfig, main, type Io } from "../src/index.ts";
-import { LINEAGE } from "./lineage-command.ts";
+import { LINEAGE_FROM_SOURCES as LINEAGE } from "./lineage-command.ts";
 
 const root = resolve(import.meta.dirname, "../../..");
 const demo = join(root, "examples/demo/bundle.json");

@@ -113,7 +113,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/", healthRoutes(options.readiness ?? createReadiness(), () => platform.fullsearch.engine.building()));
 
   api.route("/", authenticationPageRoutes(httpAuth));
-  api.route("/", consoleRoutes(httpAuth, platform));
+  api.route("/", consoleRoutes(httpAuth, platform, { dashboards: options.dashboards }));
   api.route("/api/v2", tokenAdminRoutes());
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());

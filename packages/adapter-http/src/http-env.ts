@@ -13,5 +13,7 @@ export interface HttpEnv {
     limits: HttpLimits;
     /** Aborted when the request has run out of time (request-timeout.ts); writes pass it to their transaction. */
     deadline: Deadline;
+    /** The form token of the session a page was authenticated by (pageAuthentication); none for other credentials. */
+    formToken: string | undefined;
   };
 }

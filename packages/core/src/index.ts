@@ -10,6 +10,7 @@ export * from "./catalog/profile.ts";
 export * from "./accounts/account.ts";
 export * from "./accounts/principal.ts";
 export * from "./accounts/manage-accounts.ts";
+export * from "./accounts/administration.ts";
 export * from "./accounts/scrypt-password-hasher.ts";
 export * from "./accounts/scrypt-hash.ts";
 export * from "./element/smart-element.ts";

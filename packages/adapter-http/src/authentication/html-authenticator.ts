@@ -15,7 +15,7 @@ export function createHtmlAuthenticator(service: AuthenticationService): Authent
     async checkAuthentication(request) {
       const cookie = request.cookie(SESSION_COOKIE);
       const resumed = cookie ? await service.resumeSession(cookie, request.stamp) : undefined;
-      return resumed ? { kind: "authenticated", principal: resumed.principal } : { kind: "anonymous" };
+      return resumed ? { kind: "authenticated", principal: resumed.principal, formToken: resumed.session.csrfToken } : { kind: "anonymous" };
     },
     askAuthentication: (request) => ({ kind: "login-form", returnTo: `${request.url.pathname}${request.url.search}` }),
     checkAuthorization(request) {

@@ -3,7 +3,7 @@ import type { HttpAuth } from "./http-auth.ts";
 
 /** The authentication flow's outcome for one request (api-v2.md, Authentication flow). */
 export type Identification =
-  | { readonly kind: "authenticated"; readonly principal: Principal; readonly authenticator: Authenticator }
+  | { readonly kind: "authenticated"; readonly principal: Principal; readonly authenticator: Authenticator; readonly formToken?: string | undefined }
   /** No credentials: ask for them. */
   | { readonly kind: "ask"; readonly challenge: AuthenticationChallenge; readonly authenticator: Authenticator }
   /** Wrong credentials. */
@@ -59,5 +59,5 @@ export async function identifyRequest(auth: HttpAuth, request: AuthRequest): Pro
   if (result.kind === "refused") return { kind: "refused", reason: result.reason, authenticator };
   const checked = authenticator.checkAuthorization(request, result.principal);
   const allowed = typeof checked === "boolean" ? checked : await checked;
-  return { kind: allowed ? "authenticated" : "forbidden", principal: result.principal, authenticator };
+  return allowed ? { kind: "authenticated", principal: result.principal, authenticator, formToken: result.formToken } : { kind: "forbidden", principal: result.principal, authenticator };
 }

@@ -42,6 +42,7 @@ export function pageAuthentication(auth: HttpAuth, options: { optional?: boolean
     switch (outcome.kind) {
       case "authenticated":
         c.set("principal", outcome.principal);
+        c.set("formToken", outcome.formToken);
         return next();
       case "forbidden":
         return refusalPage(c, 403, "You may not do this here.");

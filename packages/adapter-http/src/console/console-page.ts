@@ -18,7 +18,7 @@ const STYLE = `
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;margin:0;line-height:1.5;color:#1d1d1f;background:#fafafa}
 a{color:#0b57d0}
-a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid #e8a317;outline-offset:2px}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #e8a317;outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:2}
 header{background:#1f3b57;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
 header a{color:#fff}
@@ -31,7 +31,7 @@ table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #ddd;vertical-align:top}
 th{background:#eef1f5}
 td.number{text-align:right}
-button,input,select{font:inherit;padding:.3rem .6rem}
+button,input,select,textarea{font:inherit;padding:.3rem .6rem}
 .state{display:inline-block;width:.8rem;height:.8rem;border-radius:50%;margin-right:.4rem;vertical-align:middle;border:1px solid #555}
 .pages{display:flex;gap:1rem;margin:1rem 0}
 .alert{padding:.6rem;border-radius:4px;background:#fde8e8;color:#8a1c1c}
@@ -40,12 +40,20 @@ img.thumb{max-width:96px;max-height:96px}
 ol.timeline{list-style:none;padding:0;border-left:3px solid #1f3b57}
 ol.timeline li{margin:0 0 1rem 1rem}
 fieldset{border:1px solid #ccc;background:#fff}
-.actions{display:flex;gap:1rem;align-items:center}
+.actions{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:1rem 0}
 form.inline{display:inline}
 .field{margin:.8rem 0}
 .field label,.field .label{display:block;font-weight:600}
 .field input:not([type=checkbox]),.field select,.field textarea{width:100%;max-width:36rem}
 [aria-invalid=true]{border:2px solid #b3261e}
+ul.plain{list-style:none;padding:0;flex-wrap:wrap}
+.hint{color:#555;font-size:.9em;margin:.2rem 0}
+tr.differs th,tr.differs td{background:#fff4d6}
+.badge{display:inline-block;font-size:.8em;font-weight:600;padding:0 .4rem;border-radius:3px;background:#8a5a00;color:#fff}
+.secret,.notice{padding:.6rem;border-radius:4px;background:#e6f4ea;color:#1e4620;margin:1rem 0}
+.secret input{font-family:monospace;max-width:100%}
+.guard{color:#8a1c1c}
+.html{overflow-wrap:anywhere}
 @media (max-width:40rem){header form{margin-left:0}main{padding:.5rem}}
 `;
 
@@ -55,7 +63,7 @@ export interface ConsolePageOptions {
   /** The session's form token, for the logout button; none when the request carries no session. */
   readonly logoutCsrf: string | undefined;
   /** The navigation entry of this page. */
-  readonly current?: "structures" | "elements" | "trash" | "search";
+  readonly current?: "structures" | "elements" | "trash" | "search" | "dashboards" | "admin";
 }
 
 /** A whole page of the console: navigation, the person, and `body` as its main content. */
@@ -81,6 +89,8 @@ ${entry("structures", "/console/", t.structures)}
 ${entry("elements", "/console/elements", t.allElements)}
 ${entry("trash", "/console/trash", t.trash)}
 ${entry("search", "/console/search", t.search)}
+${entry("dashboards", "/console/dashboards", t.dashboards)}
+${options.principal.isAdmin ? entry("admin", "/console/admin", t.administration) : ""}
 </ul></nav>
 <form method="post" action="/logout">
 <span>${t.signedInAs} <strong>${account.displayName}</strong></span>

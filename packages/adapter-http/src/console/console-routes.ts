@@ -1,4 +1,4 @@
-import { constantTimeEqual, isLineageError, LineageError, type FieldDescription, type Platform, type Principal, type RenderedValue } from "@lineage/core";
+import { isLineageError, LineageError, type DashboardServer, type FieldDescription, type Platform, type Principal, type RenderedValue } from "@lineage/core";
 import { Hono, type Context } from "hono";
 import { html } from "hono/html";
 import * as v from "valibot";
@@ -10,10 +10,15 @@ import { describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { CONSOLE_HEADERS, consolePage, type ConsolePageOptions, type Fragment } from "./console-page.ts";
 import { consoleText, type ConsoleText } from "./console-text.ts";
 import { bodyLimit } from "../body-limit.ts";
-import { formFields } from "../authentication/form-fields.ts";
-import { editableFields, editForm, postedValues, refusalOf } from "./edit-form.ts";
+import { adminPage, createTokenPage, reindexPage, revokeTokenPage } from "./admin-page.ts";
+import { dashboardsPage } from "./dashboards-page.ts";
+import { editForm, enumeratesOf, postedFormValues, postedValues, refusalOf, storedFormValues } from "./edit-form.ts";
 import { elementFields } from "./element-fields.ts";
+import { checkFormToken } from "./form-token.ts";
+import { lifecycleSection, transitionPage } from "./lifecycle-page.ts";
 import { listPage, type ListKind } from "./list-page.ts";
+import { MAX_CONSOLE_UPLOAD, postedForm } from "./posted-form.ts";
+import { revisionsPage } from "./revisions-page.ts";
 import { searchPage } from "./search-page.ts";
 
 /** What a page handler answers: the page, its status when not 200, or a redirection after a change. */
@@ -45,7 +50,7 @@ function consoleHandler(auth: HttpAuth, make: (c: Context<HttpEnv>) => PageMaker
  * The console (issue 21), at /console/: pages a person reads the content through, built on the
  * same use cases and rights as the API. Server-rendered, without script.
  */
-export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv> {
+export function consoleRoutes(auth: HttpAuth, platform: Platform, options: { dashboards?: DashboardServer | undefined } = {}): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.use("/console/*", pageAuthentication(auth));
   app.use("/console", pageAuthentication(auth));
@@ -75,10 +80,11 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     const history = await platform.readHistory(principal, ref);
     const permissions = (await platform.scope(principal)).permissions(reading.revision);
     const initid = reading.revision.initid;
-    const actions = csrf && (permissions.has("edit") || permissions.has("delete")) ? html`<p class="actions">
-${permissions.has("edit") ? html`<a href="/console/elements/${initid}/edit">${t.edit}</a>` : ""}
-${permissions.has("delete") ? html`<form method="post" action="/console/elements/${initid}/delete" class="inline"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">${t.delete}</button></form>` : ""}
-</p>` : "";
+    const actions = html`<div class="actions">
+${csrf && permissions.has("edit") ? html`<a href="/console/elements/${initid}/edit">${t.edit}</a>` : ""}
+<a href="/console/elements/${initid}/revisions">${t.revisions}</a>
+${csrf && permissions.has("delete") ? html`<form method="post" action="/console/elements/${initid}/delete" class="inline"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">${t.delete}</button></form>` : ""}
+</div>`;
     const state = properties.state as { displayValue?: string; color?: string } | undefined;
     const body = html`${actions}<section aria-labelledby="properties"><h2 id="properties">${t.properties}</h2>
 <dl>
@@ -88,6 +94,7 @@ ${state?.displayValue ? html`<dt>${t.state}</dt><dd><span class="state" style="b
 <dt>${t.created}</dt><dd>${String(properties.cdate ?? "")}</dd>
 <dt>${t.modified}</dt><dd>${String(properties.mdate ?? "")}</dd>
 </dl></section>
+${lifecycleSection(platform, principal, initid, csrf, t)}
 <section aria-labelledby="fields"><h2 id="fields">${t.fields}</h2>${elementFields(fields, attributes, t)}</section>
 <section aria-labelledby="history"><h2 id="history">${t.history}</h2>
 <ol class="timeline">${history.history.flatMap((revision) => revision.messages.map((message) => html`<li>
@@ -100,8 +107,8 @@ ${state?.displayValue ? html`<dt>${t.state}</dt><dd><span class="state" style="b
     const described = await platform.readStructure(principal, structureName, { fields: "family.structure,document.properties.title" });
     const structure = (described.data.family?.structure ?? {}) as Record<string, FieldDescription>;
     const definitions = await platform.definitions();
-    const enumerates = new Map(editableFields(structure).flatMap((field) => {
-      const found = field.enum ? definitions.enumerate(field.enum) : undefined;
+    const enumerates = new Map(enumeratesOf(structure).flatMap((name) => {
+      const found = definitions.enumerate(name);
       return found ? [[found.name, found] as const] : [];
     }));
     return { structure, enumerates, title: String(described.data.document.properties?.title ?? structureName) };
@@ -122,23 +129,22 @@ ${state?.displayValue ? html`<dt>${t.state}</dt><dd><span class="state" style="b
       throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
     }
     const { structure, enumerates } = await formContext(principal, reading.revision.structure);
-    const stored = Object.fromEntries(editableFields(structure).filter((field) => field.type !== "password")
-      .map((field) => [field.id, storedText(reading.revision.values[field.id])]));
+    const stored = storedFormValues(structure, reading.revision.values);
     const title = t.editing(reading.revision.title);
     const state = {
       action: `/console/elements/${reading.revision.initid}/edit`, csrf: csrf ?? "", etag: reading.etag, values: stored,
       attributes: (reading.data.document.attributes ?? {}) as Record<string, RenderedValue>, enumerates, locale: principal.account.locale, submit: t.save,
     };
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
-    const form = await formFields(c);
-    checkFormToken(csrf, form.csrf, t);
+    const form = await postedForm(c);
+    checkFormToken(csrf, form.one("csrf"), t);
     const values = postedValues(structure, form);
     try {
-      await platform.updateElement(principal, ref, { values, ifMatch: form.etag });
+      await platform.updateElement(principal, ref, { values, ifMatch: form.one("etag") });
       return { redirect: `/console/elements/${reading.revision.initid}` };
     } catch (error) {
-      // What the person typed stays in the form; the new ETag makes the next save theirs to decide.
-      return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: { ...stored, ...values }, refusal }, t), title);
+      // What the person typed stays in the form (files must be chosen again); the new ETag makes the next save theirs to decide.
+      return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: { ...stored, ...postedFormValues(structure, form) }, refusal }, t), title);
     }
   };
 
@@ -152,49 +158,54 @@ ${state?.displayValue ? html`<dt>${t.state}</dt><dd><span class="state" style="b
       attributes: {}, enumerates, locale: principal.account.locale, submit: t.create,
     };
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
-    const form = await formFields(c);
-    checkFormToken(csrf, form.csrf, t);
+    const form = await postedForm(c);
+    checkFormToken(csrf, form.one("csrf"), t);
     const values = postedValues(structure, form);
     try {
       const created = await platform.createElementByApi(principal, family, { values });
       return { redirect: `/console/elements/${created.initid}` };
     } catch (error) {
-      return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values, refusal }, t), title);
+      return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: postedFormValues(structure, form), refusal }, t), title);
     }
   };
   app.get("/console/structures/:family/new", describedRoute(DESCRIBED.createForm, consoleHandler(auth, createPage)));
-  app.post("/console/structures/:family/new", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.create, consoleHandler(auth, createPage)));
+  app.post("/console/structures/:family/new", bodyLimit(UPLOAD_LIMIT), describedRoute(DESCRIBED.create, consoleHandler(auth, createPage)));
 
   app.get("/console/elements/:docid/edit", describedRoute(DESCRIBED.editForm, consoleHandler(auth, editPage)));
-  app.post("/console/elements/:docid/edit", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.edit, consoleHandler(auth, editPage)));
+  app.post("/console/elements/:docid/edit", bodyLimit(UPLOAD_LIMIT), describedRoute(DESCRIBED.edit, consoleHandler(auth, editPage)));
 
   app.post("/console/elements/:docid/delete", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.delete, consoleHandler(auth, (c) => async (principal, t, csrf) => {
-    checkFormToken(csrf, (await formFields(c)).csrf, t);
+    checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
     await platform.deleteElement(principal, c.req.param("docid") ?? "");
     return { redirect: "/console/trash" };
   })));
   app.post("/console/trash/:docid/restore", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.restore, consoleHandler(auth, (c) => async (principal, t, csrf) => {
-    checkFormToken(csrf, (await formFields(c)).csrf, t);
+    checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
     const restored = await platform.restoreElement(principal, c.req.param("docid") ?? "", { document: { properties: { status: "alive" } } });
     return { redirect: `/console/elements/${restored.initid}` };
   })));
 
   app.get("/console/search", describedRoute(DESCRIBED.search, consoleHandler(auth, (c) => (principal, t) => searchPage(c, platform, principal, t))));
+
+  const transition = () => consoleHandler(auth, (c) => (principal, t, csrf) => transitionPage(c, platform, principal, t, csrf));
+  app.get("/console/elements/:docid/transitions/:transition", describedRoute(DESCRIBED.transitionForm, transition()));
+  app.post("/console/elements/:docid/transitions/:transition", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.transition, transition()));
+  app.get("/console/elements/:docid/revisions", describedRoute(DESCRIBED.revisions, consoleHandler(auth, (c) => (principal, t) => revisionsPage(c, platform, principal, t))));
+  app.get("/console/dashboards", describedRoute(DESCRIBED.dashboards, consoleHandler(auth, () => (principal, t) => dashboardsPage(platform, options.dashboards, principal, t))));
+
+  app.get("/console/admin", describedRoute(DESCRIBED.admin, consoleHandler(auth, () => (principal, t, csrf) => adminPage(platform, principal, t, csrf))));
+  app.post("/console/admin/tokens", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.createToken,
+    consoleHandler(auth, (c) => (principal, t, csrf) => createTokenPage(c, platform, principal, t, csrf))));
+  app.post("/console/admin/tokens/:token/revoke", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.revokeToken,
+    consoleHandler(auth, (c) => (principal, t, csrf) => revokeTokenPage(c, platform, principal, t, csrf))));
+  app.post("/console/admin/search/reindex", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.reindex,
+    consoleHandler(auth, (c) => (principal, t, csrf) => reindexPage(c, platform, principal, t, csrf))));
   return app;
 }
 
 const FORM_LIMIT = 256 * 1024;
-
-/** A stored value as an input shows it. */
-function storedText(value: unknown): string {
-  return value === null || value === undefined ? "" : String(value);
-}
-
-/** Refuses a form that does not carry the session's own form token: a forged post from another site, or no session. */
-function checkFormToken(csrf: string | undefined, given: string | undefined, t: ConsoleText): void {
-  if (!csrf) throw new LineageError("AUTH0403", ["POST", "console"], { userMessage: t.needSession });
-  if (!constantTimeEqual(csrf, given ?? "")) throw new LineageError("AUTH0403", ["POST", "console"], { userMessage: "Invalid form token: reload the page" });
-}
+/** Forms that may carry a file: the file and the rest of the form. */
+const UPLOAD_LIMIT = MAX_CONSOLE_UPLOAD + FORM_LIMIT;
 
 /** A state's colour as the lifecycle gives it, only when it is one (it goes into a style attribute). */
 function safeColor(color: string | undefined): string {
@@ -211,15 +222,53 @@ const REFUSED = [
 
 /** The descriptions of the console's pages, for the OpenAPI document. */
 const FORM_POST = (fields: v.ObjectEntries) => ({ content: { "application/x-www-form-urlencoded": v.object({ csrf: v.pipe(v.string(), v.description("The session's form token")), ...fields }) } });
-const DESCRIBED: Record<"structures" | "elements" | "trash" | "element" | "search" | "editForm" | "edit" | "createForm" | "create" | "delete" | "restore", RouteDescription> = {
+/** An element's form: `f_ID` per field (repeated for lists and array columns), multipart when it has a file input. */
+const ELEMENT_FORM = (fields: v.ObjectEntries) => {
+  const schema = v.pipe(v.object({ csrf: v.pipe(v.string(), v.description("The session's form token")), ...fields }),
+    v.description("Besides these, `f_ID` for each field the form edits: repeated for a list and for each column of an array, a file in multipart"));
+  return { content: { "application/x-www-form-urlencoded": schema, "multipart/form-data": schema } };
+};
+const TOO_LARGE = { status: 413, ...page("A file over the upload limit (API0102): the page with the message; a body over the form's limit is refused before the page (API0010)") };
+const ADMIN_REFUSED = REFUSED.map((answer) => (answer.status === 403 ? { status: 403, ...page("Not an administrator (ROUTES0131), or a form without the session's form token: the page with the message") } : answer));
+const DESCRIBED: Record<"structures" | "elements" | "trash" | "element" | "search" | "editForm" | "edit" | "createForm" | "create" | "delete" | "restore"
+  | "transitionForm" | "transition" | "revisions" | "dashboards" | "admin" | "createToken" | "revokeToken" | "reindex", RouteDescription> = {
+  transitionForm: { tag: "Console", summary: "The console: the form of a transition, with its parameters and a comment", authenticated: false,
+    response: page("The form"), otherResponses: REFUSED },
+  transition: { tag: "Console", summary: "The console: run a transition from its form", authenticated: false,
+    body: FORM_POST({ comment: v.optional(v.pipe(v.string(), v.description("Text added to the history"))) }),
+    response: { status: 303, contentType: null, description: "Run: to the element's page" },
+    otherResponses: REFUSED.map((answer) => (answer.status === 403 ? { status: 403, ...page("Not allowed, a guard refused the transition (WFL0300: the form again, with its message), or no form token") } : answer)) },
+  revisions: { tag: "Console", summary: "The console: an element's revisions, and two of them side by side", authenticated: false,
+    query: v.object({
+      a: v.optional(v.pipe(v.string(), v.description("The revision on the left (the one before the latest by default)"))),
+      b: v.optional(v.pipe(v.string(), v.description("The revision on the right (the latest by default)"))),
+    }),
+    response: page("The page"), otherResponses: REFUSED },
+  dashboards: { tag: "Console", summary: "The console: the dashboards the person may view, each opening in the dashboard server", authenticated: false,
+    response: page("The page"), otherResponses: REFUSED },
+  admin: { tag: "Console", summary: "The console: administration (users, access tokens, search domains); administrators only", authenticated: false,
+    response: page("The page"), otherResponses: ADMIN_REFUSED },
+  createToken: { tag: "Console", summary: "The console: create an access token (administrators)", authenticated: false,
+    body: FORM_POST({
+      login: v.pipe(v.string(), v.description("The account the token acts as")),
+      routes: v.pipe(v.string(), v.description("One route a line: `METHODS PATTERN`")),
+      expiry: v.pipe(v.string(), v.description("Seconds it lives; -1 for ever")),
+      description: v.optional(v.string()),
+      oneshot: v.optional(v.pipe(v.literal("1"), v.description("One use only"))),
+    }),
+    response: { status: 201, ...page("The administration page, with the token's secret shown this once") }, otherResponses: ADMIN_REFUSED },
+  revokeToken: { tag: "Console", summary: "The console: revoke an access token (administrators)", authenticated: false, body: FORM_POST({}),
+    response: { status: 303, contentType: null, description: "Revoked: to the administration page" }, otherResponses: ADMIN_REFUSED },
+  reindex: { tag: "Console", summary: "The console: reindex what is outdated in the search domains (administrators)", authenticated: false, body: FORM_POST({}),
+    response: page("The administration page, with how many elements were reindexed"), otherResponses: ADMIN_REFUSED },
   editForm: { tag: "Console", summary: "The console: the form that edits an element", authenticated: false, response: page("The form"), otherResponses: REFUSED },
   createForm: { tag: "Console", summary: "The console: the form that creates an element of a structure", authenticated: false, response: page("The form"), otherResponses: REFUSED },
-  create: { tag: "Console", summary: "The console: create an element from the form", authenticated: false, body: FORM_POST({}),
-    response: { status: 303, contentType: null, description: "Created: to the new element's page" }, otherResponses: REFUSED },
+  create: { tag: "Console", summary: "The console: create an element from the form", authenticated: false, body: ELEMENT_FORM({}),
+    response: { status: 303, contentType: null, description: "Created: to the new element's page" }, otherResponses: [...REFUSED, TOO_LARGE] },
   edit: { tag: "Console", summary: "The console: save an element's form", authenticated: false,
-    body: FORM_POST({ etag: v.pipe(v.string(), v.description("The ETag the form was made from: a save over a newer one is refused")) }),
+    body: ELEMENT_FORM({ etag: v.pipe(v.string(), v.description("The ETag the form was made from: a save over a newer one is refused")) }),
     response: { status: 303, contentType: null, description: "Saved: to the element's page" },
-    otherResponses: [...REFUSED, { status: 412, ...page("Someone else saved the element meanwhile: the form again, with what the person typed") }] },
+    otherResponses: [...REFUSED, TOO_LARGE, { status: 412, ...page("Someone else saved the element meanwhile: the form again, with what the person typed") }] },
   delete: { tag: "Console", summary: "The console: put an element in the trash", authenticated: false, body: FORM_POST({}),
     response: { status: 303, contentType: null, description: "Deleted: to the trash" }, otherResponses: REFUSED },
   restore: { tag: "Console", summary: "The console: restore an element from the trash", authenticated: false, body: FORM_POST({}),

@@ -2,19 +2,25 @@ import { isLineageError, translate, type Enumerate, type FieldDescription, type 
 import { html } from "hono/html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
-import { fieldValue } from "./element-fields.ts";
+import { arrayTable, fieldValue } from "./element-fields.ts";
+import type { PostedForm } from "./posted-form.ts";
 
 /*
  * The form that edits an element, generated from its structure as the person sees it (fields of
  * visibility I are not in that description, so they never reach the browser): W fields as inputs
- * by type, R fields shown read-only, H fields left out. Fields the form cannot edit yet (lists,
- * arrays, files and images) are shown as they are and never sent.
+ * by type, R fields shown read-only, H fields left out. Lists are one input per value plus an
+ * empty one, arrays a table of inputs with an empty row to add one, files and images a file input
+ * (multipart); what the form cannot edit (lists of files, arrays with columns of lists or files) is
+ * shown as it is and never sent.
  */
 
-/** The input type of a field the form edits, or undefined when it shows the field read-only. */
+/** What the form shows in an input: one text, or one per value of a list or array column. */
+export type FormValue = string | readonly string[];
+
+/** The input type of a field of one simple value, or undefined when it takes no single input. */
 function inputType(field: FieldDescription): string | undefined {
-  if (field.multiple || field.type === "array" || field.type === "file" || field.type === "image") return undefined;
   switch (field.type) {
+    case "array": case "file": case "image": case "enum": return undefined;
     case "int": return "number";
     case "double": case "money": return "text";
     case "date": return "date";
@@ -26,20 +32,92 @@ function inputType(field: FieldDescription): string | undefined {
   }
 }
 
+type EditKind = "single" | "enum" | "enums" | "list" | "file" | "array";
+
+const columnsOf = (field: FieldDescription) => Object.values(field.content ?? {}).sort((a, b) => a.logicalOrder - b.logicalOrder);
+
+/** How the form edits a field, or undefined when it shows it read-only. */
+function editKind(field: FieldDescription): EditKind | undefined {
+  if (field.type === "array") {
+    const columns = columnsOf(field);
+    const simple = columns.length > 0 && columns.every((column) => column.visibility === "W" && !column.multiple && (column.type === "enum" || (inputType(column) !== undefined && column.type !== "password")));
+    return simple ? "array" : undefined;
+  }
+  if (field.type === "file" || field.type === "image") return field.multiple ? undefined : "file";
+  if (field.type === "enum") return field.multiple ? "enums" : "enum";
+  if (inputType(field) === undefined) return undefined;
+  return field.multiple ? (field.type === "password" ? undefined : "list") : "single";
+}
+
 /** The fields a form posts: the writable ones it has an input for (a password left empty is not sent: it stays). */
-export function editableFields(structure: Record<string, FieldDescription>): FieldDescription[] {
+export function editableFields(structure: Readonly<Record<string, FieldDescription>>): FieldDescription[] {
   return Object.values(structure)
-    .filter((field) => field.visibility === "W" && inputType(field) !== undefined)
+    .filter((field) => field.visibility === "W" && editKind(field) !== undefined)
     .sort((a, b) => a.logicalOrder - b.logicalOrder);
 }
 
-/** The values a posted form gives its editable fields. */
-export function postedValues(structure: Record<string, FieldDescription>, form: Readonly<Record<string, string>>): Record<string, string> {
-  const values: Record<string, string> = {};
+/** The enumerates the form's fields choose from: of enum fields, and of enum columns of arrays. */
+export function enumeratesOf(structure: Readonly<Record<string, FieldDescription>>): string[] {
+  return editableFields(structure).flatMap((field) => (field.type === "array" ? columnsOf(field) : [field])).flatMap((field) => (field.enum ? [field.enum] : []));
+}
+
+const text = (value: unknown): string => (value === null || value === undefined ? "" : String(value));
+const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(text) : value === null || value === undefined || value === "" ? [] : [text(value)]);
+
+/** What the inputs show of stored values: texts, lists for lists and array columns; passwords and files never. */
+export function storedFormValues(structure: Readonly<Record<string, FieldDescription>>, values: Readonly<Record<string, unknown>>): Record<string, FormValue> {
+  const shown: Record<string, FormValue> = {};
   for (const field of editableFields(structure)) {
-    const given = form[`f_${field.id}`];
-    if (given === undefined || (field.type === "password" && given === "")) continue;
-    values[field.id] = field.type === "timestamp" && /T\d{2}:\d{2}$/.test(given) ? `${given}:00` : given;
+    const kind = editKind(field);
+    if (kind === "array") for (const column of columnsOf(field)) shown[column.id] = list(values[column.id]);
+    else if (kind === "enums" || kind === "list") shown[field.id] = list(values[field.id]);
+    else if (kind !== "file" && field.type !== "password") shown[field.id] = text(values[field.id]);
+  }
+  return shown;
+}
+
+/** What a posted form gives each editable field, as its inputs showed it (for a form sent back with a refusal). */
+export function postedFormValues(structure: Readonly<Record<string, FieldDescription>>, form: PostedForm): Record<string, FormValue> {
+  const shown: Record<string, FormValue> = {};
+  for (const field of editableFields(structure)) {
+    const kind = editKind(field);
+    if (kind === "array") for (const column of columnsOf(field)) shown[column.id] = form.all(`f_${column.id}`);
+    else if (kind === "enums" || kind === "list") shown[field.id] = form.all(`f_${field.id}`);
+    else if (kind !== "file" && field.type !== "password") shown[field.id] = form.one(`f_${field.id}`) ?? "";
+  }
+  return shown;
+}
+
+/** Times to the second, as stored: a browser may send `HH:MM`. */
+const withSeconds = (field: FieldDescription, value: string) => (field.type === "timestamp" && /T\d{2}:\d{2}$/.test(value) ? `${value}:00` : value);
+
+/** The values a posted form gives its editable fields, as the element use cases take them. */
+export function postedValues(structure: Readonly<Record<string, FieldDescription>>, form: PostedForm): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of editableFields(structure)) {
+    const name = `f_${field.id}`;
+    switch (editKind(field)) {
+      case "file": {
+        const file = form.file(name);
+        if (file) values[field.id] = file;
+        break;
+      }
+      case "enums": values[field.id] = form.all(name); break;
+      case "list": values[field.id] = form.all(name).filter((value) => value !== "").map((value) => withSeconds(field, value)); break;
+      case "array": {
+        // Rows left wholly empty (the blank row to add one) are no rows.
+        const columns = columnsOf(field).map((column) => ({ column, cells: form.all(`f_${column.id}`) }));
+        const rows = Math.max(0, ...columns.map(({ cells }) => cells.length));
+        const kept = Array.from({ length: rows }, (_, row) => row).filter((row) => columns.some(({ cells }) => (cells[row] ?? "") !== ""));
+        for (const { column, cells } of columns) values[column.id] = kept.map((row) => withSeconds(column, cells[row] ?? ""));
+        break;
+      }
+      default: {
+        const given = form.one(name);
+        if (given === undefined || (field.type === "password" && given === "")) break;
+        values[field.id] = withSeconds(field, given);
+      }
+    }
   }
   return values;
 }
@@ -51,49 +129,96 @@ export function refusalOf(error: unknown): { field?: string; message: string } |
   return { ...(typeof id === "string" ? { field: id } : {}), message: error.userMessage ?? error.message };
 }
 
-export interface EditFormState {
-  readonly action: string;
-  readonly csrf: string;
-  readonly etag: string;
-  /** What each input shows: the stored value, or what the person posted when the save was refused. */
-  readonly values: Readonly<Record<string, string>>;
-  readonly attributes: Readonly<Record<string, RenderedValue>>;
+/** What a control needs besides its field: its value, the enumerates' items, the person's locale, the refusal to point at. */
+export interface ControlContext {
+  readonly values: Readonly<Record<string, FormValue>>;
   readonly enumerates: ReadonlyMap<string, Enumerate>;
   readonly locale: string;
   readonly refusal?: { field?: string; message: string } | undefined;
+}
+
+/** The options of an enumerate's select, those in `chosen` selected. */
+function enumOptions(field: FieldDescription, chosen: readonly string[], context: ControlContext): Fragment[] {
+  const items = field.enum ? context.enumerates.get(field.enum)?.items ?? [] : [];
+  return items.map((item) => html`<option value="${item.key}"${chosen.includes(item.key) ? html` selected` : ""}>${translate(item.label, context.locale)}</option>`);
+}
+
+/** One input of a simple type (an array's cell, a list's value, or a field's only input). */
+function simpleInput(field: FieldDescription, attributes: Fragment | string, value: string, context: ControlContext): Fragment {
+  if (field.type === "enum") return html`<select ${attributes}><option value=""></option>${enumOptions(field, [value], context)}</select>`;
+  if (field.type === "longtext" || field.type === "htmltext") return html`<textarea ${attributes} rows="5">${value}</textarea>`;
+  const type = inputType(field) ?? "text";
+  // Whole numbers, and times to the second (as stored).
+  const step = type === "number" || type === "time" || type === "datetime-local" ? html` step="1"` : "";
+  return html`<input ${attributes} type="${type}"${type === "password" ? html` autocomplete="new-password"` : html` value="${value}"`}${step}>`;
+}
+
+/**
+ * The labelled control of one editable field: an input, a select (several choices for a list of
+ * enum values), a group of inputs for a list or an array, a file input. The refusal's message is
+ * its description.
+ */
+export function fieldControl(field: FieldDescription, context: ControlContext): Fragment {
+  const id = `f_${field.id}`;
+  const columns = columnsOf(field);
+  const refused = context.refusal?.field !== undefined && (context.refusal.field === field.id || columns.some((column) => column.id === context.refusal?.field));
+  const error = refused ? html` aria-invalid="true" aria-describedby="${id}-error"` : "";
+  const required = field.needed ? html` required aria-required="true"` : "";
+  const mark = field.needed ? html` <span aria-hidden="true">*</span>` : "";
+  const message = refused ? html`<p id="${id}-error" role="alert" class="alert">${context.refusal?.message}</p>` : "";
+  const value = context.values[field.id];
+  switch (editKind(field)) {
+    case "enums": {
+      const chosen = Array.isArray(value) ? value : [];
+      return html`<label for="${id}">${field.label}${mark}</label><select id="${id}" name="${id}" multiple size="4"${required}${error}>${enumOptions(field, chosen, context)}</select>${message}`;
+    }
+    case "list": {
+      const items = [...(Array.isArray(value) ? value : []), ""];
+      return html`<fieldset${error}><legend>${field.label}${mark}</legend>${items.map((item, i) =>
+        simpleInput(field, html`name="${id}" aria-label="${field.label} ${i + 1}"`, item, context))}</fieldset>${message}`;
+    }
+    case "array": {
+      const rows = Math.max(0, ...columns.map((column) => (context.values[column.id] ?? []).length)) + 1;
+      const cell = (column: FieldDescription, row: number) => {
+        const cells = context.values[column.id];
+        return simpleInput(column, html`name="f_${column.id}" aria-label="${column.label} ${row + 1}"`, (Array.isArray(cells) ? cells[row] : undefined) ?? "", context);
+      };
+      return html`<fieldset${error}><legend>${field.label}${mark}</legend><div class="scroll"><table>
+<thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
+<tbody>${Array.from({ length: rows }, (_, row) => html`<tr>${columns.map((column) => html`<td>${cell(column, row)}</td>`)}</tr>`)}</tbody>
+</table></div></fieldset>${message}`;
+    }
+    case "file":
+      return html`<label for="${id}">${field.label}${mark}</label><input id="${id}" name="${id}" type="file"${field.type === "image" ? html` accept="image/*"` : ""}${error}>${message}`;
+    default:
+      return html`<label for="${id}">${field.label}${mark}</label>${simpleInput(field, html`id="${id}" name="${id}"${required}${error}`, typeof value === "string" ? value : "", context)}${message}`;
+  }
+}
+
+export interface EditFormState extends ControlContext {
+  readonly action: string;
+  readonly csrf: string;
+  readonly etag: string;
+  readonly attributes: Readonly<Record<string, RenderedValue>>;
   readonly submit: string;
 }
 
-/** The edit form: one labelled input per editable field, read-only fields as text, the refusal at its field. */
-export function editForm(structure: Record<string, FieldDescription>, state: EditFormState, t: ConsoleText): Fragment {
+/** The edit form: one labelled control per editable field, read-only fields as text, the refusal at its field. */
+export function editForm(structure: Readonly<Record<string, FieldDescription>>, state: EditFormState, t: ConsoleText): Fragment {
   const fields = Object.values(structure).filter((field) => field.visibility !== "H").sort((a, b) => a.logicalOrder - b.logicalOrder);
-  const editable = new Set(editableFields(structure).map((field) => field.id));
+  const editable = editableFields(structure);
+  const editableIds = new Set(editable.map((field) => field.id));
   const { refusal } = state;
-  const control = (field: FieldDescription) => {
-    const id = `f_${field.id}`;
-    const error = refusal?.field === field.id ? html` aria-invalid="true" aria-describedby="${id}-error"` : "";
-    const required = field.needed ? html` required aria-required="true"` : "";
-    const value = state.values[field.id] ?? "";
-    if (field.type === "enum" && field.enum) {
-      const items = state.enumerates.get(field.enum)?.items ?? [];
-      return html`<select id="${id}" name="${id}"${required}${error}><option value=""></option>${items.map((item) =>
-        html`<option value="${item.key}"${item.key === value ? html` selected` : ""}>${translate(item.label, state.locale)}</option>`)}</select>`;
-    }
-    if (field.type === "longtext" || field.type === "htmltext") return html`<textarea id="${id}" name="${id}" rows="5"${required}${error}>${value}</textarea>`;
-    const type = inputType(field) ?? "text";
-    // Whole numbers, and times to the second (as stored).
-    const step = type === "number" || type === "time" || type === "datetime-local" ? html` step="1"` : "";
-    return html`<input id="${id}" name="${id}" type="${type}"${type === "password" ? html` autocomplete="new-password"` : html` value="${value}"`}${step}${required}${error}>`;
-  };
-  return html`<form method="post" action="${state.action}" novalidate>
-${refusal && !refusal.field ? html`<p role="alert" class="alert">${refusal.message}</p>` : ""}
+  const known = new Set(editable.flatMap((field) => [field.id, ...columnsOf(field).map((column) => column.id)]));
+  const multipart = editable.some((field) => editKind(field) === "file");
+  return html`<form method="post" action="${state.action}"${multipart ? html` enctype="multipart/form-data"` : ""} novalidate>
+${refusal && (!refusal.field || !known.has(refusal.field)) ? html`<p role="alert" class="alert">${refusal.message}</p>` : ""}
 <input type="hidden" name="csrf" value="${state.csrf}">
 <input type="hidden" name="etag" value="${state.etag}">
 ${fields.map((field) => html`<div class="field">
-${editable.has(field.id)
-    ? html`<label for="f_${field.id}">${field.label}${field.needed ? html` <span aria-hidden="true">*</span>` : ""}</label>${control(field)}`
-    : html`<span class="label">${field.label}</span> <span class="readonly">${field.type === "array" ? t.noValue : fieldValue(field, state.attributes[field.id], t)}</span>`}
-${refusal?.field === field.id ? html`<p id="f_${field.id}-error" role="alert" class="alert">${refusal.message}</p>` : ""}
+${editableIds.has(field.id)
+    ? html`${editKind(field) === "file" && state.attributes[field.id] ? html`<p>${fieldValue(field, state.attributes[field.id], t)}</p>` : ""}${fieldControl(field, state)}`
+    : html`<span class="label">${field.label}</span> <div class="readonly">${field.type === "array" ? arrayTable(field, state.attributes, t) : fieldValue(field, state.attributes[field.id], t)}</div>`}
 </div>`)}
 <button type="submit">${state.submit}</button>
 </form>`;

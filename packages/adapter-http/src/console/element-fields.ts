@@ -1,5 +1,6 @@
 import type { AttributeValue, FieldDescription, RenderedValue } from "@lineage/core";
-import { html } from "hono/html";
+import { html, raw } from "hono/html";
+import sanitizeHtml from "sanitize-html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
 
@@ -7,6 +8,21 @@ import type { ConsoleText } from "./console-text.ts";
 
 const isValue = (rendered: unknown): rendered is AttributeValue =>
   typeof rendered === "object" && rendered !== null && !Array.isArray(rendered) && "displayValue" in rendered;
+
+/**
+ * An HTML text as the page may show it: the tags of text and links only, links to http(s) and mail
+ * addresses, no attribute that could run or style anything (the page's policy forbids script anyway).
+ */
+export function sanitizedHtml(source: string): string {
+  return sanitizeHtml(source, {
+    allowedTags: ["p", "br", "b", "strong", "i", "em", "u", "s", "sub", "sup", "code", "pre", "blockquote", "ul", "ol", "li",
+      "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td", "span", "div", "hr"],
+    allowedAttributes: { a: ["href", "title"], th: ["scope", "colspan", "rowspan"], td: ["colspan", "rowspan"] },
+    allowedSchemes: ["http", "https", "mailto"],
+    // An h1 of the text would compete with the page's own title.
+    transformTags: { h1: "h2" },
+  });
+}
 
 /** One value: a link to a docid's target, a thumbnail of an image, a download of a file, else its display text. */
 function oneValue(field: FieldDescription, value: AttributeValue, t: ConsoleText): Fragment {
@@ -16,6 +32,7 @@ function oneValue(field: FieldDescription, value: AttributeValue, t: ConsoleText
     return html`<a href="${value.url}"><img class="thumb" src="${String(value.thumbnail ?? value.url)}" alt="${value.displayValue}"></a>`;
   }
   if (field.type === "file" && typeof value.url === "string") return html`<a href="${value.url}" download>${value.displayValue}</a>`;
+  if (field.type === "htmltext") return html`<div class="html">${raw(sanitizedHtml(String(value.value ?? value.displayValue)))}</div>`;
   return html`${value.displayValue}`;
 }
 
@@ -29,7 +46,7 @@ export function fieldValue(field: FieldDescription, rendered: RenderedValue | un
 }
 
 /** An array field as a table: one row per row of its columns. */
-function arrayTable(field: FieldDescription, attributes: Record<string, RenderedValue>, t: ConsoleText): Fragment {
+export function arrayTable(field: FieldDescription, attributes: Record<string, RenderedValue>, t: ConsoleText): Fragment {
   const columns = Object.values(field.content ?? {}).sort((a, b) => a.logicalOrder - b.logicalOrder);
   const rows = Math.max(0, ...columns.map((column) => (Array.isArray(attributes[column.id]) ? (attributes[column.id] as unknown[]).length : 0)));
   if (rows === 0) return html`${t.noValue}`;

@@ -28,7 +28,11 @@ export interface AuthRequest {
 /** What checkAuthentication found. */
 export type AuthenticationResult =
   /** The request carries a valid identity. */
-  | { readonly kind: "authenticated"; readonly principal: Principal }
+  | {
+    readonly kind: "authenticated"; readonly principal: Principal;
+    /** The form token of the session that proved the identity (html): pages read it here rather than resume the session again. */
+    readonly formToken?: string;
+  }
   /** The request carries no credentials this authenticator reads: ask for them. */
   | { readonly kind: "anonymous" }
   /** The request carries credentials, and they are wrong (401). */

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { createAuthenticationService } from "@lineage/core";
+import { createMemoryStore } from "@lineage/core/testing";
+import { countingStore } from "../../core/test/counting-store.ts";
+import { seededPlatform } from "../../core/test/fixture.ts";
+import { createHttpApp } from "../src/index.ts";
+
+describe("a console page", () => {
+  it("resumes the session once: the authenticator hands its form token to the page", async () => {
+    const counting = countingStore(createMemoryStore());
+    const seed = await seededPlatform(counting.store);
+    const app = createHttpApp({ platform: seed.platform, onUnexpectedError: () => {} });
+    const { secret, session } = await createAuthenticationService({ platform: seed.platform }).openSession(await seed.principal("admin"));
+    counting.reset();
+    const answer = await app.request("/console/elements/ART_HELLO", { headers: { cookie: `lineage-session=${secret}` } });
+    expect(answer.status).toBe(200);
+    // The form token is the session's: in the delete form and the logout form.
+    expect((await answer.text()).match(new RegExp(`name="csrf" value="${session.csrfToken}"`, "g"))).toHaveLength(2);
+    expect(counting.calls.filter((call) => call === "sessions.byId")).toHaveLength(1);
+  });
+});

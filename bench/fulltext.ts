@@ -50,7 +50,7 @@ async function seed(store: Store, count: number): Promise<number> {
         words += n;
         const created = await tx.elements.insert({
           revision: 0, structure: "BENCH_TEXT", name: null, title, owner: 1, status: "alive", fixed: false, state: null,
-          values: { bt_title: title, bt_body: body }, createdAt: now, modifiedAt: now, importKey: null,
+          values: { bt_title: title, bt_body: body }, createdAt: now, modifiedAt: now, importKey: null, ownProfile: null, profile: null,
         });
         await tx.search.markChanged(created.initid, created.structure);
       }

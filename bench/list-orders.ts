@@ -19,7 +19,8 @@ import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-d
  *  1. makes the structures (PERF with seven fields, PERF1..PERF9 with one), a profile per structure and
  *     two readers (one may view PERF3 only, one structure of ten; the other PERF1 to PERF3), then N
  *     live elements (90 % PERF, 10 % the others), N/10 older fixed revisions and 1 % of the lineages
- *     in the trash, by bulk SQL, with the list indexes as they were before issue 18;
+ *     in the trash, by bulk SQL, with the list indexes as they were before issue 18; one element in ten
+ *     (of PERF) is under a profile of its own, which a third reader alone may view (rights per element);
  *  2. "before": the requests of issue 18's table with the statement of the code before it;
  *  3. the write cost: inserts of new revisions (the repository's statement, 1,000 per transaction),
  *     with the indexes of before, then with those of now (and, on PostgreSQL, the sort-key trigger);
@@ -74,8 +75,10 @@ const PERF_FIELDS: SmartField[] = [
   { id: "p_enum", type: "enum", enum: "BENCH_ENUM" }, { id: "p_doc", type: "docid" }, { id: "p_body", type: "longtext" },
 ];
 const SMALL = Array.from({ length: 9 }, (_, i) => `PERF${i + 1}`);
+/** The profile of their own one element in ten carry: every tenth of PERF's (i % 10 = 5), through the whole collection. */
+const ROW_PROFILE = "PRF_ROW";
 
-/** Structures, enumerate, profiles and the two readers, through the store (the field indexes come with the structures). */
+/** Structures, enumerate, profiles and the readers, through the store (the field indexes come with the structures). */
 async function saveDefinitions(store: Store): Promise<void> {
   await store.transaction(async (tx) => {
     await tx.catalog.saveEnumerate({ name: "BENCH_ENUM", items: ["e0", "e1", "e2", "e3", "e4"].map((key) => ({ key, label: key })) });
@@ -85,7 +88,13 @@ async function saveDefinitions(store: Store): Promise<void> {
       await tx.catalog.saveStructure({ name, profile: `PRF_${name}`, fields: name === "PERF" ? PERF_FIELDS : [{ id: "s_text", type: "text" }] });
     }
   });
+  // One element in ten has this profile of its own (rowSql), which only the role r_ROW may view.
+  await store.transaction(async (tx) => {
+    await tx.accounts.saveRole({ id: "r_ROW" });
+    await tx.catalog.saveProfile({ name: ROW_PROFILE, grants: { view: ["role:r_ROW"] } });
+  });
   const platform = createPlatform({ store });
+  await platform.addUser({ login: "readerRow", password: "reader-pw", roles: ["r_ROW"] });
   await platform.addUser({ login: "reader1", password: "reader-pw", roles: ["r_PERF3"] });
   await platform.addUser({ login: "reader3", password: "reader-pw", roles: ["r_PERF1", "r_PERF2", "r_PERF3"] });
 }
@@ -115,13 +124,14 @@ function rowSql(dialect: "sqlite" | "pg") {
     status: `case when i % 100 = 42 then 'deleted' else 'alive' end`,
     created: stamp("i * 0.05"),
     modified: stamp("(i / 16) * 0.8"),
+    profile: `case when i % 10 = 5 then '${ROW_PROFILE}' end`,
     values: `case when i % 10 = 0 then ${json}('s_text', 'small ' || ${text("i % 997")}) else ${json}('p_title', 'T' || ${pad("(i * 104729) % 1000003")},
       'p_text', 'word' || ${text("i % 5000")}, 'p_int', (i * 31) % 1000, 'p_date', ${day}, 'p_enum', 'e' || ${text("i % 5")},
       'p_doc', 1 + (i * 13) % 1000, 'p_body', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor ' || ${text("i")}) end`,
   };
 }
 
-const COLUMNS = `id, initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
+const COLUMNS = `id, initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, profile`;
 
 /** N live elements (ids 1..N, each its own lineage) then N/10 fixed older revisions of the first lineages. */
 function bulkInsertSql(dialect: "sqlite" | "pg", from: number, to: number, fixed: boolean): string {
@@ -132,7 +142,7 @@ function bulkInsertSql(dialect: "sqlite" | "pg", from: number, to: number, fixed
   const id = fixed ? `${count} + i` : "i";
   const revision = fixed ? "0" : r.revision;
   return `insert into elements (${COLUMNS}) select ${id}, i, ${revision}, ${r.structure}, ${r.structureId}, ${r.name}, ${r.title}, ${r.owner}, ${r.status},
-    ${fixed ? (dialect === "pg" ? "true" : "1") : (dialect === "pg" ? "false" : "0")}, ${r.state}, ${r.values}, ${r.created}, ${r.modified}, null from ${series}`;
+    ${fixed ? (dialect === "pg" ? "true" : "1") : (dialect === "pg" ? "false" : "0")}, ${r.state}, ${r.values}, ${r.created}, ${r.modified}, null, ${r.profile} from ${series}`;
 }
 
 /** The list indexes before issue 18, as its schema wrote them. */
@@ -200,7 +210,7 @@ interface Case {
   readonly label: string;
   readonly family?: string;
   readonly orderBy: string;
-  readonly reader?: "reader1" | "reader3";
+  readonly reader?: "reader1" | "reader3" | "readerRow";
   /** Part of the targets (an indexed order), or a figure of a documented limit. */
   readonly target: boolean;
 }
@@ -228,6 +238,10 @@ function cases(): Case[] {
   for (const order of ["title:asc", "mdate:desc", "owner:asc", "initid:desc"]) {
     list.push({ label: `reader of 1 structure of 10, all, ${order}`, orderBy: order, reader: "reader1", target: true });
     list.push({ label: `reader of 3 structures of 10, all, ${order}`, orderBy: order, reader: "reader3", target: true });
+    list.push({ label: `reader of 1 element in 10, all, ${order}`, orderBy: order, reader: "readerRow", target: true });
+  }
+  for (const order of ["title:asc", "mdate:desc", "p_title:desc", "p_int:asc"]) {
+    list.push({ label: `reader of 1 element in 10, PERF, ${order}`, family: "PERF", orderBy: order, reader: "readerRow", target: true });
   }
   list.push({ label: "trash, title:desc", orderBy: "title:desc", target: true });
   return list;
@@ -253,7 +267,9 @@ interface StoreFigures {
 async function measureOrders(store: Store, totals: (c: Case) => number): Promise<{ c: Case; timing: Timing }[]> {
   const platform = createPlatform({ store });
   const admin = systemPrincipal();
-  const readers = { reader1: (await platform.principal("reader1"))!, reader3: (await platform.principal("reader3"))! };
+  const readers = {
+    reader1: (await platform.principal("reader1"))!, reader3: (await platform.principal("reader3"))!, readerRow: (await platform.principal("readerRow"))!,
+  };
   const results: { c: Case; timing: Timing }[] = [];
   for (const c of cases()) {
     const principal = c.reader ? readers[c.reader] : admin;
@@ -274,10 +290,11 @@ async function measureOrders(store: Store, totals: (c: Case) => number): Promise
 }
 
 /** How many rows each case lists, by the principal's rights. */
-function totalsOf(counts: { alive: Map<string, number>; deleted: number }): (c: Case) => number {
-  const sum = (names: string[]) => names.reduce((total, name) => total + (counts.alive.get(name) ?? 0), 0);
+function totalsOf(counts: ReturnType<typeof elementCounts>): (c: Case) => number {
+  const sum = (names: string[], of = counts.alive) => names.reduce((total, name) => total + (of.get(name) ?? 0), 0);
   return (c) => {
     if (c.label.startsWith("trash")) return counts.deleted;
+    if (c.reader === "readerRow") return sum(c.family ? [c.family] : [...counts.row.keys()], counts.row);
     if (c.family) return sum([c.family]);
     if (c.reader === "reader1") return sum(["PERF3"]);
     if (c.reader === "reader3") return sum(["PERF1", "PERF2", "PERF3"]);
@@ -307,7 +324,9 @@ async function runSqlite(tempDir: string): Promise<StoreFigures> {
   })();
   db.exec("analyze");
   console.log(`bench: sqlite: ${thousands(count)} elements seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  const counts = elementCounts(db.prepare("select structure, status, count(*) as n from elements where fixed = 0 group by structure, status").all() as CountRow[]);
+  const counts = elementCounts(db.prepare(
+    `select structure, status, profile = '${ROW_PROFILE}' as row, count(*) as n from elements where fixed = 0 group by structure, status, row`,
+  ).all() as CountRow[]);
 
   const before = [];
   for (const request of ISSUE_REQUESTS) {
@@ -420,7 +439,9 @@ async function seedAndMeasurePostgres(db: pg.Client, url: string): Promise<Store
   await db.query("select setval(pg_get_serial_sequence('elements', 'id'), (select max(id) from elements))");
   await db.query("vacuum analyze elements");
   console.log(`bench: postgres: ${thousands(count)} elements seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  const counts = elementCounts((await db.query<CountRow>("select structure, status, count(*)::int as n from elements where not fixed group by structure, status")).rows);
+  const counts = elementCounts((await db.query<CountRow>(
+    `select structure, status, profile = '${ROW_PROFILE}' as row, count(*)::int as n from elements where not fixed group by structure, status, row`,
+  )).rows);
 
   const before = [];
   for (const request of ISSUE_REQUESTS) {
@@ -441,8 +462,8 @@ async function seedAndMeasurePostgres(db: pg.Client, url: string): Promise<Store
   for (const { sql } of newIndexes.filter((index) => index.name.startsWith("elements_"))) await db.query(sql);
   const buildSeconds = (performance.now() - started) / 1000;
   started = performance.now();
-  await db.query(`insert into element_sort_keys (element_id, structure, field, status, rank, num, txt)
-    select e.id, e.structure, f.field, e.status, k.rank, k.num, k.txt
+  await db.query(`insert into element_sort_keys (element_id, structure, field, status, rank, num, txt, profile)
+    select e.id, e.structure, f.field, e.status, k.rank, k.num, k.txt, e.profile
     from elements e join structures s on s.name = e.structure cross join unnest(s.sort_fields) as f(field)
     cross join lateral lineage_sort_key(e."values", f.field) as k where not e.fixed`);
   for (const { sql } of newIndexes.filter((index) => index.name.startsWith("element_sort_keys"))) await db.query(sql);
@@ -494,17 +515,25 @@ async function postgresWriteCost(db: pg.Client): Promise<number> {
 interface CountRow {
   structure: string;
   status: string;
+  /** Under the profile of their own one element in ten carry (1 or true; 0, false or null otherwise). */
+  row: unknown;
   n: number;
 }
 
-function elementCounts(rows: CountRow[]): { alive: Map<string, number>; deleted: number } {
+/** Alive elements per structure, those under ROW_PROFILE per structure, and the trash's. */
+function elementCounts(rows: CountRow[]): { alive: Map<string, number>; row: Map<string, number>; deleted: number } {
   const alive = new Map<string, number>();
+  const row = new Map<string, number>();
   let deleted = 0;
-  for (const row of rows) {
-    if (row.status === "alive") alive.set(row.structure, Number(row.n));
-    else deleted += Number(row.n);
+  for (const counted of rows) {
+    const n = Number(counted.n);
+    if (counted.status !== "alive") deleted += n;
+    else {
+      alive.set(counted.structure, (alive.get(counted.structure) ?? 0) + n);
+      if (counted.row) row.set(counted.structure, (row.get(counted.structure) ?? 0) + n);
+    }
   }
-  return { alive, deleted };
+  return { alive, row, deleted };
 }
 
 /** An issue request now, at the store (ElementRepository.list): the same work the old statement did. */

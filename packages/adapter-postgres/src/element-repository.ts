@@ -2,6 +2,7 @@ import type { ElementRepository, ElementRevision, ElementValues, HistoryEntry, L
 import { groupedPage, type GroupedPage } from "./grouped-page.ts";
 import { COLUMNS, listStatement, type ListStatement } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
+import { readableCondition, readableKeys } from "./readable-condition.ts";
 
 /** The live revision of a lineage when there is one, else its highest (as the fake picks it). */
 const LATEST_ORDER = "order by fixed asc, revision desc, id desc limit 1";
@@ -19,17 +20,23 @@ const REVISIONS = read("initid = $1 order by revision desc, id desc");
 const BY_IMPORT_KEY = read(`import_key = $1 ${LATEST_ORDER}`);
 const OWNED_BY = statement("select count(distinct initid)::int from elements where owner = $1");
 const BY_STRUCTURE = statement("select structure, count(*)::int from elements where status = $1 and not fixed group by structure");
+const READABLE_BY_STRUCTURE = statement(
+  `select structure, count(*)::int from elements where status = $1 and not fixed and ${readableCondition("$2")} group by structure`,
+);
+// One seek per profile on the index of the revisions under a profile of their own (schema.ts).
+const PROFILES_IN_USE = statement("select wanted from unnest($1::text[]) as wanted where exists (select from elements where profile = wanted and not fixed)");
 // A new lineage's initid is its first revision's id: taken from the sequence first, so one statement does.
 const INSERT = statement(
-  `insert into elements (id, initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
-   select n, coalesce($1::int, n), $2, $3, (select id from structures where name = $3), $4, $5, $6, $7, $8, $9, $10::json, $11, $12, $13
+  `insert into elements (id, initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key,
+   own_profile, profile)
+   select n, coalesce($1::int, n), $2, $3, (select id from structures where name = $3), $4, $5, $6, $7, $8, $9, $10::json, $11, $12, $13, $14, $15
    from (select nextval(pg_get_serial_sequence('elements', 'id'))::int as n) as next_id
    returning id`,
 );
 const SAVE = statement(
   `update elements set initid = $2, revision = $3, structure = $4, structure_id = (select id from structures where name = $4), name = $5,
-   title = $6, owner = $7, status = $8, fixed = $9, state = $10, "values" = $11::json, created_at = $12, modified_at = $13, import_key = $14
-   where id = $1`,
+   title = $6, owner = $7, status = $8, fixed = $9, state = $10, "values" = $11::json, created_at = $12, modified_at = $13, import_key = $14,
+   own_profile = $15, profile = $16 where id = $1`,
 );
 // Fixed revisions are snapshots: only the live one records when the lineage moved.
 const SET_STATUS = statement(
@@ -59,7 +66,7 @@ export function createElementRepository(client: SqlClient): ElementRepository {
       const r = columns(revision);
       const [row] = await client.rows(INSERT, [
         revision.initid ?? null, r.revision, r.structure, r.name, r.title, r.owner, r.status, r.fixed, r.state,
-        JSON.stringify(r.values), r.createdAt, r.modifiedAt, r.importKey,
+        JSON.stringify(r.values), r.createdAt, r.modifiedAt, r.importKey, r.ownProfile, r.profile,
       ]);
       const id = row![0] as number;
       return { ...r, id, initid: revision.initid ?? id };
@@ -68,7 +75,7 @@ export function createElementRepository(client: SqlClient): ElementRepository {
       const r = columns(revision);
       const changed = await client.run(SAVE, [
         revision.id, revision.initid, r.revision, r.structure, r.name, r.title, r.owner, r.status, r.fixed, r.state,
-        JSON.stringify(r.values), r.createdAt, r.modifiedAt, r.importKey,
+        JSON.stringify(r.values), r.createdAt, r.modifiedAt, r.importKey, r.ownProfile, r.profile,
       ]);
       if (changed === 0) throw new Error(`No revision ${revision.id} to save`);
     },
@@ -90,16 +97,20 @@ export function createElementRepository(client: SqlClient): ElementRepository {
       const [row] = await client.rows(OWNED_BY, [accountId]);
       return row?.[0] as number;
     },
-    async countByStructure(status) {
-      return Object.fromEntries((await client.rows(BY_STRUCTURE, [status])) as [string, number][]);
+    async countByStructure(status, readable) {
+      const rows = readable ? await client.rows(READABLE_BY_STRUCTURE, [status, readableKeys(readable)]) : await client.rows(BY_STRUCTURE, [status]);
+      return Object.fromEntries(rows as [string, number][]);
+    },
+    async profilesInUse(profiles) {
+      return profiles.length === 0 ? [] : (await client.rows(PROFILES_IN_USE, [profiles])).map((row) => row[0] as string);
     },
     async setLineageStatus(initid, status, modifiedAt) {
       await client.run(SET_STATUS, [initid, status, modifiedAt]);
     },
     async list(query) {
       if (query.structures?.length === 0) return [];
-      // The structures are parameters (list-statement.ts): their count is all that shapes the statement.
-      const key = JSON.stringify([query.orderBy, query.structures?.length]);
+      // The structures and rights are parameters (list-statement.ts): their count and presence are all that shape the statement.
+      const key = JSON.stringify([query.orderBy, query.structures?.length, query.readable !== undefined]);
       let list = lists.get(key);
       if (!list) {
         // Orders come from requests: bound the cache rather than keep every combination ever asked.
@@ -139,6 +150,7 @@ function toRevision(row: unknown[]): ElementRevision {
     id: row[0] as number, initid: row[1] as number, revision: row[2] as number, structure: row[3] as string, name: row[4] as string | null,
     title: row[5] as string, owner: row[6] as number, status: row[7] as LineageStatus, fixed: row[8] as boolean, state: row[9] as string | null,
     values: row[10] as ElementValues, createdAt: row[11] as string, modifiedAt: row[12] as string, importKey: row[13] as string | null,
+    ownProfile: row[14] as string | null, profile: row[15] as string | null,
   };
 }
 
@@ -147,5 +159,6 @@ function columns(r: NewRevision): Omit<ElementRevision, "id" | "initid"> {
   return {
     revision: r.revision, structure: r.structure, name: r.name, title: r.title, owner: r.owner, status: r.status,
     fixed: r.fixed, state: r.state, values: r.values, createdAt: r.createdAt, modifiedAt: r.modifiedAt, importKey: r.importKey,
+    ownProfile: r.ownProfile, profile: r.profile,
   };
 }

@@ -1,5 +1,6 @@
 import { decisiveOrder, type ElementQuery } from "@lineage/core";
 import { sortKey, STRUCTURE } from "./list-indexes.ts";
+import { readableCondition, readableKeys } from "./readable-condition.ts";
 import { orderKeys } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
 
@@ -32,7 +33,7 @@ export interface GroupedPage {
 }
 
 /** The statements of a grouped order, exported so that tests can check their plans; undefined when the order is not one. */
-export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures">) {
+export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">) {
   const structures = query.structures;
   const oneStructure = structures?.length === 1;
   const terms = decisiveOrder(query.orderBy, { oneStructure });
@@ -42,8 +43,9 @@ export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures
   const how = GROUPED_KEYS[first.key]!;
   const { column } = how;
   const compared = how.text ? `${column} collate "C"` : column;
-  const live = `status = $1 and not fixed${oneStructure ? ` and ${STRUCTURE} = $2` : structures ? ` and ${STRUCTURE} = any($2::text[])` : ""}`;
-  const n = structures ? 3 : 2;
+  const readable = query.readable === undefined ? "" : ` and ${readableCondition(structures ? "$3" : "$2")}`;
+  const live = `status = $1 and not fixed${oneStructure ? ` and ${STRUCTURE} = $2` : structures ? ` and ${STRUCTURE} = any($2::text[])` : ""}${readable}`;
+  const n = (structures ? 3 : 2) + (query.readable === undefined ? 0 : 1);
   const d = first.direction;
   const select = `select ${column}${first.key === "fromid" ? ", structure" : ""} from elements where ${live}`;
   const ordered = `order by ${sortKey(column, how, d)} limit 1`;
@@ -76,7 +78,7 @@ export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures
 }
 
 /** A grouped order's page reader, or undefined when the order is not one. */
-export function groupedPage(query: Pick<ElementQuery, "orderBy" | "structures">): GroupedPage | undefined {
+export function groupedPage(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): GroupedPage | undefined {
   const sql = groupedPageSql(query);
   if (!sql) return undefined;
   const s = (text: string): Statement => statement(text, { unnamed: true });
@@ -85,6 +87,7 @@ export function groupedPage(query: Pick<ElementQuery, "orderBy" | "structures">)
   return {
     async ids(client, query) {
       const base = query.structures === undefined ? [query.status] : [query.status, query.structures.length === 1 ? query.structures[0] : query.structures];
+      if (query.readable) base.push(readableKeys(query.readable));
       const row = async (s: Statement, values: unknown[] = []) => (await client.rows(s, [...base, ...values]))[0] as [unknown, string?] | undefined;
       // Nulls come first ascending, last descending: the group after a group, nulls included.
       const after = async (value: unknown) => {

@@ -57,6 +57,7 @@ interface ElementColumns extends Record<(typeof GROUPED)[number], PgColumn> {
   readonly initid: PgColumn;
   readonly structure: PgColumn;
   readonly status: PgColumn;
+  readonly profile: PgColumn;
 }
 
 /** The list indexes of `elements`, for its schema. */
@@ -67,26 +68,27 @@ export function listIndexes(t: ElementColumns, columnOf: (key: KeyedProperty) =>
   const key = (column: PgColumn, how: { text: boolean; nullable: boolean }, direction: "asc" | "desc"): SQL =>
     sql.join([column, sql.raw(sortKey("", how, direction))], sql``);
   const grouped = (but?: string) => GROUPED.filter((key) => key !== but).map((key) => t[key]);
+  // Each holds the profile too, after the structure or at its end: rights are filtered on the entries (readable-condition.ts).
   const builders = [
-    index("elements_by_id_idx").on(t.status, desc(t.id), structure).where(live),
+    index("elements_by_id_idx").on(t.status, desc(t.id), structure, t.profile).where(live),
     // The id too, though no two live revisions share an initid: a page is its ids, read from the index alone.
-    index("elements_by_initid_idx").on(t.status, t.initid, t.id, structure, ...grouped()).where(live),
-    index("elements_by_structure_idx").on(t.status, structure, desc(t.id)).where(live),
-    index("elements_by_structure_desc_idx").on(t.status, sql`${t.structure} collate "C" desc`, desc(t.id)).where(live),
-    index("elements_structure_by_initid_idx").on(t.status, structure, t.initid, t.id, ...grouped()).where(live),
+    index("elements_by_initid_idx").on(t.status, t.initid, t.id, structure, t.profile, ...grouped()).where(live),
+    index("elements_by_structure_idx").on(t.status, structure, desc(t.id), t.profile).where(live),
+    index("elements_by_structure_desc_idx").on(t.status, sql`${t.structure} collate "C" desc`, desc(t.id), t.profile).where(live),
+    index("elements_structure_by_initid_idx").on(t.status, structure, t.initid, t.id, ...grouped(), t.profile).where(live),
   ];
   for (const name of Object.keys(KEYED_PROPERTIES) as KeyedProperty[]) {
     const column = columnOf(name);
     const how = KEYED_PROPERTIES[name];
     builders.push(
-      index(keyedIndexName(name, "asc", "all")).on(t.status, key(column, how, "asc"), desc(t.id), structure, ...grouped(name)).where(live),
-      index(keyedIndexName(name, "desc", "all")).on(t.status, key(column, how, "desc"), desc(t.id), structure, ...grouped(name)).where(live),
+      index(keyedIndexName(name, "asc", "all")).on(t.status, key(column, how, "asc"), desc(t.id), structure, t.profile, ...grouped(name)).where(live),
+      index(keyedIndexName(name, "desc", "all")).on(t.status, key(column, how, "desc"), desc(t.id), structure, t.profile, ...grouped(name)).where(live),
     );
     // In one structure's list fromid is the same for every row (decisiveOrder drops it).
     if (name === "fromid") continue;
     builders.push(
-      index(keyedIndexName(name, "asc", "structure")).on(t.status, structure, key(column, how, "asc"), desc(t.id), ...grouped(name)).where(live),
-      index(keyedIndexName(name, "desc", "structure")).on(t.status, structure, key(column, how, "desc"), desc(t.id), ...grouped(name)).where(live),
+      index(keyedIndexName(name, "asc", "structure")).on(t.status, structure, key(column, how, "asc"), desc(t.id), ...grouped(name), t.profile).where(live),
+      index(keyedIndexName(name, "desc", "structure")).on(t.status, structure, key(column, how, "desc"), desc(t.id), ...grouped(name), t.profile).where(live),
     );
   }
   return builders;

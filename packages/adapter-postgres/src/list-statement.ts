@@ -1,9 +1,10 @@
 import { decisiveOrder, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
+import { readableCondition, readableKeys } from "./readable-condition.ts";
 
 /** The columns of a revision, in the order every read selects them (element-repository.ts maps them). */
-export const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
+export const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile`;
 
 /** A statement and how a query fills its parameters. */
 export interface ListStatement {
@@ -40,10 +41,11 @@ class Parameters {
 /**
  * The statement of a list page: the ids of the page first, from the index of its order (the
  * skipped entries read from the index alone), then their rows. Orders on a structure's indexed
- * field read element_sort_keys when the field is kept there, else sort the structure's revisions.
+ * field read element_sort_keys when the field is kept there (a structure's collection: each of its
+ * structures' keys, merged), else sort the structure's revisions.
  * The structures are parameters, so one statement serves every caller of the same order.
  */
-export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures">): ListStatement {
+export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): ListStatement {
   const parameters = new Parameters();
   const ids = pageIds(query, parameters);
   return {
@@ -60,43 +62,71 @@ export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures"
  * reads element_sort_keys (else the sort of the structure's revisions); exported so that tests can
  * check its plans.
  */
-export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures">, { keyedField = true } = {}): PageSql {
+export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">, { keyedField = true } = {}): PageSql {
   const parameters = new Parameters();
   const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
   const keyed = keyedFieldOrder(query, terms);
-  const text = keyed && keyedField ? sortKeysPage(keyed.field, keyed.idDirection, parameters) : elementsPage(query, terms, parameters);
+  const text = keyed && keyedField ? sortKeysPage(query, keyed.field, keyed.idDirection, parameters) : elementsPage(query, terms, parameters);
   return { text, bind: parameters.bind };
 }
 
 /** The array of a page's ids: a field kept in element_sort_keys is read there, once the statement checks it is. */
-function pageIds(query: Pick<ElementQuery, "orderBy" | "structures">, parameters: Parameters): string {
+function pageIds(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">, parameters: Parameters): string {
   const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
   const keyed = keyedFieldOrder(query, terms);
   if (!keyed) return `array(${elementsPage(query, terms, parameters)})`;
-  const kept = `exists (select from structures where name = ${parameters.add((q) => q.structures![0])} and ${literal(keyed.field.key)} = any(sort_fields))`;
-  return `(case when ${kept} then array(${sortKeysPage(keyed.field, keyed.idDirection, parameters)}) else array(${elementsPage(query, terms, parameters)}) end)`;
+  const field = literal(keyed.field.key);
+  // Several structures (a structure's collection): every one keeps the field, as its descendants do a parent's.
+  const kept = query.structures!.length === 1
+    ? `exists (select from structures where name = ${parameters.add((q) => q.structures![0])} and ${field} = any(sort_fields))`
+    : `(select count(*) from structures where name = any(${parameters.add((q) => q.structures)}::text[]) and ${field} = any(sort_fields))` +
+      ` = ${query.structures!.length}`;
+  return `(case when ${kept} then array(${sortKeysPage(query, keyed.field, keyed.idDirection, parameters)}) else array(${elementsPage(query, terms, parameters)}) end)`;
 }
 
-/** A one-structure order on a field then the id: what element_sort_keys answers. */
+/**
+ * Up to this many structures (a structure's collection: it and its descendants, those the caller
+ * may view) are merged from each one's sort keys for a field order; more sort their elements.
+ */
+const MERGED_FIELD_STRUCTURES = 64;
+
+/** An order on a field then the id, of one structure or a few (a structure's collection): what element_sort_keys answers. */
 function keyedFieldOrder(query: Pick<ElementQuery, "structures">, terms: readonly OrderTerm[]) {
   const [field, id, more] = terms;
-  if (query.structures?.length !== 1 || field?.kind !== "field" || id?.kind !== "property" || id.key !== "id" || more) return undefined;
+  const count = query.structures?.length ?? 0;
+  if (count < 1 || count > MERGED_FIELD_STRUCTURES || field?.kind !== "field" || id?.kind !== "property" || id.key !== "id" || more) return undefined;
   return { field, idDirection: id.direction };
 }
 
-function sortKeysPage(field: OrderTerm, idDirection: "asc" | "desc", parameters: Parameters): string {
+/**
+ * A field order's page from element_sort_keys. Several structures are read each from its keys, in
+ * order, and merged (a UNION ALL of ordered parts, which PostgreSQL reads as one Merge Append): a structure's sort
+ * keys hold its inherited fields too, so a parent's field is kept in every descendant.
+ */
+function sortKeysPage(
+  query: Pick<ElementQuery, "readable" | "structures">, field: OrderTerm, idDirection: "asc" | "desc", parameters: Parameters,
+): string {
   const d = field.direction;
-  const where = `structure collate "C" = ${parameters.add((q) => q.structures![0])} and field = ${literal(field.key)} and status = ${parameters.add((q) => q.status)}`;
-  return `select element_id from element_sort_keys where ${where} order by rank ${d}, num ${d}, txt collate "C" ${d}, element_id ${idDirection}` +
-    ` ${limitOffset(parameters)}`;
+  const status = parameters.add((q) => q.status);
+  // element_sort_keys holds each element's profile too (its trigger copies it): rights are filtered on the index entries.
+  const readable = query.readable === undefined ? "" : ` and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)))}`;
+  const keysOf = (i: number) =>
+    `structure collate "C" = ${parameters.add((q) => q.structures![i])} and field = ${literal(field.key)} and status = ${status}${readable}`;
+  const order = `order by rank ${d}, num ${d}, txt collate "C" ${d}, element_id ${idDirection}`;
+  const count = query.structures?.length ?? 1;
+  if (count === 1) return `select element_id from element_sort_keys where ${keysOf(0)} ${order} ${limitOffset(parameters)}`;
+  // Each part ordered too: PostgreSQL plans each apart, and merges them only when each comes in order.
+  const parts = Array.from({ length: count }, (_, i) => `(select element_id, rank, num, txt from element_sort_keys where ${keysOf(i)} ${order})`);
+  return `select element_id from (${parts.join(" union all ")}) as k ${order} ${limitOffset(parameters)}`;
 }
 
 /** A page read from `elements`, through a list index for any order of properties. */
-function elementsPage(query: Pick<ElementQuery, "structures">, terms: readonly OrderTerm[], parameters: Parameters): string {
+function elementsPage(query: Pick<ElementQuery, "structures" | "readable">, terms: readonly OrderTerm[], parameters: Parameters): string {
   const keys = terms.map(orderKey);
   const from = ["elements", ...keys.flatMap((key) => (key.lateral ? [key.lateral] : []))].join(" cross join ");
   const order = keys.map((key) => key.sql).join(", ");
-  const live = `status = ${parameters.add((q) => q.status)} and not fixed`;
+  const status = `status = ${parameters.add((q) => q.status)} and not fixed`;
+  const live = query.readable === undefined ? status : `${status} and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)))}`;
   const structures = query.structures;
   if (structures === undefined) return `select id from ${from} where ${live} order by ${order} ${limitOffset(parameters)}`;
   if (structures.length === 1) {

@@ -3,7 +3,7 @@ import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { statement, type SqlClient } from "./sql-client.ts";
 
 /** The tables that keep one JSON definition by name (schema.ts). */
-type NamedDefinitionTable = "enumerates" | "lifecycles" | "profiles";
+type NamedDefinitionTable = "enumerates" | "lifecycles" | "profiles" | "field_accesses";
 
 /** The NamedDefinitions of one such table; a save raises the definitions counter. */
 export function namedDefinitions<T extends { readonly name: string }>(

@@ -3,7 +3,7 @@ import {
   bigint, boolean, check, customType, index, integer, json, numeric, pgSequence, pgTable, primaryKey, smallint, text, unique,
 } from "drizzle-orm/pg-core";
 import type {
-  ElementValues, Enumerate, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, SearchDomain,
+  ElementValues, Enumerate, FieldAccess, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, SearchDomain,
   StructureDefinition, TokenRoute,
 } from "@lineage/core";
 import { listIndexes, type KeyedProperty } from "./list-indexes.ts";
@@ -43,6 +43,9 @@ export const elements = pgTable(
     createdAt: text("created_at").notNull(),
     modifiedAt: text("modified_at").notNull(),
     importKey: text("import_key"),
+    /** The element's own profile, and the profile rights are decided by when not the structure's (ElementRevision). */
+    ownProfile: text("own_profile"),
+    profile: text("profile"),
   },
   (t) => [
     // Every list order reads a page from one of these in order, and stops at the limit (list-indexes.ts).
@@ -50,6 +53,8 @@ export const elements = pgTable(
     index("elements_initid_idx").on(t.initid, t.revision),
     index("elements_name_idx").on(t.name, t.fixed),
     index("elements_import_key_idx").on(t.importKey),
+    // The live revisions under a profile of their own or their state's, few: which profiles are in use (profilesInUse).
+    index("elements_profile_idx").on(t.profile).where(sql`not fixed and profile is not null`),
   ],
 );
 
@@ -96,12 +101,14 @@ export const elementSortKeys = pgTable(
     rank: smallint("rank").notNull(),
     num: numeric("num"),
     txt: text("txt"),
+    /** The element's profile (elements.profile), so that a field order filters rights on the index entries. */
+    profile: text("profile"),
   },
   (t) => [
     primaryKey({ columns: [t.elementId, t.field] }),
-    index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`),
+    index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`, t.profile),
     index("element_sort_keys_desc_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, sql`${t.rank} desc`, sql`${t.num} desc`,
-      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`),
+      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`, t.profile),
   ],
 );
 
@@ -118,6 +125,11 @@ export const lifecycles = pgTable("lifecycles", {
 export const profiles = pgTable("profiles", {
   name: text("name").primaryKey(),
   definition: json("definition").$type<Profile>().notNull(),
+});
+
+export const fieldAccesses = pgTable("field_accesses", {
+  name: text("name").primaryKey(),
+  definition: json("definition").$type<FieldAccess>().notNull(),
 });
 
 export const accounts = pgTable("accounts", {

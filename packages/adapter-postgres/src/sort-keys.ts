@@ -1,18 +1,20 @@
-import { indexedOrderFields, type StructureDefinition } from "@lineage/core";
+import { resolvedOrderFields, type StructureDefinition } from "@lineage/core";
 import type pg from "pg";
 import { statement, type SqlClient } from "./sql-client.ts";
 
 /*
  * The sort keys of a structure's indexed fields (element_sort_keys, schema.ts): the trigger of
- * migration 0004 keeps them as revisions are written, for the fields `structures.sort_fields` names;
- * here they are made and dropped as a structure's fields come and go, in the transaction that saves it.
+ * migration 0004 keeps them as revisions are written, for the fields `structures.sort_fields` names
+ * (the structure's fields as resolved, its inherited fields included: core's resolvedOrderFields);
+ * here they are made and dropped as a structure's fields come and go, in the transaction that saves
+ * it, and as its ancestors' do.
  */
 
 const DROP_KEYS = statement(`delete from element_sort_keys where structure collate "C" = $1 and field <> all($2::text[])`);
 // Through the live revisions' index of structures (list-indexes.ts): a structure's revisions only are read.
 const MAKE_KEYS = statement(
-  `insert into element_sort_keys (element_id, structure, field, status, rank, num, txt)
-   select e.id, e.structure, f.field, e.status, k.rank, k.num, k.txt
+  `insert into element_sort_keys (element_id, structure, field, status, rank, num, txt, profile)
+   select e.id, e.structure, f.field, e.status, k.rank, k.num, k.txt, e.profile
    from elements e cross join unnest($2::text[]) as f(field) cross join lateral lineage_sort_key(e."values", f.field) as k
    where e.status in ('alive', 'deleted') and not e.fixed and e.structure collate "C" = $1`,
 );
@@ -33,7 +35,8 @@ export async function ensureSortKeys(connection: pg.PoolClient): Promise<void> {
   const { rows } = await connection.query<{ name: string; definition: StructureDefinition; sort_fields: string[] }>(
     "select name, definition, sort_fields from structures",
   );
-  const stale = rows.filter((row) => JSON.stringify(indexedOrderFields(row.definition)) !== JSON.stringify(row.sort_fields));
+  const resolved = resolvedOrderFields(rows.map((row) => row.definition));
+  const stale = rows.filter((row) => JSON.stringify(resolved.get(row.name)) !== JSON.stringify(row.sort_fields));
   if (stale.length === 0) return;
   const sql: SqlClient = {
     async rows(s, values = []) {
@@ -47,7 +50,7 @@ export async function ensureSortKeys(connection: pg.PoolClient): Promise<void> {
   await connection.query("begin");
   try {
     for (const row of stale) {
-      const fields = indexedOrderFields(row.definition);
+      const fields = resolved.get(row.name)!;
       await connection.query("update structures set sort_fields = $2 where name = $1", [row.name, fields]);
       await syncSortKeys(sql, row.name, row.sort_fields, fields);
     }

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, SORTABLE_PROPERTIES, type ElementQuery, type ElementValues, type OrderTerm, type SmartField } from "@lineage/core";
 import { groupedPageSql } from "../src/grouped-page.ts";
+import { readableKeys } from "../src/readable-condition.ts";
 import { listPageSql, listStatement } from "../src/list-statement.ts";
 import { openPostgresStore } from "../src/index.ts";
 import { freshDatabase } from "./fresh-database.ts";
@@ -35,12 +36,15 @@ beforeAll(async () => {
   await client.connect();
   // Rows in bulk; the trigger makes their sort keys.
   await client.query(`
-    insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
+    insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key,
+      profile)
     select i, i % 3, 's' || (i % ${STRUCTURES}), 1 + i % ${STRUCTURES}, case when i % 5 = 0 then 'N' || i end, 'title ' || (i * 7919 % 1000), i % 4,
       case when i % 10 = 0 then 'deleted' else 'alive' end, i % 7 = 0, case i % 3 when 0 then null else 'e' || (i % 2) end,
       json_build_object('f_text', 't' || (i % 97), 'f_int', i % 50, 'f_double', i / 7.0, 'f_date', '2024-01-' || (10 + i % 20), 'f_enum', 'c' || (i % 3),
         'f_docid', i % 1000, 'f_long', 'long ' || i, 'f_multi', json_build_array('a', i)),
-      '2024-01-01T00:00:' || (10 + i % 50), '2024-02-01T00:00:' || (10 + i % 40), null
+      '2024-01-01T00:00:' || (10 + i % 50), '2024-02-01T00:00:' || (10 + i % 40), null,
+      -- A third of the elements under a profile of their own (or their state's): P0 to P9.
+      case when i % 3 = 0 then 'P' || (i % 10) end
     from generate_series(1, $1) as i`, [ROWS]);
   await client.query("vacuum analyze");
   await settle();
@@ -84,7 +88,7 @@ async function settle(): Promise<void> {
 const LIVE = Math.floor((ROWS * 9 * 6) / (10 * 7));
 
 /** The plan of a page as the planner makes it, with the statistics of the table. */
-async function plan(query: Pick<ElementQuery, "orderBy" | "structures">, offset: number): Promise<PlanNode[]> {
+async function plan(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">, offset: number): Promise<PlanNode[]> {
   const page = listPageSql(query);
   const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
     `explain (format json) ${page.text}`, page.bind({ status: "alive", offset, limit: 10, ...query }),
@@ -117,7 +121,7 @@ function expectViewedOnly(steps: PlanNode[]): void {
 }
 
 /** The page, and the same page as a plain sort of the table gives it. */
-async function pages(query: Pick<ElementQuery, "orderBy" | "structures">, offset: number): Promise<[number[], number[]]> {
+async function pages(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">, offset: number): Promise<[number[], number[]]> {
   const page = listPageSql(query);
   const params = page.bind({ status: "alive", offset, limit: 10, ...query });
   const walked = (await client.query({ text: page.text, values: params, rowMode: "array" })).rows.map((row) => row[0] as number);
@@ -132,14 +136,22 @@ async function pages(query: Pick<ElementQuery, "orderBy" | "structures">, offset
 }
 
 const DIRECTIONS = ["asc", "desc"] as const;
-const SCOPES = { "the whole collection": undefined, "one structure": ["s3"], "three structures": ["s1", "s4", "s7"] } as const;
+/** About one element in ten: those of s3 under its structure's profile, and those under P1 (all of s1). */
+const READER = { structures: ["s3"], profiles: ["P1"] };
+const SCOPES: Record<string, Pick<ElementQuery, "structures" | "readable">> = {
+  "the whole collection": {},
+  "one structure": { structures: ["s3"] },
+  "three structures": { structures: ["s1", "s4", "s7"] },
+  "the whole collection, for a reader of one element in ten (rights per element)": { readable: READER },
+  "one structure, for that reader": { structures: ["s3"], readable: READER },
+};
 const KEYS = SORTABLE_PROPERTIES.filter((key) => key !== "id");
 const GROUPED_KEYS = ["owner", "state", "revision", "name", "fromname", "fromid"];
 const SECOND_KEYS = ["title", "name", "revision", "owner", "state", "cdate", "mdate", "initid"];
 
 describe("list pages", () => {
-  describe.each(Object.entries(SCOPES))("of %s", (_, structures) => {
-    const scope = structures === undefined ? {} : { structures };
+  describe.each(Object.entries(SCOPES))("of %s", (_, scope) => {
+    const structures = scope.structures;
     // A page deep in the list (four fifths in): the one that would read most rows to skip them.
     const deep = Math.floor((LIVE * 4 * (structures?.length ?? STRUCTURES)) / (5 * STRUCTURES));
     /**
@@ -148,6 +160,9 @@ describe("list pages", () => {
      * by their share, so deep in the list PostgreSQL may rather sort those structures' elements (docs/limits.md).
      */
     const expectServed = async (query: Pick<ElementQuery, "orderBy">) => {
+      // Rights per element: a page walks the index, the entries of others skipped on it (one in ten kept); deep in
+      // the list PostgreSQL may rather sort the elements the reader may view, as for several structures.
+      if (scope.readable) return expectWalked(await plan({ ...scope, ...query }, 100), /^elements_\w+_idx$/);
       if ((structures?.length ?? 1) === 1) return expectWalked(await plan({ ...scope, ...query }, deep), /^elements_\w+_idx$/);
       expectWalked(await plan({ ...scope, ...query }, 100), /^elements_\w+_idx$/);
       expectViewedOnly(await plan({ ...scope, ...query }, deep));
@@ -178,8 +193,8 @@ describe("list pages", () => {
     });
   });
 
-  describe.each(Object.entries(SCOPES))("of %s ordered by a key of few values then another", (_, structures) => {
-    const scope = structures === undefined ? {} : { structures };
+  describe.each(Object.entries(SCOPES))("of %s ordered by a key of few values then another", (_, scope) => {
+    const structures = scope.structures;
     const grouped = GROUPED_KEYS.filter((key) => structures?.length !== 1 || (key !== "fromname" && key !== "fromid"));
 
     it.each(grouped.flatMap((key) => DIRECTIONS.map((direction) => [key, direction] as const)))(
@@ -187,7 +202,10 @@ describe("list pages", () => {
       async (key, direction) => {
         for (const next of SECOND_KEYS.filter((k) => k !== key)) {
           const sql = groupedPageSql({ ...scope, orderBy: [by(key, direction), by(next, "desc")] })!;
-          const base = structures === undefined ? ["alive"] : ["alive", structures.length === 1 ? structures[0] : structures];
+          const base = [
+            ...(structures === undefined ? ["alive"] : ["alive", structures.length === 1 ? structures[0] : structures]),
+            ...(scope.readable ? [readableKeys(scope.readable)] : []),
+          ];
           const value = key === "fromname" ? "s3" : ["state", "name"].includes(key) ? "e1" : 1;
           const explain = async (text: string, values: unknown[]) => {
             const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (format json) ${text}`, [...base, ...values]);
@@ -240,7 +258,7 @@ describe("list pages", () => {
     },
   );
 
-  it("for a reader who may view one structure of ten: the store is asked for that structure, whose index a deep page walks", async () => {
+  it("for a reader who may view one structure of ten: the store is asked for that structure, whose index a page walks", async () => {
     const store = await openPostgresStore({ url });
     try {
       const asked: ElementQuery[] = [];
@@ -248,16 +266,55 @@ describe("list pages", () => {
       const platform = createPlatform({ store: { ...store, elements: { ...store.elements, list: (query) => (asked.push(query), list(query)) } } });
       await platform.addUser({ login: "reader", password: "reader-pw", roles: ["r_s3"] });
       const reader = (await platform.principal("reader"))!;
-      const deep = Math.floor((LIVE * 4) / (5 * STRUCTURES));
+      // Deep in the list PostgreSQL may rather sort the reader's elements of s3 (two in three: a third are under a
+      // profile of their own), a sort of what the reader may view, bounded by the structure (docs/limits.md).
+      const deep = 100;
       for (const orderBy of ["mdate:desc", "title", "owner:desc", "initid"]) {
         asked.length = 0;
         const page = await platform.listElements(reader, { slice: "10", offset: String(deep), orderBy, fields: "document.properties.fromname" });
         expect(page.documents.map((document) => document.properties?.fromname)).toEqual(Array(10).fill("s3"));
-        expect(asked.map((query) => query.structures)).toEqual([["s3"]]);
+        // No element is under a profile of its own the reader may view: s3's, those under its structure's profile.
+        expect(asked.map((query) => [query.structures, query.readable])).toEqual([[["s3"], { structures: ["s3"], profiles: [] }]]);
         expectWalked(await plan(asked[0]!, deep), /^elements_structure_by_\w+_idx$/);
       }
     } finally {
       await store.close();
+    }
+  });
+
+  it("for a reader of the elements under a profile of their own (one in thirty): the whole collection's index, filtered on its entries", async () => {
+    const store = await openPostgresStore({ url });
+    try {
+      await store.transaction(async (tx) => {
+        await tx.accounts.saveRole({ id: "r_p1" });
+        await tx.catalog.saveProfile({ name: "P1", grants: { view: ["role:r_p1"] } });
+      });
+      const asked: ElementQuery[] = [];
+      const list = store.elements.list.bind(store.elements);
+      const platform = createPlatform({ store: { ...store, elements: { ...store.elements, list: (query) => (asked.push(query), list(query)) } } });
+      await platform.addUser({ login: "reader-p1", password: "reader-pw", roles: ["r_p1"] });
+      const reader = (await platform.principal("reader-p1"))!;
+      for (const orderBy of ["mdate:desc", "title", "owner:desc", "initid"]) {
+        asked.length = 0;
+        const page = await platform.listElements(reader, { slice: "10", offset: "100", orderBy, fields: "document.properties.profid" });
+        expect(page.documents.map((document) => document.properties?.profid)).toEqual(Array(10).fill("P1"));
+        expect(asked.map((query) => [query.structures, query.readable])).toEqual([[undefined, { structures: [], profiles: ["P1"] }]]);
+        expectWalked(await plan(asked[0]!, 100), /^elements_by_\w+_idx$/);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("of a structure ordered by its field, for a reader of one element in ten, walk the field's sort keys, rights filtered on their entries", async () => {
+    const query = { structures: ["s3"], readable: READER, orderBy: [by("f_int", "desc", "field")] };
+    expect((await plan(query, 100)).filter((step) => /Sort|Seq Scan/.test(step["Node Type"])).map((step) => [step["Node Type"], step["Relation Name"]])).toEqual([]);
+    for (const offset of [0, 150, 700]) {
+      const [page] = await pages(query, offset);
+      const sorted = listPageSql(query, { keyedField: false });
+      const expected = (await client.query({ text: sorted.text, values: sorted.bind({ status: "alive", offset, limit: 10, ...query }), rowMode: "array" }))
+        .rows.map((row) => row[0] as number);
+      expect(page).toEqual(expected);
     }
   });
 
@@ -283,7 +340,7 @@ describe("field sort keys", () => {
       .map((row) => `${row.field} ${row.status} ${row.rank}`);
   const revision = (values: ElementValues) => ({
     revision: 0, structure: "a", name: null, title: "t", owner: 1, status: "alive" as const, fixed: false, state: null, values,
-    createdAt: "2024", modifiedAt: "2024", importKey: null,
+    createdAt: "2024", modifiedAt: "2024", importKey: null, ownProfile: null, profile: null,
   });
 
   it("come and go with a structure's fields and its live revisions, in the transactions that write them", async () => {

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { namedCatalog, type CatalogRepository, type Enumerate, type Lifecycle, type Profile, type SmartStructure, type StructureDefinition } from "@lineage/core";
+import { namedCatalog, type CatalogRepository, type Enumerate, type FieldAccess, type Lifecycle, type Profile, type SmartStructure, type StructureDefinition } from "@lineage/core";
 import { createDashboardCatalog } from "./dashboard-catalog.ts";
 import { syncFieldIndexes } from "./field-indexes.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
@@ -9,7 +9,7 @@ import { namedDefinitions } from "./named-definitions.ts";
 import { structures } from "./schema.ts";
 
 /**
- * Structures, enumerates, lifecycles and profiles, each kept as one JSON definition. Every write
+ * Structures, enumerates, lifecycles, profiles and field accesses, each kept as one JSON definition. Every write
  * raises the definitions counter, which core's definitions cache is keyed by.
  */
 export function createCatalogRepository(db: BetterSQLite3Database, client: Database, counter: DefinitionsCounter): CatalogRepository {
@@ -27,6 +27,7 @@ export function createCatalogRepository(db: BetterSQLite3Database, client: Datab
       enumerates: namedDefinitions<Enumerate>(client, "enumerates", counter),
       lifecycles: namedDefinitions<Lifecycle>(client, "lifecycles", counter),
       profiles: namedDefinitions<Profile>(client, "profiles", counter),
+      fieldAccesses: namedDefinitions<FieldAccess>(client, "field_accesses", counter),
     }),
     ...createDashboardCatalog(db, counter),
     async structure(name) {
@@ -45,7 +46,9 @@ export function createCatalogRepository(db: BetterSQLite3Database, client: Datab
       counter.raise();
       // Look up then update or insert: an upsert would burn an AUTOINCREMENT id on every replacement.
       const existing = byName.get({ name: stored.name });
-      syncFieldIndexes(client, existing?.definition, stored);
+      // Every structure's, since a parent's fields are its descendants' too (field-indexes.ts).
+      const previous = allStructures.all().map((row) => row.definition);
+      syncFieldIndexes(client, previous, [...previous.filter((d) => d.name !== stored.name), stored], stored.name);
       if (existing) {
         db.update(structures).set({ definition: stored }).where(eq(structures.id, existing.id)).run();
         return { ...stored, id: existing.id };

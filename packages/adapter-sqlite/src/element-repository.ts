@@ -4,10 +4,12 @@ import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { ElementQuery, ElementRepository, ElementRevision, ElementValues, LineageStatus, NewRevision } from "@lineage/core";
 import { groupedPageSql, prepareGroupedPage, type GroupedPage } from "./grouped-page.ts";
 import { listPageSql, type PageStatement } from "./list-statement.ts";
+import { ID_INDEX } from "./list-indexes.ts";
+import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
 import { elements, history } from "./schema.ts";
 
 /** The columns of a revision, in the order every read selects them (toRevision maps them). */
-const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key`;
+const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile`;
 
 /** The structure's id of the revision written, kept in the row for the `fromid` order. */
 const STRUCTURE_ID = "(select id from structures where name = @structure)";
@@ -29,6 +31,12 @@ export const BATCH_READS = {
 } as const;
 
 /**
+ * Which of the profiles of a JSON array some live revision is under: one seek per profile on the index of the
+ * revisions under a profile of their own (schema.ts); exported so that tests can check its query plan.
+ */
+export const PROFILES_IN_USE = "select value from json_each(?) as wanted where exists (select 1 from elements where profile = wanted.value and fixed = 0)";
+
+/**
  * Element revisions and their history in SQLite, on one connection, reads through cached prepared
  * statements. Reads are prepared on the client with their LIMIT written out: SQLite re-prepares a
  * statement whenever a bound LIMIT is bound again (it plans with the limit's value), and drizzle
@@ -48,8 +56,12 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
   const revisions = read("initid = ? order by revision desc, id desc");
   const byImportKey = read(`import_key = ? ${LATEST_ORDER}`);
   const ownedBy = client.prepare("select count(distinct initid) from elements where owner = ?").pluck();
-  // On the live revisions' index of structures (list-indexes.ts): the index alone is read.
+  // On the live revisions' index of structures (list-indexes.ts), which holds the profile too: the index alone is read.
   const byStructure = client.prepare("select structure, count(*) from elements where status = ? and fixed = 0 group by structure").raw();
+  const readableByStructure = client.prepare(
+    `select structure, count(*) from elements indexed by ${ID_INDEX.structure} where status = ? and fixed = 0 and ${READABLE_CONDITION} group by structure`,
+  ).raw();
+  const inUse = client.prepare(PROFILES_IN_USE).pluck();
   const one = (row: ElementRow | undefined) => (row === undefined ? undefined : toRevision(row));
   const historyOf = db.select().from(history).where(eq(history.initid, sql.placeholder("initid")))
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
@@ -63,15 +75,15 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
   });
   // Writes on the import path go straight to better-sqlite3: drizzle would build and prepare them anew for every row.
   const insertRow = client.prepare(
-    `insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
-     values (@initid, @revision, @structure, ${STRUCTURE_ID}, @name, @title, @owner, @status, @fixed, @state, @values, @createdAt, @modifiedAt, @importKey)`,
+    `insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile)
+     values (@initid, @revision, @structure, ${STRUCTURE_ID}, @name, @title, @owner, @status, @fixed, @state, @values, @createdAt, @modifiedAt, @importKey, @ownProfile, @profile)`,
   );
   const setInitid = client.prepare("update elements set initid = id where id = ?");
   // Saved at every PUT and revision: prepared once, as the inserts are.
   const updateRow = client.prepare(
     `update elements set initid = @initid, revision = @revision, structure = @structure, structure_id = ${STRUCTURE_ID}, name = @name, title = @title, owner = @owner,
      status = @status, fixed = @fixed, state = @state, "values" = @values, created_at = @createdAt, modified_at = @modifiedAt,
-     import_key = @importKey where id = @id`,
+     import_key = @importKey, own_profile = @ownProfile, profile = @profile where id = @id`,
   );
   const insertHistory = client.prepare(
     `insert into history (initid, revision_id, revision, account_id, account_name, date, level, code, comment)
@@ -117,8 +129,12 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     async countOwnedBy(accountId) {
       return ownedBy.get(accountId) as number;
     },
-    async countByStructure(status) {
-      return Object.fromEntries(byStructure.all(status) as [string, number][]);
+    async countByStructure(status, readable) {
+      const counts = readable ? readableByStructure.all(status, readableKeys(readable)) : byStructure.all(status);
+      return Object.fromEntries(counts as [string, number][]);
+    },
+    async profilesInUse(profiles) {
+      return profiles.length === 0 ? [] : (inUse.all(JSON.stringify(profiles)) as string[]);
     },
     async setLineageStatus(initid, status, modifiedAt) {
       db.update(elements).set({ status }).where(eq(elements.initid, initid)).run();
@@ -132,7 +148,7 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       const fieldOrder = query.orderBy.some((term) => term.kind === "field");
       // Several structures are merged from each one's index (list-statement.ts): their count shapes the statement.
       const scope = query.structures === undefined ? "all" : fieldOrder ? query.structures : query.structures.length;
-      const key = JSON.stringify([query.orderBy, scope, query.limit]);
+      const key = JSON.stringify([query.orderBy, scope, query.limit, query.readable !== undefined]);
       let statement = lists.get(key);
       if (!statement) {
         // Orders and slices come from requests: bound the cache rather than keep every combination ever asked.
@@ -164,6 +180,7 @@ interface ListStatements {
 type ElementRow = [
   id: number, initid: number, revision: number, structure: string, name: string | null, title: string, owner: number,
   status: LineageStatus, fixed: number, state: string | null, values: string, createdAt: string, modifiedAt: string, importKey: string | null,
+  ownProfile: string | null, profile: string | null,
 ];
 
 /**
@@ -190,6 +207,7 @@ function toRevision(row: ElementRow): ElementRevision {
   return {
     id: row[0], initid: row[1], revision: row[2], structure: row[3], name: row[4], title: row[5], owner: row[6], status: row[7],
     fixed: row[8] !== 0, state: row[9], values: JSON.parse(row[10]) as ElementValues, createdAt: row[11], modifiedAt: row[12], importKey: row[13],
+    ownProfile: row[14], profile: row[15],
   };
 }
 
@@ -198,5 +216,6 @@ function columns(r: NewRevision): Omit<ElementRevision, "id" | "initid"> {
   return {
     revision: r.revision, structure: r.structure, name: r.name, title: r.title, owner: r.owner, status: r.status,
     fixed: r.fixed, state: r.state, values: r.values, createdAt: r.createdAt, modifiedAt: r.modifiedAt, importKey: r.importKey,
+    ownProfile: r.ownProfile, profile: r.profile,
   };
 }

@@ -1,6 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import { decisiveOrder, type ElementQuery, type OrderTerm } from "@lineage/core";
 import { ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, type KeyedProperty, type ListScope } from "./list-indexes.ts";
+import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
 
 /*
  * Orders whose first key has few values, followed by another key (`owner,title`, `state:desc,mdate`):
@@ -26,6 +27,7 @@ interface Parameters {
   readonly status: string;
   readonly structure?: string;
   readonly structures?: string;
+  readonly readable?: string;
   readonly value?: unknown;
   readonly group?: unknown;
   readonly limit?: number;
@@ -53,7 +55,7 @@ export interface GroupedPageSql {
 }
 
 /** The statements of a grouped order, or undefined when the order is not one (list-statement.ts answers it). */
-export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures">): GroupedPageSql | undefined {
+export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): GroupedPageSql | undefined {
   const structures = query.structures;
   const oneStructure = structures?.length === 1;
   const terms = decisiveOrder(query.orderBy, { oneStructure });
@@ -73,6 +75,7 @@ export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures
   if (oneStructure) where.push("structure = @structure");
   // Written `+structure`: a filter on the entries, never a set of ranges to seek (which SQLite would then sort).
   else if (structures) where.push("+structure in (select value from json_each(@structures))");
+  if (query.readable) where.push(READABLE_CONDITION.replace("?", "@readable"));
   const live = where.join(" and ");
   const d = first.direction;
   const select = `select ${column}${first.key === "fromid" ? ", structure" : ""} from elements indexed by ${keyIndex} where ${live}`;
@@ -131,6 +134,7 @@ export function prepareGroupedPage(client: Database, sql: GroupedPageSql): Group
       const base: Parameters = {
         status: query.status,
         ...(query.structures?.length === 1 ? { structure: query.structures[0] } : query.structures ? { structures: JSON.stringify(query.structures) } : {}),
+        ...(query.readable ? { readable: readableKeys(query.readable) } : {}),
       };
       // Nulls come first ascending, last descending (as SQLite sorts them): the value after a group, nulls included.
       const after = (value: unknown) => {

@@ -44,6 +44,7 @@ interface ElementColumns extends Record<(typeof GROUPED)[number], SQLiteColumn> 
   readonly id: SQLiteColumn;
   readonly initid: SQLiteColumn;
   readonly structure: SQLiteColumn;
+  readonly profile: SQLiteColumn;
   readonly status: SQLiteColumn;
 }
 
@@ -52,24 +53,25 @@ export function listIndexes(t: ElementColumns, columnOf: (key: KeyedProperty) =>
   const live = sql`fixed = 0`;
   const desc = (column: SQLiteColumn): SQL => sql`${column} desc`;
   const grouped = (but?: string) => GROUPED.filter((key) => key !== but).map((key) => t[key]);
+  // Each holds the profile too, after the structure or at its end: rights are filtered on the entries (readable-condition.ts).
   const builders = [
-    index(ID_INDEX.all).on(t.status, desc(t.id), t.structure).where(live),
-    index(INITID_INDEX.all).on(t.status, t.initid, t.structure, ...grouped()).where(live),
-    index(ID_INDEX.structure).on(t.status, t.structure, desc(t.id)).where(live),
-    index(STRUCTURE_DESC_INDEX).on(t.status, desc(t.structure), desc(t.id)).where(live),
-    index(INITID_INDEX.structure).on(t.status, t.structure, t.initid, ...grouped()).where(live),
+    index(ID_INDEX.all).on(t.status, desc(t.id), t.structure, t.profile).where(live),
+    index(INITID_INDEX.all).on(t.status, t.initid, t.structure, t.profile, ...grouped()).where(live),
+    index(ID_INDEX.structure).on(t.status, t.structure, desc(t.id), t.profile).where(live),
+    index(STRUCTURE_DESC_INDEX).on(t.status, desc(t.structure), desc(t.id), t.profile).where(live),
+    index(INITID_INDEX.structure).on(t.status, t.structure, t.initid, ...grouped(), t.profile).where(live),
   ];
   for (const key of Object.keys(KEYED_PROPERTIES) as KeyedProperty[]) {
     const column = columnOf(key);
     builders.push(
-      index(keyedIndexName(key, "asc", "all")).on(t.status, column, desc(t.id), t.structure, ...grouped(key)).where(live),
-      index(keyedIndexName(key, "desc", "all")).on(t.status, desc(column), desc(t.id), t.structure, ...grouped(key)).where(live),
+      index(keyedIndexName(key, "asc", "all")).on(t.status, column, desc(t.id), t.structure, t.profile, ...grouped(key)).where(live),
+      index(keyedIndexName(key, "desc", "all")).on(t.status, desc(column), desc(t.id), t.structure, t.profile, ...grouped(key)).where(live),
     );
     // In one structure's list fromid is the same for every row (decisiveOrder drops it).
     if (key === "fromid") continue;
     builders.push(
-      index(keyedIndexName(key, "asc", "structure")).on(t.status, t.structure, column, desc(t.id), ...grouped(key)).where(live),
-      index(keyedIndexName(key, "desc", "structure")).on(t.status, t.structure, desc(column), desc(t.id), ...grouped(key)).where(live),
+      index(keyedIndexName(key, "asc", "structure")).on(t.status, t.structure, column, desc(t.id), ...grouped(key), t.profile).where(live),
+      index(keyedIndexName(key, "desc", "structure")).on(t.status, t.structure, desc(column), desc(t.id), ...grouped(key), t.profile).where(live),
     );
   }
   return builders;

@@ -3,6 +3,7 @@ import { fieldSortExpression, sqlText } from "./field-indexes.ts";
 import {
   ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, STRUCTURE_DESC_INDEX, type KeyDirection, type KeyedProperty, type ListScope,
 } from "./list-indexes.ts";
+import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
 
 /** The statement of a list page's ids, and how a query fills its parameters. */
 export interface PageStatement {
@@ -23,11 +24,12 @@ const PROPERTY_COLUMNS: Readonly<Record<SortableProperty, string>> = {
  * with INDEXED BY: a property order never falls back to sorting the table) or of a field's
  * (field-indexes.ts): the page walks the index, skipped entries read from it alone. One structure
  * reads that structure's indexes; several (the ones a caller may view) are merged from theirs
- * (mergedPageSql), or read the whole collection's and leave out the others' entries by the
+ * (mergedPageSql; a field order of a structure's collection from each one's field index,
+ * mergedFieldPageSql), or read the whole collection's and leave out the others' entries by the
  * structure each entry holds. The limit is written out
  * (see createElementRepository); exported so that tests can check its query plan.
  */
-export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "limit">): PageStatement {
+export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "limit" | "readable">): PageStatement {
   const limit = query.limit ?? -1;
   if (!Number.isSafeInteger(limit)) throw new RangeError(`A list limit must be a whole number, not ${limit}`);
   const structures = query.structures;
@@ -45,8 +47,15 @@ export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" |
     where.push("structure in (select value from json_each(?))");
     binders.push((q) => JSON.stringify(q.structures));
   }
+  const readable = query.readable !== undefined;
+  if (readable) {
+    where.push(READABLE_CONDITION);
+    binders.push((q) => readableKeys(q.readable!));
+  }
   binders.push((q) => q.offset);
-  const merged = structures && structures.length > 1 ? mergedPageSql(terms, structures.length, limit) : undefined;
+  const merged = structures && structures.length > 1
+    ? mergedFieldPageSql(terms, structures, limit, readable) ?? mergedPageSql(terms, structures.length, limit, readable)
+    : undefined;
   if (merged) return merged;
   const index = indexOf(terms, oneStructure ? "structure" : "all");
   const order = terms.map((term) => `${sortExpression(term)} ${term.direction}`).join(", ");
@@ -65,7 +74,7 @@ export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" |
 const MERGED_STRUCTURES = 6;
 
 /** The page of an order of one key (then the id) over several structures, merged from theirs; else undefined. */
-function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number): PageStatement | undefined {
+function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number, readable: boolean): PageStatement | undefined {
   const [first, second, more] = terms;
   if (count > MERGED_STRUCTURES || first?.kind !== "property" || more) return undefined;
   // The key then the id, or a key no two rows share alone (decisiveOrder).
@@ -76,11 +85,39 @@ function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number
   if (!index) return undefined;
   const column = sortExpression(first);
   const select = first.key === "id" ? "select id" : `select id, ${column}`;
-  const arm = `${select} from elements indexed by ${index} where status = ? and fixed = 0 and structure = ?`;
+  const arm = `${select} from elements indexed by ${index} where status = ? and fixed = 0 and structure = ?${readable ? ` and ${READABLE_CONDITION}` : ""}`;
   const order = first.key === "id" ? `1 ${first.direction}` : `2 ${first.direction}${second ? `, 1 ${second.direction}` : ""}`;
-  const binders = Array.from({ length: count }, (_, i) => [(q: ElementQuery) => q.status, (q: ElementQuery) => q.structures![i]]).flat();
+  const binders = Array.from({ length: count }, (_, i) => [
+    (q: ElementQuery) => q.status, (q: ElementQuery) => q.structures![i], ...(readable ? [(q: ElementQuery) => readableKeys(q.readable!)] : []),
+  ]).flat();
   return {
     sql: `${Array.from({ length: count }, () => arm).join(" union all ")} order by ${order} limit ${limit} offset ?`,
+    bind: (q) => [...binders.map((bind) => bind(q)), q.offset],
+  };
+}
+
+/**
+ * Up to this many structures (a structure's collection: it and its descendants, those the caller
+ * may view) are merged from each one's field index for a field order; more sort their elements.
+ */
+const MERGED_FIELD_STRUCTURES = 64;
+
+/**
+ * The page of a field order (then the id) over several structures, merged from each one's index of
+ * the field (field-indexes.ts: a structure's indexes hold its inherited fields too, so a parent's
+ * fields are indexed in every descendant); else undefined. Each part names its structure written
+ * out, as the partial index does, so that SQLite reads it in order and merges the parts.
+ */
+function mergedFieldPageSql(terms: readonly OrderTerm[], structures: readonly string[], limit: number, readable: boolean): PageStatement | undefined {
+  const [field, id, more] = terms;
+  if (structures.length > MERGED_FIELD_STRUCTURES || field?.kind !== "field" || id?.kind !== "property" || id.key !== "id" || more) return undefined;
+  const arm = (structure: string) => `select id, ${fieldSortExpression(field.key)} from elements where status = ? and fixed = 0` +
+    ` and structure = ${sqlText(structure)}${readable ? ` and ${READABLE_CONDITION}` : ""}`;
+  const binders = structures.flatMap(() => [
+    (q: ElementQuery) => q.status, ...(readable ? [(q: ElementQuery) => readableKeys(q.readable!)] : []),
+  ]);
+  return {
+    sql: `${structures.map(arm).join(" union all ")} order by 2 ${field.direction}, 1 ${id.direction} limit ${limit} offset ?`,
     bind: (q) => [...binders.map((bind) => bind(q)), q.offset],
   };
 }

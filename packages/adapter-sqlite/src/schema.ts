@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
 import type {
-  ElementValues, Enumerate, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, StructureDefinition,
+  ElementValues, Enumerate, FieldAccess, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, StructureDefinition,
 } from "@lineage/core";
 import { listIndexes, type KeyedProperty } from "./list-indexes.ts";
 
@@ -32,6 +33,9 @@ export const elements = sqliteTable(
     createdAt: text("created_at").notNull(),
     modifiedAt: text("modified_at").notNull(),
     importKey: text("import_key"),
+    /** The element's own profile, and the profile rights are decided by when not the structure's (ElementRevision). */
+    ownProfile: text("own_profile"),
+    profile: text("profile"),
   },
   (t) => [
     // Every list order reads a page from one of these in order, and stops at the limit (list-indexes.ts).
@@ -39,6 +43,8 @@ export const elements = sqliteTable(
     index("elements_initid_idx").on(t.initid, t.revision),
     index("elements_name_idx").on(t.name, t.fixed),
     index("elements_import_key_idx").on(t.importKey),
+    // The live revisions under a profile of their own or their state's, few: which profiles are in use (profilesInUse).
+    index("elements_profile_idx").on(t.profile).where(sql`fixed = 0 and profile is not null`),
   ],
 );
 
@@ -78,6 +84,11 @@ export const lifecycles = sqliteTable("lifecycles", {
 export const profiles = sqliteTable("profiles", {
   name: text("name").primaryKey(),
   definition: text("definition", { mode: "json" }).$type<Profile>().notNull(),
+});
+
+export const fieldAccesses = sqliteTable("field_accesses", {
+  name: text("name").primaryKey(),
+  definition: text("definition", { mode: "json" }).$type<FieldAccess>().notNull(),
 });
 
 export const accounts = sqliteTable("accounts", {

@@ -30,7 +30,7 @@ const indexes = () => client.prepare("select name, sql from sqlite_master where 
 const listIndexCount = () => indexes().filter((index) => /where fixed = 0/i.test(index.sql ?? "")).length;
 const note = (i: number): NewRevision => ({
   revision: 0, structure: "NOTE", name: `N${i}`, title: `Note ${(i * 7919) % 1000}`, owner: 1, status: "alive", fixed: false, state: null,
-  values: { no_title: `Note ${i}` }, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null,
+  values: { no_title: `Note ${i}` }, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null, ownProfile: null, profile: null,
 });
 const count = () => client.prepare("select count(*) from elements").pluck().get() as number;
 

@@ -29,7 +29,7 @@ describe("the change clock on SQLite", () => {
       expect(await server.changes.read()).toEqual(before);
       await importer.elements.insert({
         revision: 0, structure: "article", name: null, title: "T", owner: 1, status: "alive", fixed: false, state: null,
-        values: {}, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null,
+        values: {}, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null, ownProfile: null, profile: null,
       });
       const afterData = await server.changes.read();
       expect(afterData.data).not.toBe(before.data);
@@ -71,7 +71,7 @@ describe("core's definitions over SQLite", () => {
       expect(Object.isFrozen(first) && Object.isFrozen(first?.items[0])).toBe(true);
       await store.elements.insert({
         revision: 0, structure: "article", name: null, title: "T", owner: 1, status: "alive", fixed: false, state: null,
-        values: {}, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null,
+        values: {}, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null, ownProfile: null, profile: null,
       });
       await expect(store.transaction(async (tx) => {
         await tx.catalog.saveEnumerate(colors("black"));

@@ -4,9 +4,10 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm, type SmartField } from "@lineage/core";
-import { BATCH_READS } from "../src/element-repository.ts";
+import { BATCH_READS, PROFILES_IN_USE } from "../src/element-repository.ts";
 import { groupedPageSql } from "../src/grouped-page.ts";
 import { listPageSql } from "../src/list-statement.ts";
+import { readableKeys } from "../src/readable-condition.ts";
 import { openSqliteStore } from "../src/index.ts";
 
 const ROWS = 30_000;
@@ -38,12 +39,15 @@ beforeAll(async () => {
   client = new Database(join(dataDir, "lineage.sqlite"));
   client.prepare(`
     with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
-    insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key)
+    insert into elements (initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key,
+      profile)
     select i, i % 3, 's' || (i % ${STRUCTURES}), 1 + i % ${STRUCTURES}, case when i % 5 = 0 then 'N' || i end, 'title ' || (i * 7919 % 1000), i % 4,
       case when i % 10 = 0 then 'deleted' else 'alive' end, i % 7 = 0, case i % 3 when 0 then null else 'e' || (i % 2) end,
       json_object('f_text', 't' || (i % 97), 'f_int', i % 50, 'f_double', i / 7.0, 'f_date', '2024-01-' || (10 + i % 20), 'f_enum', 'c' || (i % 3),
         'f_docid', i % 1000, 'f_long', 'long ' || i, 'f_multi', json_array('a', i)),
-      '2024-01-01T00:00:' || (10 + i % 50), '2024-02-01T00:00:' || (10 + i % 40), null
+      '2024-01-01T00:00:' || (10 + i % 50), '2024-02-01T00:00:' || (10 + i % 40), null,
+      -- A third of the elements under a profile of their own (or their state's): P0 to P9.
+      case when i % 3 = 0 then 'P' || (i % 10) end
     from n`).run(ROWS);
   client.exec("analyze");
 });
@@ -54,14 +58,14 @@ afterAll(() => {
 
 const by = (key: string, direction: "asc" | "desc" = "asc", kind: OrderTerm["kind"] = "property"): OrderTerm => ({ kind, key, direction });
 
-function plan(query: Pick<ElementQuery, "orderBy" | "structures">): string {
+function plan(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): string {
   const page = listPageSql({ ...query, limit: 10 });
   const params = page.bind({ status: "alive", offset: 0, limit: 10, ...query });
   return (client.prepare(`explain query plan ${page.sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join("\n");
 }
 
 /** The page, and the same page as a plain sort of the table gives it. */
-function pages(query: Pick<ElementQuery, "orderBy" | "structures">, offset: number): [number[], number[]] {
+function pages(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">, offset: number): [number[], number[]] {
   const page = listPageSql({ ...query, limit: 10 });
   const params = page.bind({ status: "alive", offset, limit: 10, ...query });
   const sorted = page.sql.replace(/ from elements( indexed by \w+)?/, " from elements not indexed");
@@ -69,14 +73,22 @@ function pages(query: Pick<ElementQuery, "orderBy" | "structures">, offset: numb
 }
 
 const DIRECTIONS = ["asc", "desc"] as const;
-const SCOPES = { "the whole collection": undefined, "one structure": ["s3"], "three structures": ["s1", "s4", "s7"] } as const;
+/** About one element in ten: those of s3 under its structure's profile, and those under P1 (all of s1). */
+const READER = { structures: ["s3"], profiles: ["P1"] };
+const SCOPES: Record<string, Pick<ElementQuery, "structures" | "readable">> = {
+  "the whole collection": {},
+  "one structure": { structures: ["s3"] },
+  "three structures": { structures: ["s1", "s4", "s7"] },
+  "the whole collection, for a reader of one element in ten (rights per element)": { readable: READER },
+  "one structure, for that reader": { structures: ["s3"], readable: READER },
+  "three structures, for that reader": { structures: ["s1", "s4", "s7"], readable: READER },
+};
 const KEYS = SORTABLE_PROPERTIES.filter((key) => key !== "id");
 const GROUPED_KEYS = ["owner", "state", "revision", "name", "fromname", "fromid"];
 const SECOND_KEYS = ["title", "name", "revision", "owner", "state", "cdate", "mdate", "initid"];
 
 describe("list pages", () => {
-  describe.each(Object.entries(SCOPES))("of %s", (_, structures) => {
-    const scope = structures === undefined ? {} : { structures };
+  describe.each(Object.entries(SCOPES))("of %s", (_, scope) => {
 
     it.each(SORTABLE_PROPERTIES.flatMap((key) => DIRECTIONS.map((direction) => [key, direction] as const)))(
       "ordered by %s %s (then id desc) walk an index in order, no row read for the entries skipped",
@@ -119,8 +131,8 @@ describe("list pages", () => {
     });
   });
 
-  describe.each(Object.entries(SCOPES))("of %s ordered by a key of few values then another", (_, structures) => {
-    const scope = structures === undefined ? {} : { structures };
+  describe.each(Object.entries(SCOPES))("of %s ordered by a key of few values then another", (_, scope) => {
+    const structures = scope.structures;
     const grouped = GROUPED_KEYS.filter((key) => structures?.length !== 1 || (key !== "fromname" && key !== "fromid"));
 
     it.each(grouped.flatMap((key) => DIRECTIONS.map((direction) => [key, direction] as const)))(
@@ -128,7 +140,9 @@ describe("list pages", () => {
       (key, direction) => {
         for (const next of SECOND_KEYS.filter((k) => k !== key)) {
           const sql = groupedPageSql({ ...scope, orderBy: [by(key, direction), by(next, "desc")] })!;
-          const params = { status: "alive", structure: "s3", structures: JSON.stringify(structures ?? []), value: 1, group: "s3", cap: 10, limit: 10, offset: 0 };
+          const params = {
+            status: "alive", structure: "s3", structures: JSON.stringify(structures ?? []), readable: readableKeys(READER), value: 1, group: "s3", cap: 10, limit: 10, offset: 0,
+          };
           const explain = (text: string) => (client.prepare(`explain query plan ${text}`).all(params) as { detail: string }[]).map((r) => r.detail).join("\n");
           for (const text of [sql.first, sql.next, sql.firstNotNull, sql.anyNull, sql.count, sql.walk]) {
             expect(explain(text), text).not.toMatch(/TEMP B-TREE/);
@@ -187,15 +201,51 @@ describe("list pages", () => {
       const reader = (await platform.principal("reader"))!;
       for (const orderBy of ["mdate:desc", "title", "owner:desc", "initid"]) {
         asked.length = 0;
-        const page = await platform.listElements(reader, { slice: "10", offset: "2000", orderBy, fields: "document.properties.fromname" });
+        const page = await platform.listElements(reader, { slice: "10", offset: "500", orderBy, fields: "document.properties.fromname" });
         expect(page.documents.map((document) => document.properties?.fromname)).toEqual(Array(10).fill("s3"));
-        expect(asked.map((query) => query.structures)).toEqual([["s3"]]);
+        // No element is under a profile of its own the reader may view: s3's, those under its structure's profile.
+        expect(asked.map((query) => [query.structures, query.readable])).toEqual([[["s3"], { structures: ["s3"], profiles: [] }]]);
         const steps = plan(asked[0]!);
         expect(steps).not.toMatch(/TEMP B-TREE/);
-        expect(steps).toMatch(/^SEARCH elements USING COVERING INDEX elements_structure_\w+ \(status=\? AND structure=\?\)$/);
+        expect(steps).toMatch(/^SEARCH elements USING COVERING INDEX elements_structure_\w+ \(status=\? AND structure=\?\)\n/);
       }
     } finally {
       await store.close();
+    }
+  });
+
+  it("for a reader of the elements under a profile of their own (one in thirty): the whole collection's index, filtered on its entries", async () => {
+    const store = openSqliteStore({ dataDir });
+    try {
+      await store.transaction(async (tx) => {
+        await tx.accounts.saveRole({ id: "r_p1" });
+        await tx.catalog.saveProfile({ name: "P1", grants: { view: ["role:r_p1"] } });
+      });
+      const asked: ElementQuery[] = [];
+      const list = store.elements.list.bind(store.elements);
+      const platform = createPlatform({ store: { ...store, elements: { ...store.elements, list: (query) => (asked.push(query), list(query)) } } });
+      await platform.addUser({ login: "reader-p1", password: "reader-pw", roles: ["r_p1"] });
+      const reader = (await platform.principal("reader-p1"))!;
+      for (const orderBy of ["mdate:desc", "title", "owner:desc", "initid"]) {
+        asked.length = 0;
+        const page = await platform.listElements(reader, { slice: "10", offset: "200", orderBy, fields: "document.properties.profid" });
+        expect(page.documents.map((document) => document.properties?.profid)).toEqual(Array(10).fill("P1"));
+        expect(asked.map((query) => [query.structures, query.readable])).toEqual([[undefined, { structures: [], profiles: ["P1"] }]]);
+        const steps = plan(asked[0]!);
+        expect(steps).not.toMatch(/TEMP B-TREE/);
+        expect(steps).toMatch(/^SEARCH elements USING COVERING INDEX elements_by_\w+ \(status=\?\)\n/);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.each(INDEXED_FIELDS)("of a structure ordered by its field %s, for a reader of one element in ten, walk the field's index filtered", (field) => {
+    const query = { structures: ["s3"], readable: READER, orderBy: [by(field, "desc", "field")] };
+    expect(plan(query)).not.toMatch(/TEMP B-TREE/);
+    for (const offset of [0, 150, 700]) {
+      const [page, sorted] = pages(query, offset);
+      expect(page).toEqual(sorted);
     }
   });
 
@@ -234,6 +284,24 @@ describe("field-order indexes", () => {
     }
   });
 
+  it("of an earlier layout (without the profile) are dropped at start, those of now made", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lineage-sqlite-fields-"));
+    try {
+      const store = openSqliteStore({ dataDir: dir });
+      await store.transaction((tx) => tx.catalog.saveStructure({ name: "a", fields: [{ id: "x", type: "int" }] }));
+      await store.close();
+      const db = new Database(join(dir, "lineage.sqlite"));
+      const now = indexes(db);
+      db.exec(`create index "elements_field_0123456789abcdef0123_idx" on elements (status, json_extract("values", '$."x"'), id desc) where fixed = 0 and structure = 'a'`);
+      await openSqliteStore({ dataDir: dir }).close();
+      expect(indexes(db)).toEqual(now);
+      expect(db.prepare("select sql from sqlite_master where name = ?").pluck().get(now[0])).toMatch(/id desc, profile\)/);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("are made at start for structures saved before they existed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lineage-sqlite-fields-"));
     try {
@@ -248,6 +316,13 @@ describe("field-order indexes", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+it("tells the profiles in use by a seek each on the index of the revisions under a profile of their own", () => {
+  const statement = PROFILES_IN_USE;
+  const steps = (client.prepare(`explain query plan ${statement}`).all('["P1"]') as { detail: string }[]).map((r) => r.detail).join("\n");
+  expect(steps).toMatch(/SEARCH elements EXISTS USING COVERING INDEX elements_profile_idx \(profile=\?\)/);
+  expect(client.prepare(statement).pluck().all('["P1","P9","PRF_NONE"]')).toEqual(["P1", "P9"]);
 });
 
 it("reads batches by index, each key looked up", () => {

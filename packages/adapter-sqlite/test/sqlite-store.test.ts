@@ -44,7 +44,7 @@ function deferred(): { promise: Promise<void>; resolve(): void } {
 
 const revision = (overrides: Partial<NewRevision> = {}): NewRevision => ({
   revision: 0, structure: "article", name: null, title: "Title", owner: 1, status: "alive", fixed: false, state: null,
-  values: {}, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null, ...overrides,
+  values: {}, createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-01T00:00:00.000Z", importKey: null, ownProfile: null, profile: null, ...overrides,
 });
 
 storeContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
@@ -97,6 +97,33 @@ describe("openSqliteStore", () => {
       await store.catalog.saveEnumerate({ name: "COLORS", items: [{ key: "red", label: "Red" }] });
       expect((await store.changes.read()).definitions).toBe("1");
       expect(inspect(dataDir, (c) => c.prepare("select count(*) from __drizzle_migrations").pluck().get())).toBe(migrationFiles().length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("migrates a data directory made before rights per element: its elements under their structure's profile, listed by it", async () => {
+    const dataDir = freshDir();
+    // The migrations as they stood before 0007, applied as the previous version of the store did.
+    const before = join(freshDir(), "drizzle");
+    cpSync(MIGRATIONS, before, { recursive: true });
+    const journalFile = join(before, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((e) => e.tag < "0007");
+    writeFileSync(journalFile, JSON.stringify(journal));
+    const old = new Database(join(dataDir, "lineage.sqlite"));
+    migrate(drizzle({ client: old }), { migrationsFolder: before });
+    old.prepare(`insert into elements (initid, revision, structure, title, owner, status, fixed, "values", created_at, modified_at)
+      values (1, 0, 'article', 'Old', 1, 'alive', 0, '{}', '2024-01-01', '2024-01-01')`).run();
+    old.close();
+
+    const store = openSqliteStore({ dataDir });
+    try {
+      expect(await store.elements.latest(1)).toMatchObject({ title: "Old", ownProfile: null, profile: null });
+      const list = (readable: { structures: string[]; profiles: string[] }) =>
+        store.elements.list({ status: "alive", readable, orderBy: [{ kind: "property", key: "title", direction: "asc" }], limit: 10, offset: 0 });
+      expect((await list({ structures: ["article"], profiles: [] })).map((r) => r.title)).toEqual(["Old"]);
+      expect(await list({ structures: ["note"], profiles: ["article"] })).toEqual([]);
     } finally {
       await store.close();
     }

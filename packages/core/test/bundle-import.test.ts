@@ -21,7 +21,7 @@ describe("importBundle", () => {
     const report = await run();
     expect(report).toEqual<ImportReport>({
       roles: counts(2, 0, 0), groups: counts(1, 0, 0), users: counts(3, 0, 0), enumerates: counts(1, 0, 0),
-      profiles: counts(1, 0, 0), lifecycles: counts(1, 0, 0), structures: counts(2, 0, 0), elements: elementCounts(3, 0, 0),
+      profiles: counts(1, 0, 0), fieldAccesses: counts(0, 0, 0), lifecycles: counts(1, 0, 0), structures: counts(2, 0, 0), elements: elementCounts(3, 0, 0),
       searchDomains: counts(1, 0, 0), dashboards: counts(1, 0, 0),
     });
     const { store } = platform;
@@ -139,7 +139,7 @@ describe("importBundle", () => {
     const report = await run();
     expect(report).toEqual<ImportReport>({
       roles: counts(0, 0, 2), groups: counts(0, 0, 1), users: counts(0, 0, 3), enumerates: counts(0, 0, 1),
-      profiles: counts(0, 0, 1), lifecycles: counts(0, 0, 1), structures: counts(0, 0, 2), elements: elementCounts(0, 0, 3),
+      profiles: counts(0, 0, 1), fieldAccesses: counts(0, 0, 0), lifecycles: counts(0, 0, 1), structures: counts(0, 0, 2), elements: elementCounts(0, 0, 3),
       searchDomains: counts(0, 0, 1), dashboards: counts(0, 0, 1),
     });
     expect(await snapshot(platform.store)).toEqual(before);

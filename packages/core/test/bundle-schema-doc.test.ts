@@ -10,7 +10,7 @@ describe("docs/bundle.schema.json", () => {
   it("documents the fields of the bundle", () => {
     const schema = JSON.parse(bundleJsonSchemaText());
     expect(Object.keys(schema.properties)).toEqual([
-      "$schema", "accounts", "enumerates", "profiles", "lifecycles", "structures", "elements", "searchDomains", "dashboards",
+      "$schema", "accounts", "enumerates", "profiles", "fieldAccesses", "lifecycles", "structures", "elements", "searchDomains", "dashboards",
     ]);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.$defs.Field.properties.visibility.description).toMatch(/I invisible/);

@@ -25,7 +25,7 @@ describe("the definitions cache", () => {
     expect(await cache.get(store)).toBe(first);
     expect(loads()).toBe(1);
     expect(counted.reads().sort()).toEqual([
-      "accounts.groups", "accounts.roles", "catalog.enumerates", "catalog.lifecycles", "catalog.profiles", "catalog.structures",
+      "accounts.groups", "accounts.roles", "catalog.enumerates", "catalog.fieldAccesses", "catalog.lifecycles", "catalog.profiles", "catalog.structures",
     ]);
     expect(first.structure("ARTICLE")?.titleField).toBe("ar_title");
     expect(first.structureById(first.structure("AUTHOR")!.id)?.name).toBe("AUTHOR");

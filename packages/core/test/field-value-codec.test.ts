@@ -4,7 +4,7 @@ import { encodeColumnValue, encodeFieldValue, type ValueContext } from "../src/i
 const context: ValueContext = {
   enumerate: (name) => (name === "E" ? { name, items: [{ key: "a", label: "A" }, { key: "b", label: "B" }] } : undefined),
   element: (ref) => (ref === 7 || ref === "SEVEN"
-    ? { id: 9, initid: 7, revision: 1, structure: "S", name: "SEVEN", title: "Seven", owner: 1, status: "alive", fixed: false, state: null, values: {}, createdAt: "", modifiedAt: "", importKey: null }
+    ? { id: 9, initid: 7, revision: 1, structure: "S", name: "SEVEN", title: "Seven", owner: 1, status: "alive", fixed: false, state: null, values: {}, createdAt: "", modifiedAt: "", importKey: null, ownProfile: null, profile: null }
     : undefined),
   accountByLogin: (login) => (login === "jdoe"
     ? { id: 5, login, displayName: "Jane Doe", passwordHash: null, roles: [], groups: [], locale: "en", rights: [], disabled: false }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisiveOrder, indexedOrderFields, type OrderTerm } from "../src/index.ts";
+import { decisiveOrder, indexedOrderFields, resolvedOrderFields, type OrderTerm } from "../src/index.ts";
 
 const by = (key: string, direction: "asc" | "desc" = "asc", kind: OrderTerm["kind"] = "property"): OrderTerm => ({ kind, key, direction });
 const idDesc = by("id", "desc");
@@ -36,5 +36,17 @@ describe("indexedOrderFields", () => {
         { id: "a", type: "array", fields: [{ id: "c", type: "date" }] }, { id: "d", type: "docid" },
       ],
     })).toEqual(["t", "i", "d"]);
+  });
+});
+
+describe("resolvedOrderFields", () => {
+  it("gives each structure its inherited fields first, whatever order the set lists them in", () => {
+    const fields = resolvedOrderFields([
+      { name: "leaf", extends: "mid", fields: [{ id: "own", type: "date" }, { id: "long", type: "longtext" }] },
+      { name: "mid", extends: "root", fields: [{ id: "m", type: "enum" }] },
+      { name: "root", fields: [{ id: "r", type: "int" }] },
+      { name: "orphan", extends: "missing", fields: [{ id: "o", type: "text" }] },
+    ]);
+    expect(Object.fromEntries(fields)).toEqual({ leaf: ["r", "m", "own"], mid: ["r", "m"], root: ["r"], orphan: ["o"] });
   });
 });

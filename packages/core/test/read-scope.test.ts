@@ -26,7 +26,7 @@ async function widePage(width: number): Promise<{ counted: CountingStore; platfo
     await tx.catalog.saveEnumerate({ name: "KINDS", items: [{ key: "a", label: "Kind A" }, { key: "b", label: "Kind B", parentKey: "a" }] });
     await tx.catalog.saveStructure({ name: "PERSON", titleField: "pe_name", fields: [{ id: "pe_name", type: "text" }] });
     await tx.catalog.saveStructure({ name: "WIDE", titleField: "wi_title", fields: [{ id: "wi_title", type: "text" }, ...fields] });
-    const base = { revision: 0, name: null, owner: admin.id, status: "alive", fixed: false, state: null, createdAt: NOW, modifiedAt: NOW, importKey: null } as const;
+    const base = { revision: 0, name: null, owner: admin.id, status: "alive", fixed: false, state: null, createdAt: NOW, modifiedAt: NOW, importKey: null, ownProfile: null, profile: null } as const;
     for (let e = 0; e < 10; e++) {
       const values: Record<string, string | number> = { wi_title: `Wide ${e}` };
       for (let i = 0; i < width; i++) {

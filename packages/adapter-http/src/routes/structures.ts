@@ -35,6 +35,7 @@ const READ: RouteDescription = {
   params: { family: v.pipe(FamilyParamSchema, v.description("Smart Structure name; a .json suffix may follow")) }, query: StructureQuerySchema,
   description: "Its properties (id, title in the caller's locale, icon, name...) and its fields' definitions (type, label in the caller's locale, " +
     "options, needed, visibility), as the original's FamilyData answers. Fields of visibility I are never disclosed. " +
+    "A structure that extends another has its parent's id and name as fromid and fromname, and lists the fields it inherits first. " +
     "Answers carry an ETag; If-None-Match gives 304.",
   etag: true,
   response: {

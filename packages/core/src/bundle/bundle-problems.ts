@@ -7,7 +7,8 @@ import { loadDefinitions, type Definitions } from "../elements/definitions.ts";
 import { createReadScope, type ReadScope } from "../elements/read-scope.ts";
 import type { Store } from "../ports/store.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
-import { fieldIndex, type StructureDefinition } from "../structure/smart-structure.ts";
+import { fieldIndex, type SmartStructure, type StructureDefinition } from "../structure/smart-structure.ts";
+import { resolveStructures, type ResolvedStructure } from "../structure/structure-inheritance.ts";
 import { encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
 import type { ValueContext } from "../values/value-context.ts";
 import {
@@ -21,6 +22,7 @@ import {
   type BundleGroup,
   type BundleLifecycle,
   type BundleProfile,
+  type BundleFieldAccess,
   type BundleRole,
   type BundleSearchDomain,
   type BundleStructure,
@@ -43,6 +45,7 @@ import type { PasswordHash } from "../values/password-value.ts";
 import { BundleNames } from "./bundle-names.ts";
 import { bundleSourceOf, type BundleSource } from "./bundle-source.ts";
 import type { ImportProgressListener } from "./import-progress.ts";
+import { extendsProblem, inheritedFieldProblems } from "./inheritance-problems.ts";
 
 /** One thing wrong in a bundle, where it is (`$.structures[0].fields[2].type`) and why. */
 export interface BundleProblem {
@@ -232,6 +235,7 @@ interface BundleView {
   readonly users: readonly (BundleUser | undefined)[];
   readonly enumerates: ReadonlyMap<string, readonly BundleEnumItem[] | undefined>;
   readonly profiles: readonly (BundleProfile | undefined)[];
+  readonly fieldAccesses: readonly (BundleFieldAccess | undefined)[];
   readonly lifecycles: readonly (BundleLifecycle | undefined)[];
   readonly structures: readonly (BundleStructure | undefined)[];
   readonly searchDomains: readonly (BundleSearchDomain | undefined)[];
@@ -239,7 +243,7 @@ interface BundleView {
   /** The logical names of the elements, valid entry or not: docid values may name them. */
   readonly elementNames: BundleNames;
   /** Every identifier the raw bundle declares, valid entry or not, so one bad entry does not make its name unknown everywhere. */
-  readonly declared: Readonly<Record<"roles" | "groups" | "users" | "profiles" | "lifecycles" | "structures", ReadonlyMap<string, number>>>;
+  readonly declared: Readonly<Record<"roles" | "groups" | "users" | "profiles" | "fieldAccesses" | "lifecycles" | "structures", ReadonlyMap<string, number>>>;
 }
 
 const asObject = (raw: unknown): Record<string, unknown> =>
@@ -280,6 +284,7 @@ function viewOf(input: Record<string, unknown>, issues: readonly v.BaseIssue<unk
     users: section(accounts.users, "$.accounts.users"),
     enumerates,
     profiles: section(root.profiles, "$.profiles"),
+    fieldAccesses: section(root.fieldAccesses, "$.fieldAccesses"),
     lifecycles: section(root.lifecycles, "$.lifecycles"),
     structures: section(root.structures, "$.structures"),
     searchDomains: section(root.searchDomains, "$.searchDomains"),
@@ -290,6 +295,7 @@ function viewOf(input: Record<string, unknown>, issues: readonly v.BaseIssue<unk
       groups: declared(accounts.groups, "id"),
       users: declared(accounts.users, "login"),
       profiles: declared(root.profiles, "name"),
+      fieldAccesses: declared(root.fieldAccesses, "name"),
       lifecycles: declared(root.lifecycles, "name"),
       structures: declared(root.structures, "name"),
     },
@@ -307,15 +313,26 @@ interface Known {
   user(login: string): boolean;
   enumerate(name: string): boolean;
   profile(name: string): boolean;
+  fieldAccess(name: string): boolean;
+  /** The structures that name this field access, or inherit it, as the import will leave them (whole ones only). */
+  fieldAccessUsers(name: string): readonly ResolvedStructure<StructureDefinition>[];
   lifecycle(name: string): boolean;
-  /** The definition of a structure; undefined also when the bundle's entry for it is invalid (see structureDeclared). */
-  structure(name: string): StructureDefinition | undefined;
+  /**
+   * The definition of a structure, whole (inherited fields included), as the bundle leaves it;
+   * undefined also when the bundle's entry for it or for one of its ancestors is invalid, or its
+   * parents are unknown or make a cycle (see structureDeclared).
+   */
+  structure(name: string): ResolvedStructure<StructureDefinition> | undefined;
   structureDeclared(name: string): boolean;
+  /** The parent a structure names (`extends`), as the bundle leaves it. */
+  parentOf(name: string): string | undefined;
 }
 
 /** What the checks read of the store beforehand, in a few batch calls: the checks themselves are synchronous. */
 interface StoreFacts {
   readonly definitions: Definitions;
+  /** The stored structures as their bundles gave them (not resolved): the bundle's may change their parents. */
+  readonly structures: readonly SmartStructure[];
   /** Logins the bundle names (grants, owners) that have an account. */
   readonly logins: ReadonlySet<string>;
 }
@@ -324,31 +341,52 @@ const USER_GRANT = /^user:(.+)$/;
 
 /** Reads what the definitions may refer to in the store: its definitions, and the accounts the bundle names. */
 async function storeFacts(view: BundleView, store: Store, owners: ReadonlySet<string>): Promise<StoreFacts> {
-  const definitions = await loadDefinitions(store, "");
+  const [definitions, structures] = await Promise.all([loadDefinitions(store, ""), store.catalog.structures()]);
   const logins = new Set<string>(owners);
   const grant = (entry: unknown) => {
     const login = typeof entry === "string" ? USER_GRANT.exec(entry)?.[1] : undefined;
     if (login !== undefined) logins.add(login);
   };
   for (const profile of view.profiles) for (const entries of Object.values(profile?.grants ?? {})) entries?.forEach(grant);
+  for (const access of view.fieldAccesses) for (const layer of access?.layers ?? []) grant(layer.grant);
   for (const lifecycle of view.lifecycles) for (const transition of lifecycle?.transitions ?? []) transition.grants?.forEach(grant);
   const accounts = await Promise.all([...logins].map((login) => store.accounts.byLogin(login)));
-  return { definitions, logins: new Set(accounts.flatMap((account) => (account ? [account.login] : []))) };
+  return { definitions, structures, logins: new Set(accounts.flatMap((account) => (account ? [account.login] : []))) };
 }
 
 function knownNames(view: BundleView, facts: StoreFacts): Known {
   const { definitions } = facts;
-  const bundleStructures = new Map<string, StructureDefinition>();
-  for (const [name, structure] of firstByName(view.structures, (s) => s.name)) bundleStructures.set(name, { ...structure, fields: structure.fields ?? [] });
+  // The structures as the import will leave them: the bundle's entries (valid or not) in place of the stored ones.
+  const given = new Map<string, StructureDefinition>(facts.structures.filter((s) => !view.declared.structures.has(s.name)).map((s) => [s.name, s]));
+  for (const [name, structure] of firstByName(view.structures, (s) => s.name)) given.set(name, { ...structure, fields: structure.fields ?? [] });
+  const resolved = new Map(resolveStructures([...given.values()]).map((s) => [s.name, s]));
+  // Whole: every ancestor has a valid definition, and none comes back to the structure (asked once per element: kept).
+  const wholes = new Map<string, boolean>();
+  const whole = (name: string): boolean => {
+    let found = wholes.get(name);
+    if (found === undefined) {
+      const seen = new Set([name]);
+      found = given.has(name);
+      for (let parent = given.get(name)?.extends; found && parent !== undefined; parent = given.get(parent)?.extends) {
+        found = !seen.has(parent) && given.has(parent);
+        seen.add(parent);
+      }
+      wholes.set(name, found);
+    }
+    return found;
+  };
   return {
     role: (id) => id === ADMIN_ROLE || view.declared.roles.has(id) || definitions.roles().some((r) => r.id === id),
     group: (id) => view.declared.groups.has(id) || definitions.groups().some((g) => g.id === id),
     user: (login) => view.declared.users.has(login) || facts.logins.has(login),
     enumerate: (name) => view.enumerates.has(name) || definitions.enumerate(name) !== undefined,
     profile: (name) => view.declared.profiles.has(name) || definitions.profile(name) !== undefined,
+    fieldAccess: (name) => view.declared.fieldAccesses.has(name) || definitions.fieldAccess(name) !== undefined,
+    fieldAccessUsers: (name) => [...resolved.values()].filter((s) => s.fieldAccess === name && whole(s.name)),
     lifecycle: (name) => view.declared.lifecycles.has(name) || definitions.lifecycle(name) !== undefined,
-    structure: (name) => (view.declared.structures.has(name) ? bundleStructures.get(name) : definitions.structure(name)),
+    structure: (name) => (whole(name) ? resolved.get(name) : undefined),
     structureDeclared: (name) => view.declared.structures.has(name) || definitions.structure(name) !== undefined,
+    parentOf: (name) => given.get(name)?.extends,
   };
 }
 
@@ -368,6 +406,7 @@ function definitionProblems(view: BundleView, known: Known): { head: BundleProbl
     }
   });
   duplicates(view.profiles, (p) => p.name, "$.profiles", "name", "profile", report);
+  checkFieldAccesses(view, known, report);
   checkLifecycles(view, known, report);
   checkStructures(view, known, report);
   problems = tail;
@@ -417,6 +456,25 @@ function checkGrant(entry: string, path: string, known: Known, report: Report): 
   if (kind === "user" && !known.user(id)) report(path, `unknown user "${id}"`);
 }
 
+/** Field accesses: unique names, known grantees, and fields that a structure naming the field access has. */
+function checkFieldAccesses(view: BundleView, known: Known, report: Report): void {
+  duplicates(view.fieldAccesses, (a) => a.name, "$.fieldAccesses", "name", "field access", report);
+  view.fieldAccesses.forEach((access, i) => {
+    if (!access) return;
+    const users = known.fieldAccessUsers(access.name);
+    const fields = new Set(users.flatMap((structure) => [...fieldIndex(structure).keys()]));
+    access.layers.forEach((layer, k) => {
+      const path = `$.fieldAccesses[${i}].layers[${k}]`;
+      checkGrant(layer.grant, `${path}.grant`, known, report);
+      // A field access no structure names yet may name any field: the structures come later.
+      if (users.length === 0) return;
+      for (const id of Object.keys(layer.fields)) {
+        if (!fields.has(id)) report(`${path}.fields${pathStep(id)}`, `no structure with field access "${access.name}" has a field "${id}"`);
+      }
+    });
+  });
+}
+
 function checkAccounts(view: BundleView, known: Known, report: Report): void {
   duplicates(view.roles, (r) => r.id, "$.accounts.roles", "id", "role", report);
   duplicates(view.groups, (g) => g.id, "$.accounts.groups", "id", "group", report);
@@ -462,6 +520,9 @@ function checkLifecycles(view: BundleView, known: Known, report: Report): void {
     const path = `$.lifecycles[${i}]`;
     const states = new Set(lifecycle.states.map((state) => state.id));
     duplicates(lifecycle.states, (s) => s.id, `${path}.states`, "id", "state", report);
+    lifecycle.states.forEach((state, k) => {
+      if (state.profile !== undefined && !known.profile(state.profile)) report(`${path}.states[${k}].profile`, `unknown profile "${state.profile}"`);
+    });
     if (!states.has(lifecycle.firstState)) report(`${path}.firstState`, `"${lifecycle.firstState}" is not a state of "${lifecycle.name}"`);
     const transitions = lifecycle.transitions ?? [];
     duplicates(transitions, (t) => t.id, `${path}.transitions`, "id", "transition", report);
@@ -491,13 +552,27 @@ function checkStructures(view: BundleView, known: Known, report: Report): void {
     const path = `$.structures[${i}]`;
     if (structure.lifecycle !== undefined && !known.lifecycle(structure.lifecycle)) report(`${path}.lifecycle`, `unknown lifecycle "${structure.lifecycle}"`);
     if (structure.profile !== undefined && !known.profile(structure.profile)) report(`${path}.profile`, `unknown profile "${structure.profile}"`);
+    if (structure.fieldAccess !== undefined && !known.fieldAccess(structure.fieldAccess)) {
+      report(`${path}.fieldAccess`, `unknown field access "${structure.fieldAccess}"`);
+    }
     const iconProblem = structure.icon === undefined ? undefined : filePathProblem(structure.icon);
     if (iconProblem) report(`${path}.icon`, iconProblem);
+    const extendsProblemFound = structure.extends === undefined ? undefined : extendsProblem(structure.name, { parentOf: known.parentOf, exists: known.structureDeclared });
+    if (extendsProblemFound) report(`${path}.extends`, extendsProblemFound);
+    const parent = structure.extends === undefined || extendsProblemFound ? undefined : known.structure(structure.extends);
+    const inherited = parent ? fieldIndex(parent) : new Map<string, never>();
     const seen = new Map<string, string>();
     const checkField = (field: BundleField, at: string, inArray: string | undefined) => {
       const earlier = seen.get(field.id);
       if (earlier) report(`${at}.id`, `duplicate field "${field.id}" (first at ${earlier})`);
       else seen.set(field.id, at);
+      const inheritedField = inherited.get(field.id);
+      if (inheritedField && parent) {
+        // An entry for an inherited field changes it; a column cannot take an inherited id.
+        if (inArray !== undefined) return report(`${at}.id`, `"${field.id}" is inherited from "${parent.name}": a column cannot have its id`);
+        for (const problem of inheritedFieldProblems(field, inheritedField, parent.name)) report(`${at}.${problem.key}`, problem.message);
+        return;
+      }
       checkEnumOf(field, at, known, report);
       if (field.type === "docid" && field.structure !== undefined && !known.structureDeclared(field.structure)) {
         report(`${at}.structure`, `unknown structure "${field.structure}"`);
@@ -508,7 +583,8 @@ function checkStructures(view: BundleView, known: Known, report: Report): void {
       field.fields?.forEach((column, k) => checkField(column, `${at}.fields[${k}]`, field.id));
     };
     (structure.fields ?? []).forEach((field, k) => checkField(field, `${path}.fields[${k}]`, undefined));
-    const fields = fieldIndex({ ...structure, fields: structure.fields ?? [] });
+    // Title fields may be inherited ones.
+    const fields = fieldIndex(known.structure(structure.name) ?? { ...structure, fields: structure.fields ?? [] });
     const checkTitleField = (id: string, at: string) => {
       const title = fields.get(id);
       if (!title) report(at, `structure "${structure.name}" has no field "${id}"`);
@@ -604,6 +680,7 @@ async function checkElements(
       vaultFile: (id) => placeholders.get(id) ?? scope.vaultFile(id),
       // The bundle's own users are made by the import: they stand for accounts already.
       accountByLogin: (login) => (view.declared.users.has(login) ? plannedAccount(login) : scope.accountByLogin(login)),
+      structure: (name) => known.structure(name),
     };
     const placeholderOf = (ref: { readonly file: string }): number => {
       const id = FILE_PLACEHOLDER_BASE + placeholders.size;
@@ -636,6 +713,7 @@ function checkElement(
 ): void {
   const path = `$.elements[${index}]`;
   if (element.owner !== undefined && !known.user(element.owner)) report(`${path}.owner`, `unknown user "${element.owner}"`);
+  if (element.profile !== undefined && !known.profile(element.profile)) report(`${path}.profile`, `unknown profile "${element.profile}"`);
   if (!known.structureDeclared(element.structure)) return report(`${path}.structure`, `unknown structure "${element.structure}"`);
   const structure = known.structure(element.structure);
   if (!structure) return; // its definition is wrong and reported already
@@ -682,6 +760,6 @@ const isEmptyRaw = (raw: unknown) => raw === undefined || raw === null || raw ==
 function plannedElement(name: string, structure: string): ElementRevision {
   return {
     id: 0, initid: 0, revision: 0, structure, name, title: name, owner: 0, status: "alive", fixed: false, state: null,
-    values: {}, createdAt: "", modifiedAt: "", importKey: null,
+    values: {}, createdAt: "", modifiedAt: "", importKey: null, ownProfile: null, profile: null,
   };
 }

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { HTTP_RIGHTS, LOGIN_PATTERN } from "../accounts/account.ts";
 import { FIELD_TYPES, VISIBILITIES } from "../structure/smart-field.ts";
+import { LAYER_ACCESSES } from "../catalog/field-access.ts";
 
 /*
  * The bundle format (bundle.md), as one valibot schema. It only validates:
@@ -99,6 +100,19 @@ export const ProfileSchema = v.strictObject({
   )),
 });
 
+export const FieldAccessLayerSchema = v.strictObject({
+  grant: v.pipe(GrantEntrySchema, v.description("Who the layer is granted to: role:ID, group:ID or user:LOGIN")),
+  fields: v.pipe(
+    v.record(fieldId("A field id"), v.picklist(LAYER_ACCESSES, "a layer grants R (read) or W (read and write)")),
+    v.description("What the layer grants, by field id: R read, W read and write; it adds to the field's own visibility, never takes from it"),
+  ),
+});
+
+export const FieldAccessSchema = v.strictObject({
+  name: name("The field access name, named by structures (fieldAccess)"),
+  layers: v.pipe(v.array(FieldAccessLayerSchema), v.description("Layers: each widens the visibility of fields for the accounts it is granted to; granted layers add up")),
+});
+
 const FieldTypeSchema = v.picklist(FIELD_TYPES, `a field type is one of ${FIELD_TYPES.join(", ")}`);
 // A transition's parameters go to its hooks as given, and a password must never be kept as given.
 const PARAMETER_TYPES = FIELD_TYPES.filter((type) => type !== "array" && type !== "password");
@@ -119,6 +133,7 @@ export const LifecycleStateSchema = v.strictObject({
   label: label("The state's label"),
   activity: label("What is done in this state"),
   color: v.optional(text("Color of the state, e.g. #00AA00")),
+  profile: v.optional(name("Profile an element takes when it enters this state, unless it has its own")),
 });
 
 export const HooksSchema = v.strictObject({
@@ -155,7 +170,7 @@ const fieldEntries = {
   multiple: flag("The value is a list"),
   visibility: v.optional(v.pipe(v.picklist(VISIBILITIES, "visibility is W, R, H or I"), v.description("W writable (default), R read-only, H hidden in forms, I invisible (never disclosed)"))),
   enum: v.optional(name("Enumerate of an enum field")),
-  structure: v.optional(name("For docid fields: the structure targets must belong to")),
+  structure: v.optional(name("For docid fields: the structure targets must belong to, or one that extends it")),
   options: OptionsSchema,
 };
 
@@ -169,10 +184,12 @@ export const FieldSchema = v.strictObject({
 
 export const StructureSchema = v.strictObject({
   name: name("The structure name"),
+  extends: v.optional(name("Parent structure: its fields, profile, lifecycle, icon and title fields are inherited unless given here; a field with the id of an inherited one changes its label or visibility")),
   title: label("The structure's title"),
   icon: v.optional(text("Icon: a file under the server Images directory")),
   lifecycle: v.optional(name("Lifecycle of its elements")),
   profile: v.optional(name("Profile of its elements; none: readable and writable by every account")),
+  fieldAccess: v.optional(name("Field access whose layers widen the visibility of its fields for the accounts granted them")),
   titleField: v.optional(fieldId("Field whose value is the elements' title")),
   titleFields: list(fieldId("A title field"), "Fields whose values, joined by spaces in the structure's field order, make the elements' title"),
   fields: list(FieldSchema, "Fields, in order"),
@@ -182,6 +199,7 @@ export const ElementSchema = v.strictObject({
   structure: name("Structure of the element"),
   name: v.optional(v.pipe(v.string(), v.regex(LOGICAL_NAME_PATTERN, "a logical name: a letter, then letters, digits, _ . or -"), v.description("Logical name: identifies the element across imports and in docid values"))),
   owner: v.optional(login("Login of the owner (default: admin)")),
+  profile: v.optional(name("The element's own profile, in place of its structure's and its states'")),
   values: v.optional(v.pipe(
     v.record(v.string(), v.unknown()),
     v.description('Values by field id: arrays take a list of rows, files {"file": "relative/path"}, docid a logical name'),
@@ -225,6 +243,7 @@ export const BundleSchema = v.pipe(
     accounts: v.optional(v.pipe(AccountsSchema, v.description("Roles, groups and users"))),
     enumerates: v.optional(EnumeratesSchema),
     profiles: list(ProfileSchema, "Access profiles"),
+    fieldAccesses: list(FieldAccessSchema, "Field access layers, named by structures"),
     lifecycles: list(LifecycleSchema, "Lifecycles (workflows)"),
     structures: list(StructureSchema, "Smart Structures"),
     elements: list(ElementSchema, "Smart Elements"),
@@ -241,6 +260,7 @@ export type BundleGroup = v.InferOutput<typeof GroupSchema>;
 export type BundleUser = v.InferOutput<typeof UserSchema>;
 export type BundleEnumItem = v.InferOutput<typeof EnumItemSchema>;
 export type BundleProfile = v.InferOutput<typeof ProfileSchema>;
+export type BundleFieldAccess = v.InferOutput<typeof FieldAccessSchema>;
 export type BundleLifecycle = v.InferOutput<typeof LifecycleSchema>;
 export type BundleField = v.InferOutput<typeof FieldSchema>;
 export type BundleStructure = v.InferOutput<typeof StructureSchema>;
@@ -256,6 +276,8 @@ export const BUNDLE_SCHEMA_DEFINITIONS = {
   User: UserSchema,
   EnumItem: EnumItemSchema,
   Profile: ProfileSchema,
+  FieldAccess: FieldAccessSchema,
+  FieldAccessLayer: FieldAccessLayerSchema,
   Lifecycle: LifecycleSchema,
   State: LifecycleStateSchema,
   Transition: TransitionSchema,

@@ -2,6 +2,7 @@ import { HTTP_RIGHTS, type Account, type Group, type Role } from "../accounts/ac
 import type { Enumerate } from "../catalog/enumerate.ts";
 import type { Lifecycle } from "../catalog/lifecycle.ts";
 import type { Profile } from "../catalog/profile.ts";
+import type { FieldAccess } from "../catalog/field-access.ts";
 import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
 import { isLineageError, LineageError } from "../errors/lineage-error.ts";
 import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
@@ -54,6 +55,7 @@ export interface ImportReport {
   readonly users: ImportCounts;
   readonly enumerates: ImportCounts;
   readonly profiles: ImportCounts;
+  readonly fieldAccesses: ImportCounts;
   readonly lifecycles: ImportCounts;
   readonly structures: ImportCounts;
   readonly elements: ElementImportCounts;
@@ -72,7 +74,7 @@ export interface ImportBundleOptions {
  * Imports a bundle (bundle.md) as the system principal. Everything is checked
  * first: on any problem a BUNDLE0001 error lists them all in `data.problems`
  * and nothing is written. Then one transaction saves accounts, enumerates,
- * profiles, lifecycles, structures and elements. Idempotent: importing the
+ * profiles, field accesses, lifecycles, structures and elements. Idempotent: importing the
  * same bundle again changes nothing.
  * @example
  * const report = await importBundle(platform, JSON.parse(text), {
@@ -170,7 +172,7 @@ function withoutId<T extends { readonly id: number }>(value: T | undefined): Omi
 async function writeDefinitions(tx: Repositories, bundle: Bundle, passwords: ReadonlyMap<string, string | null>): Promise<ImportReport> {
   const { accounts, catalog } = tx;
   const report: ImportReport = {
-    roles: zero(), groups: zero(), users: zero(), enumerates: zero(), profiles: zero(), lifecycles: zero(),
+    roles: zero(), groups: zero(), users: zero(), enumerates: zero(), profiles: zero(), fieldAccesses: zero(), lifecycles: zero(),
     structures: zero(), elements: { ...zero(), overwritten: 0 },
     searchDomains: zero(),
     dashboards: zero(),
@@ -205,6 +207,10 @@ async function writeDefinitions(tx: Repositories, bundle: Bundle, passwords: Rea
   for (const profile of bundle.profiles ?? []) {
     const next = plain<Profile>({ name: profile.name, grants: profile.grants ?? {} });
     await upsert(report.profiles, await catalog.profile(profile.name), next, (p) => catalog.saveProfile(p));
+  }
+  for (const access of bundle.fieldAccesses ?? []) {
+    const next = plain<FieldAccess>({ name: access.name, layers: access.layers });
+    await upsert(report.fieldAccesses, await catalog.fieldAccess(access.name), next, (a) => catalog.saveFieldAccess(a));
   }
   for (const lifecycle of bundle.lifecycles ?? []) {
     const next = plain<Lifecycle>({ ...lifecycle, transitions: lifecycle.transitions ?? [] });
@@ -375,11 +381,14 @@ function inputOf(run: ImportRun, plan: ElementPlan, initids: ReadonlyMap<string,
 async function updateIfChanged(run: ImportRun, plan: ElementPlan, current: ElementRevision, input: Record<string, unknown>): Promise<boolean> {
   // Over the current values: a password given again keeps its hash, and so reads as unchanged.
   const encoded = await applyValues(plan.structure, current.values, input, run.scope(), { writeReadOnly: true });
-  const changed = Object.entries(encoded).some(([id, value]) => !sameValue(value, current.values[id]));
+  const ownProfile = plan.entry.profile ?? null;
+  const changed = ownProfile !== current.ownProfile || Object.entries(encoded).some(([id, value]) => !sameValue(value, current.values[id]));
   if (!changed) return false;
   // Imports write as the system account: a latest history line by anyone else is a change the import is about to undo.
   if (((await run.tx.elements.history(current.initid))[0]?.accountId ?? SYSTEM_ACCOUNT.id) !== SYSTEM_ACCOUNT.id) run.counts.overwritten++;
-  await changeElement(run.scope(), run.platform.clock, String(current.initid), { values: input, writeReadOnly: true, comment: "Updated by bundle import" });
+  await changeElement(run.scope(), run.platform.clock, String(current.initid), {
+    values: input, writeReadOnly: true, comment: "Updated by bundle import", ownProfile,
+  });
   return true;
 }
 
@@ -405,6 +414,7 @@ async function importBatch(run: ImportRun, plans: readonly ElementPlan[]): Promi
         values: input,
         owner: entry.owner === undefined ? run.defaultOwner : (run.owners.get(entry.owner) ?? run.defaultOwner),
         importKey: entry.name === undefined ? elementImportKey(entry) : null,
+        ownProfile: entry.profile ?? null,
       });
       if (entry.name !== undefined) initids.set(entry.name, created.initid);
       outcomes.set(plan, "created");

@@ -6,6 +6,8 @@ export interface LifecycleState {
   readonly label?: Label;
   readonly activity?: Label;
   readonly color?: string;
+  /** The profile an element takes when it enters this state (unless it has its own). */
+  readonly profile?: string;
 }
 
 /** A parameter a transition asks for, typed like a field. */

@@ -74,7 +74,8 @@ function propertyValue(name: string, revision: ElementRevision, context: ViewCon
     case "owner": return revision.owner;
     case "locked": return revision.fixed ? -1 : 0;
     case "wid": return structure?.lifecycle ?? null;
-    case "profid": return structure?.profile ?? null;
+    // The profile the element is under: its own or its state's, else its structure's (element-profile.ts).
+    case "profid": return revision.profile ?? structure?.profile ?? null;
     case "cvid": case "postitid": case "confidential": return 0;
     case "domainid": return "";
     case "cdate": return sqlDate(revision.createdAt);

@@ -27,6 +27,14 @@ export interface ElementRevision {
   readonly modifiedAt: string;
   /** Identifies the bundle entry an element came from, so a re-import finds it. */
   readonly importKey: string | null;
+  /** The element's own profile (a bundle element's `profile`), kept by every revision; null: none. */
+  readonly ownProfile: string | null;
+  /**
+   * The profile whose grants decide who may do what with this revision instead of its structure's:
+   * its own profile, else the profile of the state it was written in (element-profile.ts); null:
+   * its structure's. Set at every write, so that the store filters lists by it.
+   */
+  readonly profile: string | null;
 }
 
 /** What a repository needs to insert a revision; the id is given by the store. */

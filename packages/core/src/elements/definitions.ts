@@ -1,14 +1,16 @@
 import type { Group, Role } from "../accounts/account.ts";
 import type { Enumerate } from "../catalog/enumerate.ts";
+import type { FieldAccess } from "../catalog/field-access.ts";
 import type { Lifecycle } from "../catalog/lifecycle.ts";
 import type { Profile } from "../catalog/profile.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { Repositories } from "../ports/store.port.ts";
 import type { SmartStructure } from "../structure/smart-structure.ts";
+import { resolveStructures } from "../structure/structure-inheritance.ts";
 
 /**
  * Every definition as of one change stamp, frozen: structures, enumerates,
- * lifecycles, profiles, roles and groups. Looked up synchronously, so that
+ * lifecycles, profiles, field accesses, roles and groups. Looked up synchronously, so that
  * rendering needs no I/O; what core memoises per object (field indexes, an
  * enumerate's lookup index) lasts as long as the definitions do.
  */
@@ -18,9 +20,14 @@ export interface Definitions {
   structure(name: string): SmartStructure | undefined;
   structureById(id: number): SmartStructure | undefined;
   structures(): readonly SmartStructure[];
+  /** The names of a structure and of every structure that extends it, directly or not (empty for an unknown one). */
+  withDescendants(name: string): readonly string[];
   enumerate(name: string): Enumerate | undefined;
   lifecycle(name: string): Lifecycle | undefined;
   profile(name: string): Profile | undefined;
+  profiles(): readonly Profile[];
+  /** A field access (bundle `fieldAccesses`) by name. */
+  fieldAccess(name: string): FieldAccess | undefined;
   roles(): readonly Role[];
   groups(): readonly Group[];
 }
@@ -38,26 +45,34 @@ const byName = <T extends { readonly name: string }>(items: readonly T[]) => new
 
 /** Reads every definition through `repos` (the store, or a transaction's repositories). */
 export async function loadDefinitions(repos: Repositories, stamp: string): Promise<Definitions> {
-  const [structures, enumerates, lifecycles, profiles, roles, groups] = await Promise.all([
+  const [structures, enumerates, lifecycles, profiles, fieldAccesses, roles, groups] = await Promise.all([
     repos.catalog.structures(), repos.catalog.enumerates(), repos.catalog.lifecycles(), repos.catalog.profiles(),
-    repos.accounts.roles(), repos.accounts.groups(),
+    repos.catalog.fieldAccesses(), repos.accounts.roles(), repos.accounts.groups(),
   ]);
-  const structureMap = byName(structures);
-  const structureIds = new Map(structures.map((s) => [s.id, s]));
+  // Served whole: inherited fields and settings filled in (structure-inheritance.ts).
+  const structureMap = byName(resolveStructures(structures));
+  const structureIds = new Map([...structureMap.values()].map((s) => [s.id, s]));
+  const family = new Map([...structureMap.keys()].map((name) => [name, [name]]));
+  for (const structure of structureMap.values()) for (const ancestor of structure.ancestors) family.get(ancestor)?.push(structure.name);
   const enumerateMap = byName(enumerates);
   const lifecycleMap = byName(lifecycles);
   const profileMap = byName(profiles);
+  const fieldAccessMap = byName(fieldAccesses);
   deepFreeze(roles);
   deepFreeze(groups);
   const list = [...structureMap.values()];
+  const profileList = [...profileMap.values()];
   return {
     stamp,
     structure: (name) => structureMap.get(name),
     structureById: (id) => structureIds.get(id),
     structures: () => list,
+    withDescendants: (name) => family.get(name) ?? [],
     enumerate: (name) => enumerateMap.get(name),
     lifecycle: (name) => lifecycleMap.get(name),
     profile: (name) => profileMap.get(name),
+    profiles: () => profileList,
+    fieldAccess: (name) => fieldAccessMap.get(name),
     roles: () => roles,
     groups: () => groups,
   };

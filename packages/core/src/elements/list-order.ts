@@ -1,6 +1,7 @@
 import type { OrderTerm } from "../ports/element-repository.port.ts";
 import { isColumn, type FieldType } from "../structure/smart-field.ts";
 import { flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
+import { resolveStructures } from "../structure/structure-inheritance.ts";
 
 /** Field types whose single values a store can keep in an index for list orders (short, comparable scalars). */
 export const INDEXED_ORDER_FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(["text", "int", "double", "money", "date", "timestamp", "time", "enum", "docid", "account", "color"]);
@@ -14,6 +15,17 @@ export function indexedOrderFields(structure: StructureDefinition): string[] {
   return flattenFields(structure)
     .filter((field) => INDEXED_ORDER_FIELD_TYPES.has(field.type) && !field.multiple && !isColumn(field))
     .map((field) => field.id);
+}
+
+/**
+ * The indexed order fields of each structure of a set as resolved, its inherited fields included
+ * (structure-inheritance.ts): what a store indexes per structure, from the structures it keeps as
+ * their bundles gave them. A parent's change changes its descendants' fields too.
+ * @example
+ * resolvedOrderFields([base, { name: "INVOICE", extends: "BASE", fields: [] }]).get("INVOICE"); // BASE's fields
+ */
+export function resolvedOrderFields(definitions: readonly StructureDefinition[]): Map<string, string[]> {
+  return new Map(resolveStructures(definitions).map((structure) => [structure.name, indexedOrderFields(structure)]));
 }
 
 /** Keys no two listed revisions share: a list holds one live revision per lineage. */

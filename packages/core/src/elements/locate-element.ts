@@ -38,7 +38,8 @@ export async function locateElement(scope: ReadScope, ref: string, rules: Locate
   }
   if (family !== undefined) {
     if (!scope.structure(family)) throw new LineageError(rules.unknownFamily, [family]);
-    if (element.structure !== family) throw new LineageError(rules.notOfFamily, [ref, family]);
+    // An element of a structure that extends the family is of the family too, as the original's classes are.
+    if (!scope.definitions.withDescendants(family).includes(element.structure)) throw new LineageError(rules.notOfFamily, [ref, family]);
   }
   if (!scope.permissions(element).has(rules.permission)) {
     const options = rules.forbiddenMessage ? { userMessage: rules.forbiddenMessage } : {};

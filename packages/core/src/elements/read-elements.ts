@@ -11,6 +11,7 @@ import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLi
 import { etagFor } from "./if-match.ts";
 import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
+import { listScope } from "./element-profile.ts";
 import type { Stamped } from "./definitions.ts";
 
 /** One element (latest revision) as GET serves it. */
@@ -56,11 +57,12 @@ async function listElements(scope: ReadScope, status: LineageStatus, options: Li
   const structure = options.family === undefined ? undefined : scope.structure(options.family);
   if (options.family !== undefined && !structure) throw new LineageError("ROUTES0105", [options.family]);
   const parameters = parseListParameters(options, "title:asc", structure);
-  const viewable = scope.viewableStructures();
-  const structures = options.family === undefined ? viewable : viewable === undefined || viewable.includes(options.family) ? [options.family] : [];
+  // A structure's collection holds its descendants' elements too, sorted together (structure-inheritance.ts).
+  const structures = options.family === undefined ? undefined : scope.definitions.withDescendants(options.family);
+  // Rights are per element (its own profile, its state's, else its structure's): the store filters the page by them.
   const rows = await scope.repos.elements.list({
     status,
-    ...(structures === undefined ? {} : { structures }),
+    ...(await listScope(scope.repos.elements, structures, scope.readable())),
     orderBy: parameters.orderBy,
     limit: sliceLimit(parameters.slice, options.maxSlice),
     offset: parameters.offset,

@@ -1,6 +1,6 @@
 import type { Account } from "../accounts/account.ts";
 import type { Principal } from "../accounts/principal.ts";
-import { mayCreateUnder, permissionsUnder, rightsVector } from "../accounts/principal.ts";
+import { mayCreateUnder, rightsVector } from "../accounts/principal.ts";
 import type { Permission } from "../catalog/profile.ts";
 import type { ViewContext } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
@@ -8,9 +8,12 @@ import type { Repositories, TransactionOptions } from "../ports/store.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
 import type { ResolvedField } from "../structure/smart-field.ts";
 import { fieldIndex, type SmartStructure } from "../structure/smart-structure.ts";
+import { effectiveStructure, visibilityKey } from "../structure/field-visibility.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Definitions } from "./definitions.ts";
+import type { ReadableFilter } from "../ports/element-repository.port.ts";
+import { readableFilter, revisionPermissions } from "./element-profile.ts";
 
 /** What a rendering or a write will look up, read in a few batch calls beforehand. */
 export interface ScopeNeeds {
@@ -27,7 +30,9 @@ export interface ScopeNeeds {
  * elements, accounts and vault files it has loaded, permissions per
  * structure, and the rendering context. Lookups are synchronous and answer
  * only what was loaded (`find`, `load`, `prepare`): rendering does no I/O and
- * a page costs a few batch reads, never one read per value.
+ * a page costs a few batch reads, never one read per value. `structure` answers
+ * a structure as the principal sees it (its field access's layers granted to
+ * them applied); `definitions.structure` answers it as every reader sees it.
  */
 export interface ReadScope extends ViewContext {
   readonly principal: Principal;
@@ -37,9 +42,10 @@ export interface ReadScope extends ViewContext {
   permissions(element: ElementRevision): ReadonlySet<Permission>;
   /** True when the principal may create elements of this structure through the API (its profile's `create` grant). */
   mayCreate(structureName: string): boolean;
+  /** What the principal's ETags of an element change with: their rights on it, and their fields' visibility where a field access applies. */
   rightsVector(element: ElementRevision): string;
-  /** Structures whose elements the principal may view; undefined means all. */
-  viewableStructures(): string[] | undefined;
+  /** The elements the principal may view, as lists and counts filter them in the store; undefined (admin) means all. */
+  readable(): ReadableFilter | undefined;
   /** The latest revision of a lineage by initid, any revision id or logical name (read once per scope). */
   find(ref: string | number): Promise<ElementRevision | undefined>;
   /** Loads what later lookups will ask for. */
@@ -133,14 +139,25 @@ export function createReadScope(
   const accounts = new Map<number, Account | undefined>();
   const accountsByLogin = new Map<string, Account | undefined>();
   const files = new Map<number, VaultFile | undefined>();
-  const permissionsByStructure = new Map<string, ReadonlySet<Permission>>();
+  // By the revision's own (or state's) profile, else by its structure: a page's elements share a few.
+  const permissionsByKey = new Map<string, ReadonlySet<Permission>>();
+  let readable: { filter: ReadableFilter | undefined } | undefined;
+  // Structures as the principal sees them: their field access's layers granted to them applied.
+  const seen = new Map<string, SmartStructure | undefined>();
+  const structureSeen = (name: string): SmartStructure | undefined => {
+    if (seen.has(name)) return seen.get(name);
+    const structure = definitions.structure(name);
+    const found = structure && effectiveStructure(structure, structure.fieldAccess === undefined ? undefined : definitions.fieldAccess(structure.fieldAccess), principal);
+    seen.set(name, found);
+    return found;
+  };
 
-  const permissionsOf = (structureName: string): ReadonlySet<Permission> => {
-    let found = permissionsByStructure.get(structureName);
+  const permissionsOf = (revision: ElementRevision): ReadonlySet<Permission> => {
+    const key = revision.profile === null ? `structure:${revision.structure}` : `profile:${revision.profile}`;
+    let found = permissionsByKey.get(key);
     if (!found) {
-      const profileName = definitions.structure(structureName)?.profile;
-      found = permissionsUnder(profileName ? definitions.profile(profileName) : undefined, principal);
-      permissionsByStructure.set(structureName, found);
+      found = revisionPermissions(definitions, principal, revision);
+      permissionsByKey.set(key, found);
     }
     return found;
   };
@@ -198,7 +215,7 @@ export function createReadScope(
     definitions,
     locale: principal.account.locale,
     structure(name) {
-      return definitions.structure(name);
+      return structureSeen(name);
     },
     lifecycle(name) {
       return definitions.lifecycle(name);
@@ -246,20 +263,24 @@ export function createReadScope(
       return transact((tx, txDefinitions) => fn(createReadScope(tx, principal, txDefinitions, undefined, passwords)), options);
     },
     permissions(revision) {
-      return permissionsOf(revision.structure);
+      return permissionsOf(revision);
     },
     mayCreate(structureName) {
       const profileName = definitions.structure(structureName)?.profile;
       return mayCreateUnder(profileName ? definitions.profile(profileName) : undefined, principal);
     },
     canView(revision) {
-      return permissionsOf(revision.structure).has("view");
+      return permissionsOf(revision).has("view");
     },
     rightsVector(revision) {
-      return rightsVector(permissionsOf(revision.structure));
+      const rights = rightsVector(permissionsOf(revision));
+      // Where layers may change what the principal sees of the fields, the ETag changes with it.
+      const structure = structureSeen(revision.structure);
+      return structure?.fieldAccess === undefined ? rights : `${rights} ${visibilityKey(structure)}`;
     },
-    viewableStructures() {
-      return principal.isAdmin ? undefined : definitions.structures().filter((s) => permissionsOf(s.name).has("view")).map((s) => s.name);
+    readable() {
+      readable ??= { filter: readableFilter(definitions, principal) };
+      return readable.filter;
     },
   };
   return scope;

@@ -14,6 +14,7 @@ import type { ElementRevision, ElementValues } from "../element/smart-element.ts
 import type { ResolvedField } from "../structure/smart-field.ts";
 import type { SmartStructure } from "../structure/smart-structure.ts";
 import { checkIfMatch } from "./if-match.ts";
+import { revisionProfile, withRevisionProfile } from "./element-profile.ts";
 import { CONSULT_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { ReadScope } from "./read-scope.ts";
 
@@ -57,6 +58,8 @@ export interface CreateElementInput extends WriteOptions {
   /** Owner account id; the acting principal by default. */
   readonly owner?: number;
   readonly importKey?: string | null;
+  /** The element's own profile (a bundle element's `profile`); none by default. */
+  readonly ownProfile?: string | null;
 }
 
 /** Creates a Smart Element (revision 0) in the first state of its lifecycle, in one transaction. */
@@ -71,7 +74,9 @@ export async function insertElement(tx: ReadScope, clock: Clock, input: CreateEl
   if (input.name && (await tx.repos.elements.latestByName(input.name))) throw new LineageError("BUNDLE0001", [`logical name "${input.name}" is taken`]);
   const values = await applyValues(structure, {}, input.values, tx, { writeReadOnly: true });
   checkNeeded(structure, values);
-  const identity = { name: input.name ?? null, owner: input.owner ?? tx.principal.account.id, importKey: input.importKey ?? null };
+  const identity = {
+    name: input.name ?? null, owner: input.owner ?? tx.principal.account.id, importKey: input.importKey ?? null, ownProfile: input.ownProfile ?? null,
+  };
   return storeNewElement(tx, clock, structure, values, identity, { level: "notice", code: "CREATE", comment: "Created" });
 }
 
@@ -94,7 +99,7 @@ export function createElementByApi(scope: ReadScope, clock: Clock, family: strin
     if (!tx.mayCreate(structure.name)) throw new LineageError("API0204", [family]);
     const values = await applyValues(structure, {}, input.values, tx, { caseInsensitive: input.caseInsensitive === true, ...apiRefusals(family) });
     checkNeeded(structure, values);
-    const identity = { name: null, owner: tx.principal.account.id, importKey: null };
+    const identity = { name: null, owner: tx.principal.account.id, importKey: null, ownProfile: null };
     return storeNewElement(tx, clock, structure, values, identity, { level: "info", code: "CREATE", comment: apiHistoryComment("created", tx.locale) });
   }, { deadline: input.deadline });
 }
@@ -105,13 +110,14 @@ async function storeNewElement(
   clock: Clock,
   structure: SmartStructure,
   values: ElementValues,
-  identity: Pick<ElementRevision, "name" | "owner" | "importKey">,
+  identity: Pick<ElementRevision, "name" | "owner" | "importKey" | "ownProfile">,
   line: HistoryLine,
 ): Promise<ElementRevision> {
   const repos = tx.repos;
   const lifecycle = structure.lifecycle ? tx.lifecycle(structure.lifecycle) : undefined;
   const now = clock.now();
   const title = composeTitle(structure, values);
+  const state = lifecycle?.firstState ?? null;
   const inserted = await repos.elements.insert({
     revision: 0,
     structure: structure.name,
@@ -120,11 +126,14 @@ async function storeNewElement(
     owner: identity.owner,
     status: "alive",
     fixed: false,
-    state: lifecycle?.firstState ?? null,
+    state,
     values,
     createdAt: now.toISOString(),
     modifiedAt: now.toISOString(),
     importKey: identity.importKey,
+    ownProfile: identity.ownProfile,
+    // A new element takes its first state's profile, as an element entering a state does.
+    profile: revisionProfile(tx.definitions, { structure: structure.name, state, ownProfile: identity.ownProfile }),
   });
   // The original's "untitled" title names the initid, which the store gives only on insert.
   const created = title === "" ? { ...inserted, title: newElementTitle(structure, values, inserted.initid, tx.locale) } : inserted;
@@ -154,6 +163,8 @@ export interface UpdateElementInput extends WriteOptions {
   readonly comment?: string;
   /** Bundle imports may write read-only fields. */
   readonly writeReadOnly?: boolean;
+  /** Bundle imports set the element's own profile (null: none); unchanged when absent. */
+  readonly ownProfile?: string | null;
 }
 
 /** Changes the latest revision of an element in place (PUT), in one transaction. */
@@ -179,12 +190,13 @@ export async function changeElement(tx: ReadScope, clock: Clock, ref: string, in
   });
   checkNeeded(structure, values);
   const now = modificationDate(clock, current);
-  const updated: ElementRevision = {
+  const updated: ElementRevision = withRevisionProfile(tx.definitions, {
     ...current,
     values,
     title: changedElementTitle(structure, values, current.title),
     modifiedAt: now.toISOString(),
-  };
+    ownProfile: input.ownProfile === undefined ? current.ownProfile : input.ownProfile,
+  });
   await repos.elements.save(updated);
   await repos.search.markChanged(updated.initid, updated.structure);
   await repos.elements.appendHistory(historyEntry(tx, updated, now, { level: "notice", code: "MODIFY", comment: input.comment ?? apiHistoryComment("updated", tx.locale) }));
@@ -249,14 +261,15 @@ export async function reviseElement(tx: ReadScope, clock: Clock, current: Elemen
   const now = clock.now();
   await repos.elements.save({ ...latest, fixed: true });
   const { id: _previousId, ...copy } = latest;
-  const next = await repos.elements.insert({
+  // The new revision takes the profile of the state it enters (revisionProfile).
+  const next = await repos.elements.insert(withRevisionProfile(tx.definitions, {
     ...copy,
     revision: latest.revision + 1,
     fixed: false,
     state: input.state === undefined ? latest.state : input.state,
     modifiedAt: now.toISOString(),
     importKey: null,
-  });
+  }));
   await repos.elements.appendHistory(historyEntry(tx, next, now, { level: "notice", code: "REVISION", comment: input.comment ?? "New revision" }));
   await repos.search.markChanged(next.initid, next.structure);
   return next;

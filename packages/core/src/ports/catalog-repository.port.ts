@@ -1,10 +1,11 @@
 import type { Enumerate } from "../catalog/enumerate.ts";
+import type { FieldAccess } from "../catalog/field-access.ts";
 import type { Lifecycle } from "../catalog/lifecycle.ts";
 import type { Profile } from "../catalog/profile.ts";
 import type { SmartStructure, StructureDefinition } from "../structure/smart-structure.ts";
 import type { DashboardCatalog } from "./dashboard-catalog.port.ts";
 
-/** Definitions: structures, enumerates, lifecycles and profiles; the dashboards registered by bundles. */
+/** Definitions: structures, enumerates, lifecycles, profiles and field accesses; the dashboards registered by bundles. */
 export interface CatalogRepository extends DashboardCatalog {
   structure(name: string): Promise<SmartStructure | undefined>;
   structureById(id: number): Promise<SmartStructure | undefined>;
@@ -20,4 +21,8 @@ export interface CatalogRepository extends DashboardCatalog {
   profile(name: string): Promise<Profile | undefined>;
   profiles(): Promise<Profile[]>;
   saveProfile(profile: Profile): Promise<void>;
+  fieldAccess(name: string): Promise<FieldAccess | undefined>;
+  fieldAccesses(): Promise<FieldAccess[]>;
+  /** Creates or replaces a field access by name. */
+  saveFieldAccess(access: FieldAccess): Promise<void>;
 }

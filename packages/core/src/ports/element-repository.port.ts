@@ -14,11 +14,23 @@ export const SORTABLE_PROPERTIES = [
   "cdate", "mdate", "status",
 ] as const;
 
+/**
+ * The elements a caller may view: those under their structure's profile (`profile` null) whose
+ * structure is in `structures`, and those under a profile of their own or of their state
+ * (`profile` set) in `profiles`.
+ */
+export interface ReadableFilter {
+  readonly structures: readonly string[];
+  readonly profiles: readonly string[];
+}
+
 /** A page of latest revisions. */
 export interface ElementQuery {
   readonly status: LineageStatus;
   /** Only elements of these structures; undefined means every structure. */
   readonly structures?: readonly string[];
+  /** Only elements the caller may view; undefined means every element. */
+  readonly readable?: ReadableFilter;
   readonly orderBy: readonly OrderTerm[];
   /** null: no limit. */
   readonly limit: number | null;
@@ -46,8 +58,10 @@ export interface ElementRepository {
   byImportKey(key: string): Promise<ElementRevision | undefined>;
   /** How many lineages (trash included) have a revision this account owns. */
   countOwnedBy(accountId: number): Promise<number>;
-  /** How many lineages of each structure have this status (structures without any are left out). */
-  countByStructure(status: LineageStatus): Promise<Record<string, number>>;
+  /** How many lineages of each structure have this status, of those `readable` lets through (structures without any are left out). */
+  countByStructure(status: LineageStatus, readable?: ReadableFilter): Promise<Record<string, number>>;
+  /** Those of these profiles that some live revision (alive or in the trash) is under (its `profile`), in no particular order. */
+  profilesInUse(profiles: readonly string[]): Promise<string[]>;
   /** Moves every revision of a lineage to the trash, or back. */
   setLineageStatus(initid: number, status: LineageStatus, modifiedAt: string): Promise<void>;
   /** Latest revisions matching the query, in its order. */

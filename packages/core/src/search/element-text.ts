@@ -69,7 +69,9 @@ export async function prepareElementTexts(
 export function elementText(element: ElementRevision, domain: SearchDomain, context: ElementTextContext): ElementText {
   const parts: Record<SearchWeight, string[]> = { A: [], B: [], C: [], D: [] };
   const files: IndexedFile[] = [];
-  const structure = context.scope.structure(element.structure);
+  // As every reader sees it, not as the system principal does: its field access's layers widen
+  // fields for some readers only, and the index is shared by all.
+  const structure = context.scope.definitions.structure(element.structure);
   if (!structure) return { byWeight: {}, files };
   for (const config of configsOf(domain, element.structure)) {
     for (const { field: id, weight } of config.fields) {

@@ -1,4 +1,5 @@
 import type { Label } from "../i18n/label.ts";
+import type { SmartStructure } from "../structure/smart-structure.ts";
 
 /** Weight of indexed text, A the highest (the original's tsvector weights). */
 export type SearchWeight = "A" | "B" | "C" | "D";
@@ -47,6 +48,24 @@ export interface SearchDomain {
 /** The configs of a domain for a structure (a structure may appear more than once). */
 export function configsOf(domain: SearchDomain, structure: string): SearchConfig[] {
   return domain.configs.filter((config) => config.structure === structure);
+}
+
+/**
+ * A domain whose configs cover the structures that extend theirs too, as a search domain of the
+ * original covers its structures' descendants: a structure with no config of its own takes those
+ * of its nearest ancestor that has some. The same domain when no structure takes any.
+ */
+export function withInheritedConfigs(
+  domain: SearchDomain, definitions: { structures(): readonly Pick<SmartStructure, "name" | "ancestors">[] },
+): SearchDomain {
+  const own = new Set(domain.configs.map((config) => config.structure));
+  const inherited: SearchConfig[] = [];
+  for (const structure of definitions.structures()) {
+    if (own.has(structure.name)) continue;
+    const ancestor = structure.ancestors?.find((name) => own.has(name));
+    if (ancestor !== undefined) inherited.push(...configsOf(domain, ancestor).map((config) => ({ ...config, structure: structure.name })));
+  }
+  return inherited.length === 0 ? domain : { ...domain, configs: [...domain.configs, ...inherited] };
 }
 
 /** Structures a domain indexes, without repeats. */

@@ -5,6 +5,7 @@ import { renderDocument, type DocumentView } from "../element/element-view.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, sliceLimit, type ListQuery } from "../elements/list-parameters.ts";
 import type { ReadScope } from "../elements/read-scope.ts";
+import { listScope } from "../elements/element-profile.ts";
 import { highlight } from "./highlight.ts";
 import { domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchEngine } from "./search-engine.ts";
@@ -87,8 +88,11 @@ export async function searchElements(scope: ReadScope, engine: SearchEngine, dom
   const domain = await engine.domain(domainName, query.stamp);
   const q = query.q?.trim() ?? "";
   const selection = parseFieldsSelection(query.fields, "list");
-  const viewable = scope.viewableStructures();
-  const structures = domainStructures(domain).filter((s) => viewable === undefined || viewable.includes(s));
+  // Rights are per element: the hits are filtered one by one (scope.canView), a list by the store. A structure
+  // whose profile the principal may not view holds viewable elements only under profiles of their own (or their
+  // state's): when no element is under one the principal may view, its hits are left out before they are read.
+  const scoped = await listScope(scope.repos.elements, domainStructures(domain), scope.readable());
+  const structures = scoped.structures ?? [];
   const uri = `/api/v2/fullsearch/domains/${domainName}/smart-elements/`;
   const itemUri = (row: ElementRevision) => `/api/v2/smart-elements/${row.initid}.json`;
   const parameters = parseListParameters(query, "title:asc", structures.length === 1 ? scope.structure(structures[0]!) : undefined);
@@ -101,7 +105,7 @@ export async function searchElements(scope: ReadScope, engine: SearchEngine, dom
   const parsed = q === "" ? undefined : parseSearchQuery(q, analyzer);
   if (parsed === undefined) {
     rows = structures.length === 0 ? [] : await scope.repos.elements.list({
-      status: "alive", structures, orderBy: parameters.orderBy, limit, offset: parameters.offset,
+      status: "alive", ...scoped, orderBy: parameters.orderBy, limit, offset: parameters.offset,
     });
   } else if (isEmptyQuery(parsed) || structures.length === 0) {
     rows = [];

@@ -11,7 +11,7 @@ import { elementText, indexedDocument, prepareElementTexts, type ElementText, ty
 import { createFileTextCache, type FileTextCache } from "./file-text.ts";
 import type { DocumentTextExtractor } from "../ports/document-text.port.ts";
 import { createIndexLanes } from "./index-lanes.ts";
-import { domainFingerprint, domainStructures, type SearchDomain } from "./search-domain.ts";
+import { domainFingerprint, domainStructures, withInheritedConfigs, type SearchDomain } from "./search-domain.ts";
 import type { SearchQuery } from "./search-query.ts";
 
 export interface SearchEngineOptions {
@@ -159,13 +159,23 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     log(message);
   };
 
+  // A domain's configs cover the descendants of their structures: applied whenever a domain is read.
+  const storedDomain = async (name: string): Promise<SearchDomain | undefined> => {
+    const found = await store.search.domain(name);
+    return found && withInheritedConfigs(found, await definitionsOf());
+  };
+  const storedDomains = async (): Promise<SearchDomain[]> => {
+    const [domains, definitions] = await Promise.all([store.search.domains(), definitionsOf()]);
+    return domains.map((domain) => withInheritedConfigs(domain, definitions));
+  };
+
   // Domains are definitions: kept while the definitions stamp stays (a search asks for its domain first).
   let knownDomains: { definitions: string; byName: Map<string, SearchDomain> } | undefined;
   const domainNamed = async (name: string, stamp?: ChangeStamp): Promise<SearchDomain> => {
     if (stamp?.definitions && knownDomains?.definitions !== stamp.definitions) knownDomains = { definitions: stamp.definitions, byName: new Map() };
     const known = stamp?.definitions ? knownDomains?.byName.get(name) : undefined;
     if (known) return known;
-    const found = await store.search.domain(name);
+    const found = await storedDomain(name);
     if (!found) throw new LineageError("FSEA0002", [name]);
     if (stamp?.definitions && knownDomains?.definitions === stamp.definitions) knownDomains.byName.set(name, found);
     return found;
@@ -382,7 +392,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
   async function sync(limit = 10_000): Promise<number> {
     let applied = 0;
-    const domains = await store.search.domains();
+    const domains = await storedDomains();
     for (const domain of domains) {
       await prepared(domain);
       applied += await catchUp(domain.name, limit);
@@ -462,7 +472,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     store,
     fileTexts,
     async start(startOptions = {}) {
-      const domains = await store.search.domains();
+      const domains = await storedDomains();
       if (startOptions.background) {
         for (const domain of domains) {
           prepared(domain).catch((error: unknown) => log(`domain "${domain.name}": opening its index failed: ${(error as Error).message}`));
@@ -488,7 +498,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       await Promise.all(writing);
     },
     domain: domainNamed,
-    domains: () => store.search.domains(),
+    domains: storedDomains,
     analyzer: (domain) => analyzerFor(domain.stem),
     async open(domain) {
       await prepared(domain);
@@ -514,7 +524,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     texts: textsOf,
     async reindexOutdated() {
       const report: Record<string, ElementRevision[]> = {};
-      for (const domain of await store.search.domains()) report[domain.name] = await reindexDomain(domain);
+      for (const domain of await storedDomains()) report[domain.name] = await reindexDomain(domain);
       return report;
     },
     nextUpdate: () => new Date(timer ? nextRun : Date.now()),

@@ -1,5 +1,6 @@
 import type { CatalogRepository } from "../ports/catalog-repository.port.ts";
 import type { Enumerate } from "../catalog/enumerate.ts";
+import type { FieldAccess } from "../catalog/field-access.ts";
 import type { Lifecycle } from "../catalog/lifecycle.ts";
 import type { Profile } from "../catalog/profile.ts";
 
@@ -11,15 +12,17 @@ export interface NamedDefinitions<T extends { readonly name: string }> {
 }
 
 type NamedCatalog = Pick<CatalogRepository,
-  "enumerate" | "enumerates" | "saveEnumerate" | "lifecycle" | "lifecycles" | "saveLifecycle" | "profile" | "profiles" | "saveProfile">;
+  "enumerate" | "enumerates" | "saveEnumerate" | "lifecycle" | "lifecycles" | "saveLifecycle" | "profile" | "profiles" | "saveProfile"
+  | "fieldAccess" | "fieldAccesses" | "saveFieldAccess">;
 
-/** For store adapters: the catalog's enumerate, lifecycle and profile methods over their named definitions. */
+/** For store adapters: the catalog's enumerate, lifecycle, profile and field access methods over their named definitions. */
 export function namedCatalog(kinds: {
   readonly enumerates: NamedDefinitions<Enumerate>;
   readonly lifecycles: NamedDefinitions<Lifecycle>;
   readonly profiles: NamedDefinitions<Profile>;
+  readonly fieldAccesses: NamedDefinitions<FieldAccess>;
 }): NamedCatalog {
-  const { enumerates, lifecycles, profiles } = kinds;
+  const { enumerates, lifecycles, profiles, fieldAccesses } = kinds;
   return {
     enumerate: enumerates.get,
     enumerates: enumerates.all,
@@ -30,5 +33,8 @@ export function namedCatalog(kinds: {
     profile: profiles.get,
     profiles: profiles.all,
     saveProfile: profiles.save,
+    fieldAccess: fieldAccesses.get,
+    fieldAccesses: fieldAccesses.all,
+    saveFieldAccess: fieldAccesses.save,
   };
 }

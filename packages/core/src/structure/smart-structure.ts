@@ -4,19 +4,29 @@ import type { ResolvedField, SmartField } from "./smart-field.ts";
 /** The definition of a Smart Structure, as a bundle gives it. */
 export interface StructureDefinition {
   readonly name: string;
+  /** The structure it inherits from (bundle `extends`): see structure-inheritance.ts. */
+  readonly extends?: string;
   readonly title?: Label;
   readonly icon?: string;
   readonly lifecycle?: string;
   readonly profile?: string;
+  /** The field access whose layers widen its fields' visibility for the accounts granted them (field-visibility.ts). */
+  readonly fieldAccess?: string;
   readonly titleField?: string;
   /** Several fields whose values, joined by spaces, make the title (bundle `titleFields`). */
   readonly titleFields?: readonly string[];
   readonly fields: readonly SmartField[];
 }
 
-/** A stored Smart Structure: its definition with a numeric id. */
+/**
+ * A stored Smart Structure: its definition with a numeric id. As the catalog stores it, a structure
+ * holds what its bundle entry gave; as Definitions serve it, it is whole: inherited fields and
+ * settings included, and its ancestors listed (resolveStructures).
+ */
 export interface SmartStructure extends StructureDefinition {
   readonly id: number;
+  /** The structures it inherits from, its parent first; absent or empty when it extends none. */
+  readonly ancestors?: readonly string[];
 }
 
 /** All fields of a structure, array columns included, in logical order. */

@@ -34,13 +34,19 @@ export function structureUri(name: string): string {
  */
 const DEFAULT_FIELDS = "document.properties,document.attributes,family.structure";
 
-function propertyValue(name: string, structure: SmartStructure, locale: string): unknown {
+/**
+ * A property of a structure. As the original's families, a structure's `fromid` is its parent's id
+ * (0 when it extends none) and `fromname` its parent's name (null when none).
+ */
+function propertyValue(name: string, structure: SmartStructure, parent: SmartStructure | undefined, locale: string): unknown {
   switch (name) {
     case "id": case "initid": return structure.id;
     case "title": return translate(structure.title ?? structure.name, locale);
     case "icon": return iconUri(structure);
     case "name": return structure.name;
-    case "revision": case "locked": case "fromid": return 0;
+    case "revision": case "locked": return 0;
+    case "fromid": return parent?.id ?? 0;
+    case "fromname": return parent?.name ?? null;
     case "status": return "alive";
     case "doctype": return "C";
     case "wid": return structure.lifecycle ?? null;
@@ -71,10 +77,11 @@ export async function readStructure(scope: ReadScope, name: string, options: Str
   const structure = scope.structure(name);
   if (!structure) throw new LineageError("ROUTES0105", [name], { userMessage: `Family "${name}" not found` });
   const document: StructureReading["data"]["document"] = { uri: structureUri(structure.name) };
+  const parent = structure.extends === undefined ? undefined : scope.structure(structure.extends);
   if (selection.properties) {
     const properties: Record<string, unknown> = {};
     for (const property of propertyOrder(selection.properties)) {
-      const value = propertyValue(property, structure, scope.locale);
+      const value = propertyValue(property, structure, parent, scope.locale);
       if (value !== undefined) properties[property] = value;
     }
     document.properties = properties;

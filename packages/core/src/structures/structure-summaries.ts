@@ -15,10 +15,14 @@ export interface StructureSummary {
 
 /** The structures the principal may view, by title, with how many of their elements are alive and in the trash. */
 export async function listStructureSummaries(scope: ReadScope): Promise<StructureSummary[]> {
-  const [alive, deleted] = await Promise.all([scope.repos.elements.countByStructure("alive"), scope.repos.elements.countByStructure("deleted")]);
-  const viewable = scope.viewableStructures();
+  const readable = scope.readable();
+  const [alive, deleted] = await Promise.all([
+    scope.repos.elements.countByStructure("alive", readable), scope.repos.elements.countByStructure("deleted", readable),
+  ]);
+  // A structure is listed when its profile lets the principal view its elements, or when one of them is viewable under its own.
+  const listed = (name: string) => readable === undefined || readable.structures.includes(name) || (alive[name] ?? 0) + (deleted[name] ?? 0) > 0;
   return scope.definitions.structures()
-    .filter((structure) => viewable === undefined || viewable.includes(structure.name))
+    .filter((structure) => listed(structure.name))
     .map((structure) => ({
       name: structure.name,
       title: translate(structure.title ?? structure.name, scope.locale),

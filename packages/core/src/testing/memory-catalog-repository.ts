@@ -5,7 +5,7 @@ import { frozenCopy, type Table } from "./memory-tables.ts";
 
 /** The memory store's definitions and dashboards; every write raises the definitions counter. */
 export function createMemoryCatalogRepository({ tables, nextId, definitionsWritten }: MemoryContext): CatalogRepository {
-  /** Look-up, list by name and save of definitions kept by name (enumerates, lifecycles, profiles). */
+  /** Look-up, list by name and save of definitions kept by name (enumerates, lifecycles, profiles, field accesses). */
   const named = <T extends { readonly name: string }>(table: Table<string, T>): NamedDefinitions<T> => ({
     get: async (name: string) => table.get(name),
     all: async () => [...table.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
@@ -15,7 +15,10 @@ export function createMemoryCatalogRepository({ tables, nextId, definitionsWritt
     },
   });
   return {
-    ...namedCatalog({ enumerates: named(tables.enumerates), lifecycles: named(tables.lifecycles), profiles: named(tables.profiles) }),
+    ...namedCatalog({
+      enumerates: named(tables.enumerates), lifecycles: named(tables.lifecycles), profiles: named(tables.profiles),
+      fieldAccesses: named(tables.fieldAccesses),
+    }),
     async structure(name) {
       return tables.structures.get(name);
     },

@@ -1,5 +1,6 @@
 import type { ElementRevision, FieldValue, NewRevision } from "../element/smart-element.ts";
 import type { ElementRepository, OrderTerm } from "../ports/element-repository.port.ts";
+import { isReadable } from "../elements/element-profile.ts";
 import type { MemoryContext } from "./memory-context.ts";
 import { freeze, frozenCopy } from "./memory-tables.ts";
 
@@ -53,10 +54,14 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
     async countOwnedBy(accountId) {
       return new Set(all().filter((r) => r.owner === accountId).map((r) => r.initid)).size;
     },
-    async countByStructure(status) {
+    async countByStructure(status, readable) {
       const counts: Record<string, number> = {};
-      for (const r of all()) if (!r.fixed && r.status === status) counts[r.structure] = (counts[r.structure] ?? 0) + 1;
+      for (const r of all()) if (!r.fixed && r.status === status && isReadable(readable, r)) counts[r.structure] = (counts[r.structure] ?? 0) + 1;
       return counts;
+    },
+    async profilesInUse(profiles) {
+      const used = new Set(all().filter((r) => !r.fixed && r.profile !== null).map((r) => r.profile));
+      return profiles.filter((profile) => used.has(profile));
     },
     async setLineageStatus(initid, status, modifiedAt) {
       const revisions = lineage(initid);
@@ -70,7 +75,7 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
     async list(query) {
       if (query.structures?.length === 0) return [];
       const wanted = query.structures && new Set(query.structures);
-      const rows = all().filter((r) => !r.fixed && r.status === query.status && (!wanted || wanted.has(r.structure)));
+      const rows = all().filter((r) => !r.fixed && r.status === query.status && (!wanted || wanted.has(r.structure)) && isReadable(query.readable, r));
       const keys = withTieBreak(query.orderBy).map((term) => ({ term, value: sortValue(term, structureId) }));
       rows.sort((a, b) => {
         for (const { term, value } of keys) {
@@ -99,7 +104,7 @@ function toRevision(id: number, initid: number, r: NewRevision): ElementRevision
   return freeze({
     id, initid, revision: r.revision, structure: r.structure, name: r.name, title: r.title, owner: r.owner,
     status: r.status, fixed: r.fixed, state: r.state, values: frozenCopy(r.values),
-    createdAt: r.createdAt, modifiedAt: r.modifiedAt, importKey: r.importKey,
+    createdAt: r.createdAt, modifiedAt: r.modifiedAt, importKey: r.importKey, ownProfile: r.ownProfile, profile: r.profile,
   });
 }
 

@@ -4,6 +4,7 @@ import type { Session } from "../auth/session.ts";
 import type { Enumerate } from "../catalog/enumerate.ts";
 import type { Lifecycle } from "../catalog/lifecycle.ts";
 import type { Profile } from "../catalog/profile.ts";
+import type { FieldAccess } from "../catalog/field-access.ts";
 import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
 import type { HistoryEntry } from "../element/history-entry.ts";
 import type { ElementRevision } from "../element/smart-element.ts";
@@ -32,6 +33,7 @@ interface Rows {
   enumerates: [string, Enumerate];
   lifecycles: [string, Lifecycle];
   profiles: [string, Profile];
+  fieldAccesses: [string, FieldAccess];
   dashboards: [string, DashboardEntry];
   accounts: [string, Account];
   roles: [string, Role];
@@ -51,7 +53,7 @@ export type MemoryTables = { readonly [K in keyof Rows]: Table<Rows[K][0], Rows[
 export type CommittedTables = { readonly [K in keyof Rows]: Map<Rows[K][0], Rows[K][1]> };
 
 const NAMES = [
-  "elements", "history", "structures", "enumerates", "lifecycles", "profiles", "dashboards", "accounts", "roles", "groups",
+  "elements", "history", "structures", "enumerates", "lifecycles", "profiles", "fieldAccesses", "dashboards", "accounts", "roles", "groups",
   "files", "blobs", "sessions", "tokens", "searchDomains", "searchGenerations", "searchChanges", "counters",
 ] as const satisfies readonly (keyof Rows)[];
 

@@ -22,7 +22,7 @@ export function bytes(text: string): Uint8Array {
 export function draft(overrides: Partial<NewRevision> = {}): NewRevision {
   return {
     revision: 0, structure: "article", name: null, title: "Untitled", owner: 1, status: "alive", fixed: false,
-    state: null, values: {}, createdAt: date(1), modifiedAt: date(1), importKey: null, ...overrides,
+    state: null, values: {}, createdAt: date(1), modifiedAt: date(1), importKey: null, ownProfile: null, profile: null, ...overrides,
   };
 }
 

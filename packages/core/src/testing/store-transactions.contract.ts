@@ -51,6 +51,7 @@ export function storeTransactionsContract(current: () => Store): void {
           await tx.catalog.saveEnumerate({ name: "kept", items: [] });
           await tx.catalog.saveLifecycle(lifecycle("kept"));
           await tx.catalog.saveProfile({ name: "kept", grants: {} });
+          await tx.catalog.saveFieldAccess({ name: "kept", layers: [] });
           await tx.catalog.saveDashboard({ slug: "kept", uuid: "8f0c2a9e-1111-2222-3333-444455556666", roles: [] });
           const saved = await tx.accounts.saveAccount(account("kept"));
           await tx.accounts.saveRole({ id: "kept" });
@@ -84,6 +85,7 @@ export function storeTransactionsContract(current: () => Store): void {
           enumerates: await store.catalog.enumerates(),
           lifecycles: await store.catalog.lifecycles(),
           profiles: await store.catalog.profiles(),
+          fieldAccesses: await store.catalog.fieldAccesses(),
           dashboards: await store.catalog.dashboards(),
           accounts: [await store.accounts.byId(kept.account), await store.accounts.byLogin("new")],
           roles: await store.accounts.roles(),
@@ -117,6 +119,7 @@ export function storeTransactionsContract(current: () => Store): void {
         { name: "an enumerate", write: (tx) => tx.catalog.saveEnumerate({ name: "kept", items: [{ key: "x", label: "X" }] }) },
         { name: "a lifecycle", write: (tx) => tx.catalog.saveLifecycle({ ...lifecycle("kept"), firstState: "done" }) },
         { name: "a profile", write: (tx) => tx.catalog.saveProfile({ name: "kept", grants: { view: ["role:x"] } }) },
+        { name: "a field access", write: (tx) => tx.catalog.saveFieldAccess({ name: "kept", layers: [{ grant: "role:x", fields: { a: "R" } }] }) },
         { name: "a dashboard", write: (tx) => tx.catalog.saveDashboard({ slug: "new", uuid: "8f0c2a9e-1111-2222-3333-444455556667", roles: [] }) },
         { name: "a new account", write: (tx) => tx.accounts.saveAccount(account("new")) },
         { name: "a replaced account", write: (tx) => tx.accounts.saveAccount(account("kept", { displayName: "changed" })) },
@@ -344,6 +347,7 @@ export function storeTransactionsContract(current: () => Store): void {
       await committed((tx) => tx.catalog.saveEnumerate({ name: "E", items: [{ key: "k", label: { en: "K" } }] }), true);
       await committed((tx) => tx.catalog.saveLifecycle(lifecycle("flow")), true);
       await committed((tx) => tx.catalog.saveProfile({ name: "p", grants: {} }), true);
+      await committed((tx) => tx.catalog.saveFieldAccess({ name: "F", layers: [] }), true);
       await committed((tx) => tx.catalog.saveDashboard({ slug: "d", uuid: "8f0c2a9e-1111-2222-3333-444455556666", roles: [] }), true);
       await committed((tx) => tx.search.saveDomain(DOMAIN), true);
       await committed((tx) => tx.accounts.saveAccount(account("alice")), true);

@@ -135,6 +135,36 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         expect(await store.elements.countByStructure("deleted")).toEqual({ note: 1 });
       });
 
+      it("keeps a revision's own profile and its profile, as inserted and as saved", async () => {
+        const inserted = await store.elements.insert(draft({ ownProfile: "PRF_OWN", profile: "PRF_OWN" }));
+        expect(await store.elements.byId(inserted.id)).toMatchObject({ ownProfile: "PRF_OWN", profile: "PRF_OWN" });
+        await store.transaction((tx) => tx.elements.save({ ...inserted, ownProfile: null, profile: "PRF_STATE" }));
+        expect(await store.elements.byId(inserted.id)).toMatchObject({ ownProfile: null, profile: "PRF_STATE" });
+        expect((await store.elements.latestMany([inserted.initid]))[0]).toMatchObject({ ownProfile: null, profile: "PRF_STATE" });
+      });
+
+      it("countByStructure counts only what a readable filter lets through", async () => {
+        await createLineage(2);
+        await createLineage(1, { profile: "PRF_A" });
+        await createLineage(1, { structure: "note", profile: "PRF_B" });
+        await createLineage(1, { structure: "note" });
+        expect(await store.elements.countByStructure("alive", { structures: ["article"], profiles: [] })).toEqual({ article: 1 });
+        expect(await store.elements.countByStructure("alive", { structures: [], profiles: ["PRF_A", "PRF_B"] })).toEqual({ article: 1, note: 1 });
+        expect(await store.elements.countByStructure("alive", { structures: ["note"], profiles: ["PRF_A"] })).toEqual({ article: 1, note: 1 });
+        expect(await store.elements.countByStructure("alive", { structures: [], profiles: [] })).toEqual({});
+      });
+
+      it("profilesInUse tells which profiles a live revision is under, in the trash too, but not a fixed one", async () => {
+        await createLineage(2, { profile: "PRF_A" });
+        const [old] = await createLineage(2, { profile: "PRF_B" });
+        await store.transaction((tx) => tx.elements.save({ ...old!, profile: "PRF_OLD" }));
+        const trashed = await createLineage(1, { profile: "PRF_C" });
+        await store.elements.setLineageStatus(trashed[0]!.initid, "deleted", date(3));
+        expect((await store.elements.profilesInUse(["PRF_A", "PRF_B", "PRF_C", "PRF_OLD", "PRF_NONE"])).sort()).toEqual(["PRF_A", "PRF_B", "PRF_C"]);
+        expect(await store.elements.profilesInUse([])).toEqual([]);
+        expect(await store.elements.profilesInUse(["PRF_NONE"])).toEqual([]);
+      });
+
       it("byImportKey gives the latest revision carrying the key", async () => {
         await createLineage(1, { importKey: "other" });
         const keyed = await createLineage(2, { importKey: "bundle:k1" });
@@ -205,6 +235,28 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
           expect(await page({ structures: ["unknown"] })).toEqual([]);
         });
 
+        it("filters by a readable filter: structures under their structure's profile, elements under a profile of their own", async () => {
+          const [c] = await store.elements.list({ status: "alive", orderBy: by("id"), limit: 1, offset: 2 });
+          const [d] = await store.elements.list({ status: "alive", orderBy: by("id"), limit: 1, offset: 3 });
+          await store.transaction(async (tx) => {
+            await tx.elements.save({ ...c!, profile: "P_X" });
+            await tx.elements.save({ ...d!, profile: "zeta" });
+          });
+          const readable = (structures: string[], profiles: string[]) => ({ structures, profiles });
+          expect(await page({ orderBy: by("id"), readable: readable(["alpha"], []) })).toEqual(["b"]);
+          expect(await page({ orderBy: by("id"), readable: readable([], ["P_X"]) })).toEqual(["c"]);
+          // A profile and a structure of the same name are told apart.
+          expect(await page({ orderBy: by("id"), readable: readable(["zeta"], ["P_X"]) })).toEqual(["a", "c"]);
+          expect(await page({ orderBy: by("id"), readable: readable([], ["zeta"]) })).toEqual(["d"]);
+          expect(await page({ orderBy: by("id"), readable: readable([], []) })).toEqual([]);
+          expect(await page({ structures: ["alpha"], orderBy: by("id"), readable: readable(["zeta"], ["P_X"]) })).toEqual(["c"]);
+          expect(await page({ structures: ["alpha", "zeta"], orderBy: by("title"), readable: readable(["zeta"], ["P_X"]) })).toEqual(["c", "a"]);
+          // Orders read group by group, and field orders, keep to it too.
+          expect(await page({ orderBy: [...by("owner", "desc"), ...by("title")], readable: readable(["zeta", "alpha"], []) })).toEqual(["a", "b"]);
+          expect(await page({ structures: ["alpha"], orderBy: by("n", "desc", "field"), readable: readable([], ["P_X"]) })).toEqual(["c"]);
+          expect(await page({ orderBy: by("title"), readable: readable(["zeta", "alpha"], ["P_X", "zeta"]), limit: 2, offset: 1 })).toEqual(["a", "d"]);
+        });
+
         it("sorts on title ascending with id descending to break ties", async () => {
           const titleThenId: OrderTerm[] = [...by("title"), ...by("id", "desc")];
           expect(await page({ orderBy: titleThenId })).toEqual(["c", "a", "d", "b"]);
@@ -263,6 +315,56 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
 
         it("sorts numbers by value and before text, as the API orders JSON values", async () => {
           expect(await page({ orderBy: by("mix", "asc", "field") })).toEqual(["a", "c", "b", "d"]);
+        });
+
+        it("sorts several structures together on a field, whether each keeps an index of it or not (a parent's collection)", async () => {
+          // A structure that extends another is stored as given; a store indexes its fields as resolved, inherited ones too.
+          await store.transaction(async (tx) => {
+            await tx.catalog.saveStructure({ name: "zeta", fields: [{ id: "n", type: "double" }, { id: "s", type: "text" }] });
+            await tx.catalog.saveStructure({ name: "alpha", extends: "zeta", fields: [] });
+          });
+          const both = ["alpha", "zeta"];
+          expect(await page({ structures: both, orderBy: by("n", "asc", "field") })).toEqual(["d", "c", "b", "a"]);
+          expect(await page({ structures: both, orderBy: by("n", "desc", "field") })).toEqual(["a", "b", "c", "d"]);
+          expect(await page({ structures: both, orderBy: [...by("s", "desc", "field"), ...by("id")], limit: 2, offset: 1 })).toEqual(["b", "c"]);
+          expect(await page({ structures: ["zeta"], orderBy: by("n", "asc", "field") })).toEqual(["d", "a"]);
+          expect(await page({ structures: ["alpha"], orderBy: by("n", "desc", "field") })).toEqual(["b", "c"]);
+        });
+
+        it("sorts a family on fields its structures inherit, by pages, and after a parent gains a field its descendants' elements have", async () => {
+          // A grandchild saved before its parent, elements written before the parent declares the field they sort on.
+          const family = await store.transaction(async (tx) => {
+            await tx.catalog.saveStructure({ name: "leaf", extends: "mid", fields: [] });
+            await tx.catalog.saveStructure({ name: "root", fields: [{ id: "k", type: "int" }] });
+            await tx.catalog.saveStructure({ name: "mid", extends: "root", fields: [{ id: "m", type: "text" }] });
+            const written = new Map<string, number>();
+            for (const [i, structure] of ["root", "mid", "leaf", "mid", "root", "leaf", "leaf"].entries()) {
+              const inserted = await tx.elements.insert(draft({ structure, values: { k: (i * 5) % 7, m: `m${i % 3}`, late: `${9 - i}` } }));
+              written.set(`${structure}${i}`, inserted.id);
+            }
+            return written;
+          });
+          const named = new Map([...family].map(([key, id]) => [id, key]));
+          const list = async (query: Partial<ElementQuery>) =>
+            (await store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0, ...query })).map((r) => named.get(r.id));
+          const all = ["root", "mid", "leaf"];
+          // k: root0 0, mid1 5, leaf2 3, mid3 1, root4 6, leaf5 4, leaf6 2.
+          expect(await list({ structures: all, orderBy: by("k", "asc", "field") })).toEqual(["root0", "mid3", "leaf6", "leaf2", "leaf5", "mid1", "root4"]);
+          expect(await list({ structures: all, orderBy: by("k", "desc", "field"), limit: 3, offset: 2 })).toEqual(["leaf5", "leaf2", "leaf6"]);
+          expect(await list({ structures: ["mid", "leaf"], orderBy: by("k", "asc", "field"), limit: 2, offset: 1 })).toEqual(["leaf6", "leaf2"]);
+          expect(await list({ structures: ["leaf"], orderBy: by("k", "desc", "field"), limit: 2, offset: 1 })).toEqual(["leaf2", "leaf6"]);
+          expect(await list({ structures: ["mid", "leaf"], orderBy: [...by("m", "desc", "field"), ...by("id")] }))
+            .toEqual(["leaf2", "leaf5", "mid1", "mid3", "leaf6"]);
+          // Narrowed to the structures a caller may view, and filtered by rights.
+          expect(await list({ structures: ["root", "leaf"], orderBy: by("k", "asc", "field"), readable: { structures: ["leaf", "root"], profiles: [] } }))
+            .toEqual(["root0", "leaf6", "leaf2", "leaf5", "root4"]);
+          // The root gains a field: every descendant's elements sort on it, the grandchild's alone too.
+          await store.transaction((tx) => tx.catalog.saveStructure({ name: "root", fields: [{ id: "k", type: "int" }, { id: "late", type: "text" }] }));
+          expect(await list({ structures: ["leaf"], orderBy: by("late", "asc", "field") })).toEqual(["leaf6", "leaf5", "leaf2"]);
+          expect(await list({ structures: all, orderBy: by("late", "desc", "field"), limit: 4, offset: 1 })).toEqual(["mid1", "leaf2", "mid3", "root4"]);
+          // And loses one: the order stays right, with or without an index.
+          await store.transaction((tx) => tx.catalog.saveStructure({ name: "root", fields: [{ id: "late", type: "text" }] }));
+          expect(await list({ structures: all, orderBy: by("k", "asc", "field"), limit: 2 })).toEqual(["root0", "mid3"]);
         });
 
         it("sorts multiple values by their JSON text, as the API does", async () => {
@@ -426,6 +528,18 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         await store.catalog.saveProfile({ name: "private", grants: {} });
         expect(await store.catalog.profile("private")).toEqual({ name: "private", grants: {} });
         expect(await store.catalog.profile("nope")).toBeUndefined();
+      });
+
+      it("saves, finds, lists and replaces field accesses", async () => {
+        const access = { name: "FAL_B", layers: [{ grant: "role:auditor", fields: { secret: "R" as const, notes: "W" as const } }] };
+        expect(await store.catalog.fieldAccesses()).toEqual([]);
+        await store.catalog.saveFieldAccess(access);
+        await store.catalog.saveFieldAccess({ name: "FAL_A", layers: [] });
+        expect(await store.catalog.fieldAccess("FAL_B")).toEqual(access);
+        expect(await store.catalog.fieldAccesses()).toEqual([{ name: "FAL_A", layers: [] }, access]);
+        await store.catalog.saveFieldAccess({ name: "FAL_B", layers: [{ grant: "user:ann", fields: {} }] });
+        expect(await store.catalog.fieldAccess("FAL_B")).toEqual({ name: "FAL_B", layers: [{ grant: "user:ann", fields: {} }] });
+        expect(await store.catalog.fieldAccess("nope")).toBeUndefined();
       });
     });
 

@@ -117,7 +117,8 @@ function toDocid(field: TypedField, raw: unknown, context: ValueContext): number
   const ref = typeof raw === "number" ? raw : toText(field, raw).trim();
   const target = context.element(elementKey(ref));
   if (!target || target.status !== "alive") return refuse(field, `element "${describe(raw)}" not found`);
-  if (field.structure && target.structure !== field.structure) {
+  const ofStructure = (wanted: string) => target.structure === wanted || (context.structure?.(target.structure)?.ancestors?.includes(wanted) ?? false);
+  if (field.structure && !ofStructure(field.structure)) {
     refuse(field, `element "${describe(raw)}" is not of structure "${field.structure}"`);
   }
   return target.initid;

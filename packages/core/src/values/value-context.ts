@@ -11,4 +11,9 @@ export interface ValueContext {
   vaultFile(id: number): VaultFile | undefined;
   /** An account by login, for account values. */
   accountByLogin(login: string): Account | undefined;
+  /**
+   * A structure, for its ancestors: an element of a structure that extends a docid field's
+   * target structure is of that structure too. Without it, only the structure itself is.
+   */
+  structure?(name: string): { readonly ancestors?: readonly string[] | undefined } | undefined;
 }

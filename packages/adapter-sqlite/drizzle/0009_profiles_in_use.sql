@@ -1,0 +1,1 @@
+CREATE INDEX `elements_profile_idx` ON `elements` (`profile`) WHERE fixed = 0 and profile is not null;

@@ -1,0 +1,98 @@
+import type { Principal } from "../accounts/principal.ts";
+import { permissionsUnder } from "../accounts/principal.ts";
+import { findState } from "../catalog/lifecycle.ts";
+import type { Permission, Profile } from "../catalog/profile.ts";
+import type { ElementRevision } from "../element/smart-element.ts";
+import type { ElementRepository, ReadableFilter } from "../ports/element-repository.port.ts";
+import type { Definitions } from "./definitions.ts";
+
+type ProfileDefinitions = Pick<Definitions, "structure" | "lifecycle" | "profile">;
+
+/**
+ * The profile a revision is under instead of its structure's, as a write sets it: the element's own
+ * profile, else the profile of the state it is written in (so an element entering a state takes
+ * its profile, and leaving it for a state without one goes back to its structure's); null: its
+ * structure's. Written into the revision rather than looked up at each read, as the original sets
+ * a document's profile when it changes state: lists filter on it in the store.
+ */
+export function revisionProfile(
+  definitions: ProfileDefinitions, revision: Pick<ElementRevision, "structure" | "state" | "ownProfile">,
+): string | null {
+  if (revision.ownProfile !== null) return revision.ownProfile;
+  if (revision.state === null) return null;
+  const lifecycleName = definitions.structure(revision.structure)?.lifecycle;
+  const lifecycle = lifecycleName ? definitions.lifecycle(lifecycleName) : undefined;
+  return (lifecycle && findState(lifecycle, revision.state)?.profile) ?? null;
+}
+
+/** A revision with its `profile` set again from its own profile and state (revisionProfile). */
+export function withRevisionProfile<T extends Pick<ElementRevision, "structure" | "state" | "ownProfile" | "profile">>(
+  definitions: ProfileDefinitions, revision: T,
+): T {
+  const profile = revisionProfile(definitions, revision);
+  return profile === revision.profile ? revision : { ...revision, profile };
+}
+
+/**
+ * What the principal may do with a revision: under its own (or its state's) profile when it has
+ * one, else under its structure's. A profile named by a revision but missing from the definitions
+ * grants nothing (but to admin): a structure without a profile stays open to everyone.
+ */
+export function revisionPermissions(
+  definitions: ProfileDefinitions, principal: Principal, revision: Pick<ElementRevision, "structure" | "profile">,
+): ReadonlySet<Permission> {
+  if (revision.profile === null) {
+    const name = definitions.structure(revision.structure)?.profile;
+    return permissionsUnder(name ? definitions.profile(name) : undefined, principal);
+  }
+  return profilePermissions(definitions.profile(revision.profile), principal);
+}
+
+/** What the principal may do under a profile a revision names (none when it is missing, but admin). */
+function profilePermissions(profile: Profile | undefined, principal: Principal): ReadonlySet<Permission> {
+  if (!profile && !principal.isAdmin) return new Set();
+  return permissionsUnder(profile, principal);
+}
+
+/**
+ * The elements the principal may view, as a store filters a list by them (ReadableFilter);
+ * undefined for admin, who may view every element.
+ */
+export function readableFilter(definitions: Pick<Definitions, "structures" | "profiles" | "profile">, principal: Principal): ReadableFilter | undefined {
+  if (principal.isAdmin) return undefined;
+  const profiles = definitions.profiles().filter((profile) => permissionsUnder(profile, principal).has("view")).map((p) => p.name);
+  const viewable = new Set(profiles);
+  // A structure naming no profile, or one missing from the definitions, is open to everyone (permissionsUnder).
+  const open = (name: string | undefined) => name === undefined || definitions.profile(name) === undefined || viewable.has(name);
+  const structures = definitions.structures().filter((s) => open(s.profile)).map((s) => s.name);
+  return { structures, profiles };
+}
+
+/** What a list asks the store for: the structures of its collection, and the filter of what the caller may view. */
+export interface ListScope {
+  readonly structures?: readonly string[];
+  readonly readable?: ReadableFilter;
+}
+
+/**
+ * The scope of a list of `structures` (undefined: every structure) for a caller who may view what
+ * `readable` lets through: the profiles no element is under are left out of the filter, and when
+ * none is left the list keeps to the structures whose profile the caller may view, which the
+ * store reads from their own indexes rather than the whole collection's.
+ */
+export async function listScope(
+  elements: Pick<ElementRepository, "profilesInUse">, structures: readonly string[] | undefined, readable: ReadableFilter | undefined,
+): Promise<ListScope> {
+  if (!readable) return structures === undefined ? {} : { structures };
+  const profiles = readable.profiles.length === 0 ? [] : await elements.profilesInUse(readable.profiles);
+  const narrowed = { structures: readable.structures, profiles };
+  if (profiles.length > 0) return structures === undefined ? { readable: narrowed } : { structures, readable: narrowed };
+  const viewable = new Set(readable.structures);
+  return { structures: (structures ?? readable.structures).filter((name) => viewable.has(name)), readable: narrowed };
+}
+
+/** True when a revision passes a readable filter (how the in-memory store and core checks apply it). */
+export function isReadable(filter: ReadableFilter | undefined, revision: Pick<ElementRevision, "structure" | "profile">): boolean {
+  if (!filter) return true;
+  return revision.profile === null ? filter.structures.includes(revision.structure) : filter.profiles.includes(revision.profile);
+}

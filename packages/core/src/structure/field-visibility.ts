@@ -1,0 +1,89 @@
+import { isGranted, type Principal } from "../accounts/principal.ts";
+import type { FieldAccess, LayerAccess } from "../catalog/field-access.ts";
+import { visibilityOf, type SmartField, type Visibility } from "./smart-field.ts";
+import { flattenFields, type SmartStructure } from "./smart-structure.ts";
+
+/*
+ * Field access layers, as the original's FieldAccessManager combines them: a visibility is a set
+ * of two rights, read and write (W and H both, R read, I none: the API writes an H field, only
+ * forms hide it). Every layer granted to the caller adds its rights to the fields it names (R
+ * read, W both): the union wins, whatever the order of the layers, and a layer never takes a right
+ * away. A column of an array keeps no right its array lacks (the original's field sets). A field
+ * that keeps both rights keeps H if it had it.
+ */
+
+const READ = 1;
+const WRITE = 2;
+const RIGHTS: Readonly<Record<Visibility, number>> = { W: READ | WRITE, R: READ, H: READ | WRITE, I: 0 };
+const LAYER_RIGHTS: Readonly<Record<LayerAccess, number>> = { W: READ | WRITE, R: READ };
+
+/** The visibility of a set of rights; `own` tells H from W. Write without read is never granted, so it reads as none. */
+function visibilityOfRights(rights: number, own: Visibility): Visibility {
+  if ((rights & READ) === 0) return "I";
+  if ((rights & WRITE) === 0) return "R";
+  return own === "H" ? "H" : "W";
+}
+
+/** The rights the layers granted to the principal give, by field id (admin is granted every layer, as every profile). */
+export function grantedRights(access: FieldAccess, principal: Principal): ReadonlyMap<string, number> {
+  const rights = new Map<string, number>();
+  for (const layer of access.layers) {
+    if (!isGranted([layer.grant], principal)) continue;
+    for (const [id, letter] of Object.entries(layer.fields)) rights.set(id, (rights.get(id) ?? 0) | LAYER_RIGHTS[letter]);
+  }
+  return rights;
+}
+
+/** The structure with every field's visibility as these granted rights make it. */
+function withRights(structure: SmartStructure, granted: ReadonlyMap<string, number>): SmartStructure {
+  const visit = (fields: readonly SmartField[], bound: number): SmartField[] =>
+    fields.map((field) => {
+      const own = visibilityOf(field);
+      const rights = (RIGHTS[own] | (granted.get(field.id) ?? 0)) & bound;
+      const visibility = visibilityOfRights(rights, own);
+      const changed = visibility === own ? field : { ...field, visibility };
+      return field.fields ? { ...changed, fields: visit(field.fields, rights) } : changed;
+    });
+  return Object.freeze({ ...structure, fields: visit(structure.fields, READ | WRITE) });
+}
+
+/** Per structure and field access (both frozen for as long as their definitions last), by the key of the layers granted. */
+const effective = new WeakMap<SmartStructure, WeakMap<FieldAccess, Map<string, SmartStructure>>>();
+
+/**
+ * The structure as the principal sees it: its fields' visibility widened by the layers of its
+ * field access granted to them. A structure without a field access (or whose field access is
+ * unknown) is returned as it is. Memoised per set of granted layers, so that what core memoises
+ * per structure object serves every caller holding the same layers.
+ * @example
+ * effectiveStructure(invoice, definitions.fieldAccess("FAL_INVOICE"), auditor); // inv_secret: I -> R
+ */
+export function effectiveStructure(structure: SmartStructure, access: FieldAccess | undefined, principal: Principal): SmartStructure {
+  if (structure.fieldAccess === undefined || access === undefined) return structure;
+  const key = access.layers.map((layer) => (isGranted([layer.grant], principal) ? "1" : "0")).join("");
+  let byAccess = effective.get(structure);
+  if (!byAccess) effective.set(structure, (byAccess = new WeakMap()));
+  let byKey = byAccess.get(access);
+  if (!byKey) byAccess.set(access, (byKey = new Map()));
+  let result = byKey.get(key);
+  if (!result) {
+    result = withRights(structure, grantedRights(access, principal));
+    byKey.set(key, result);
+  }
+  return result;
+}
+
+const keys = new WeakMap<SmartStructure, string>();
+
+/**
+ * A text naming the visibility of every field of a structure (one letter per field, in logical
+ * order): what a caller's ETags change with when the structure has a field access. Memoised per object.
+ */
+export function visibilityKey(structure: SmartStructure): string {
+  let key = keys.get(structure);
+  if (key === undefined) {
+    key = flattenFields(structure).map(visibilityOf).join("");
+    keys.set(structure, key);
+  }
+  return key;
+}

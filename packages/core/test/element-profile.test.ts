@@ -1,0 +1,213 @@
+import { describe, expect, it } from "vitest";
+import { checkBundle } from "../src/bundle/bundle-problems.ts";
+import { importBundle } from "../src/bundle/import-bundle.ts";
+import { createMemoryStore } from "../src/testing/index.ts";
+import type { Lifecycle } from "../src/catalog/lifecycle.ts";
+import type { Profile } from "../src/catalog/profile.ts";
+import { isReadable, listScope, readableFilter, revisionPermissions, revisionProfile } from "../src/elements/element-profile.ts";
+import { principalOf, type Principal } from "../src/accounts/principal.ts";
+import type { SmartStructure } from "../src/structure/smart-structure.ts";
+import { folder, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
+
+const PROFILES: Profile[] = [
+  { name: "PRF_NOTE", grants: { view: ["role:writer", "role:reader"], edit: ["role:writer"] } },
+  { name: "PRF_VALIDATED", grants: { view: ["user:author"], edit: ["user:author"] } },
+  { name: "PRF_PRIVATE", grants: { view: ["user:outsider"] } },
+];
+const LIFECYCLE: Lifecycle = {
+  name: "WFL_NOTE", firstState: "draft", transitions: [],
+  states: [{ id: "draft" }, { id: "validated", profile: "PRF_VALIDATED" }, { id: "archived" }],
+};
+const STRUCTURES: SmartStructure[] = [
+  { id: 1, name: "NOTE", profile: "PRF_NOTE", lifecycle: "WFL_NOTE", fields: [] },
+  { id: 2, name: "OPEN", fields: [] },
+  { id: 3, name: "LOST", profile: "PRF_GONE", fields: [] },
+];
+
+/** Definitions as core looks them up, without a store. */
+const definitions = {
+  structure: (name: string) => STRUCTURES.find((s) => s.name === name),
+  structures: () => STRUCTURES,
+  lifecycle: (name: string) => (name === LIFECYCLE.name ? LIFECYCLE : undefined),
+  profile: (name: string) => PROFILES.find((p) => p.name === name),
+  profiles: () => PROFILES,
+};
+
+function principal(login: string, roles: string[] = []): Principal {
+  return principalOf({ id: 9, login, displayName: login, passwordHash: null, roles, groups: [], locale: "en", rights: [], disabled: false }, []);
+}
+
+describe("the profile of a revision", () => {
+  it("is the element's own profile, else its state's, else none (its structure's)", () => {
+    expect(revisionProfile(definitions, { structure: "NOTE", state: "draft", ownProfile: null })).toBeNull();
+    expect(revisionProfile(definitions, { structure: "NOTE", state: "validated", ownProfile: null })).toBe("PRF_VALIDATED");
+    // The element's own profile wins over its state's.
+    expect(revisionProfile(definitions, { structure: "NOTE", state: "validated", ownProfile: "PRF_PRIVATE" })).toBe("PRF_PRIVATE");
+    expect(revisionProfile(definitions, { structure: "NOTE", state: "archived", ownProfile: "PRF_PRIVATE" })).toBe("PRF_PRIVATE");
+    expect(revisionProfile(definitions, { structure: "OPEN", state: null, ownProfile: null })).toBeNull();
+    // A state the lifecycle no longer has gives none.
+    expect(revisionProfile(definitions, { structure: "NOTE", state: "gone", ownProfile: null })).toBeNull();
+  });
+
+  it("decides the permissions: its own profile's grants, else its structure's", () => {
+    const reader = principal("reader", ["reader"]);
+    const author = principal("author", ["writer"]);
+    expect([...revisionPermissions(definitions, reader, { structure: "NOTE", profile: null })]).toEqual(["view"]);
+    expect([...revisionPermissions(definitions, reader, { structure: "NOTE", profile: "PRF_VALIDATED" })]).toEqual([]);
+    expect([...revisionPermissions(definitions, author, { structure: "NOTE", profile: "PRF_VALIDATED" })]).toEqual(["view", "edit"]);
+    // No profile on the structure: open to everyone; a profile named by the revision but missing: closed but to admin.
+    expect([...revisionPermissions(definitions, reader, { structure: "OPEN", profile: null })]).toEqual(["view", "edit", "delete"]);
+    expect([...revisionPermissions(definitions, reader, { structure: "OPEN", profile: "PRF_GONE" })]).toEqual([]);
+    expect([...revisionPermissions(definitions, principal("root", ["admin"]), { structure: "OPEN", profile: "PRF_GONE" })]).toHaveLength(3);
+  });
+
+  it("gives the filter a store lists by, which agrees with the permissions", () => {
+    const reader = principal("reader", ["reader"]);
+    const filter = readableFilter(definitions, reader)!;
+    // LOST names a profile that does not exist: open, as its permissions are.
+    expect(filter).toEqual({ structures: ["NOTE", "OPEN", "LOST"], profiles: ["PRF_NOTE"] });
+    expect(readableFilter(definitions, principal("root", ["admin"]))).toBeUndefined();
+    for (const revision of [
+      { structure: "NOTE", profile: null }, { structure: "NOTE", profile: "PRF_VALIDATED" }, { structure: "OPEN", profile: "PRF_PRIVATE" },
+      { structure: "OPEN", profile: "PRF_NOTE" }, { structure: "LOST", profile: null }, { structure: "OPEN", profile: "PRF_GONE" },
+    ]) {
+      expect(isReadable(filter, revision), JSON.stringify(revision)).toBe(revisionPermissions(definitions, reader, revision).has("view"));
+    }
+    expect(readableFilter(definitions, principal("outsider"))).toEqual({ structures: ["OPEN", "LOST"], profiles: ["PRF_PRIVATE"] });
+  });
+});
+
+describe("the scope of a list", () => {
+  const inUse = (used: string[]) => ({ profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)) });
+  const readable = { structures: ["NOTE", "OPEN"], profiles: ["PRF_NOTE", "PRF_VALIDATED"] };
+
+  it("keeps to the structures the caller may view when no element is under a profile of its own they may view", async () => {
+    expect(await listScope(inUse([]), undefined, readable)).toEqual({ structures: ["NOTE", "OPEN"], readable: { structures: ["NOTE", "OPEN"], profiles: [] } });
+    expect(await listScope(inUse(["PRF_PRIVATE"]), ["OPEN", "LOST"], readable)).toEqual({ structures: ["OPEN"], readable: { structures: ["NOTE", "OPEN"], profiles: [] } });
+  });
+
+  it("lists every structure asked, filtered, when some element is under such a profile, naming only the profiles in use", async () => {
+    expect(await listScope(inUse(["PRF_VALIDATED"]), undefined, readable)).toEqual({ readable: { structures: ["NOTE", "OPEN"], profiles: ["PRF_VALIDATED"] } });
+    expect(await listScope(inUse(["PRF_VALIDATED"]), ["LOST"], readable)).toEqual({ structures: ["LOST"], readable: { structures: ["NOTE", "OPEN"], profiles: ["PRF_VALIDATED"] } });
+  });
+
+  it("asks nothing of the store for admin, or for a caller who may view no profile", async () => {
+    const refuse = { profilesInUse: () => Promise.reject(new Error("not asked")) };
+    expect(await listScope(refuse, undefined, undefined)).toEqual({});
+    expect(await listScope(refuse, ["NOTE"], undefined)).toEqual({ structures: ["NOTE"] });
+    expect(await listScope(refuse, undefined, { structures: ["OPEN"], profiles: [] })).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
+  });
+});
+
+/** NOTE elements under a lifecycle whose `validated` state only their author may view, one with a profile of its own. */
+function rightsBundle(): RawBundle {
+  return {
+    accounts: {
+      roles: [{ id: "writer" }, { id: "reader" }],
+      users: [
+        { login: "admin", password: "admin-pw", roles: ["admin"] },
+        { login: "author", password: "author-pw", roles: ["writer"] },
+        { login: "reader", password: "reader-pw", roles: ["reader"] },
+        { login: "outsider", password: "outsider-pw" },
+      ],
+    },
+    profiles: PROFILES,
+    lifecycles: [{
+      name: "WFL_NOTE", firstState: "draft",
+      states: [{ id: "draft" }, { id: "validated", profile: "PRF_VALIDATED" }, { id: "archived" }],
+      transitions: [
+        { id: "validate", from: "draft", to: "validated", grants: ["role:writer"] },
+        { id: "archive", from: "validated", to: "archived", grants: ["user:author"] },
+      ],
+    }],
+    structures: [
+      { name: "NOTE", profile: "PRF_NOTE", lifecycle: "WFL_NOTE", titleField: "n_title", fields: [{ id: "n_title", type: "text" }] },
+      { name: "LINK", titleField: "l_title", fields: [{ id: "l_title", type: "text" }, { id: "l_note", type: "docid", structure: "NOTE" }] },
+    ],
+    elements: [
+      { structure: "NOTE", name: "NOTE_A", owner: "author", values: { n_title: "Note A" } },
+      { structure: "NOTE", name: "NOTE_B", owner: "author", values: { n_title: "Note B" } },
+      { structure: "NOTE", name: "NOTE_OWN", owner: "author", profile: "PRF_PRIVATE", values: { n_title: "Note own" } },
+      { structure: "LINK", name: "LINK_A", values: { l_title: "Link", l_note: "NOTE_A" } },
+    ],
+  };
+}
+
+async function rightsPlatform() {
+  const platform = testPlatform();
+  await importBundle(platform, rightsBundle(), { readFile: folder({}) });
+  const as = async (login: string) => (await platform.principal(login))!;
+  const titles = async (login: string) =>
+    (await platform.listElements(await as(login), { family: "NOTE", fields: "document.properties.title", orderBy: "title" })).documents.map((d) => d.properties?.title);
+  return { platform, as, titles };
+}
+
+describe("rights per element and per state, through the use cases", () => {
+  it("an element's own profile from the bundle decides who sees it, in lists and counts", async () => {
+    const { platform, as, titles } = await rightsPlatform();
+    expect(await titles("reader")).toEqual(["Note A", "Note B"]);
+    expect(await titles("outsider")).toEqual(["Note own"]);
+    expect(await titles("author")).toEqual(["Note A", "Note B"]);
+    const own = (await platform.store.elements.latestByName("NOTE_OWN"))!;
+    expect(own).toMatchObject({ ownProfile: "PRF_PRIVATE", profile: "PRF_PRIVATE" });
+    await expect(platform.readElement(await as("reader"), "NOTE_OWN")).rejects.toMatchObject({ code: "ROUTES0101" });
+    const counts = async (login: string) => (await platform.listStructures(await as(login))).map((s) => [s.name, s.alive]);
+    expect(await counts("reader")).toEqual([["LINK", 1], ["NOTE", 2]]);
+    // The outsider may not view NOTE through its profile, but one of its elements through its own.
+    expect(await counts("outsider")).toEqual([["LINK", 1], ["NOTE", 1]]);
+  });
+
+  it("an element entering a state takes its profile, and leaving it for a state without one goes back to its structure's", async () => {
+    const { platform, as, titles } = await rightsPlatform();
+    const link = async (login: string) =>
+      (await platform.readElement(await as(login), "LINK_A")).data.document.attributes?.l_note as unknown as { displayValue: string; initid: number | null };
+    expect((await link("reader")).displayValue).toBe("Note A");
+
+    await platform.lifecycle.runTransition(await as("author"), "NOTE_A", "validate");
+    const validated = (await platform.store.elements.latestByName("NOTE_A"))!;
+    expect(validated).toMatchObject({ state: "validated", revision: 1, ownProfile: null, profile: "PRF_VALIDATED" });
+    // The revision before keeps the profile it was written with.
+    expect((await platform.store.elements.revisions(validated.initid))[1]).toMatchObject({ state: "draft", profile: null });
+
+    expect(await titles("reader")).toEqual(["Note B"]);
+    expect(await titles("author")).toEqual(["Note A", "Note B"]);
+    await expect(platform.readElement(await as("reader"), "NOTE_A")).rejects.toMatchObject({ code: "ROUTES0101" });
+    expect((await platform.readElement(await as("author"), "NOTE_A")).revision.id).toBe(validated.id);
+    expect(await link("reader")).toMatchObject({ initid: null, displayValue: expect.not.stringContaining("Note A") });
+    expect(await link("author")).toMatchObject({ initid: validated.initid, displayValue: "Note A" });
+
+    await platform.lifecycle.runTransition(await as("author"), "NOTE_A", "archive");
+    expect(await platform.store.elements.latestByName("NOTE_A")).toMatchObject({ state: "archived", profile: null });
+    expect(await titles("reader")).toEqual(["Note A", "Note B"]);
+  });
+
+  it("an element's own profile outlasts its states', and a re-import changes it", async () => {
+    const { platform, as, titles } = await rightsPlatform();
+    await platform.lifecycle.runTransition(await as("admin"), "NOTE_OWN", "validate");
+    expect(await platform.store.elements.latestByName("NOTE_OWN")).toMatchObject({ state: "validated", profile: "PRF_PRIVATE" });
+    expect(await titles("outsider")).toEqual(["Note own"]);
+
+    const bundle = rightsBundle();
+    delete bundle.elements[2].profile;
+    const report = await importBundle(platform, bundle, { readFile: folder({}) });
+    expect(report.elements.updated).toBe(1);
+    // Without a profile of its own, the element is under its state's again.
+    expect(await platform.store.elements.latestByName("NOTE_OWN")).toMatchObject({ ownProfile: null, profile: "PRF_VALIDATED" });
+    expect(await titles("outsider")).toEqual([]);
+    expect(await titles("author")).toEqual(["Note A", "Note B", "Note own"]);
+  });
+});
+
+describe("the profiles a bundle's elements and states name", () => {
+  it("must be declared in the bundle or stored", async () => {
+    const bundle = rightsBundle();
+    bundle.lifecycles[0].states[1].profile = "PRF_GHOST";
+    bundle.elements[0].profile = "PRF_NOWHERE";
+    const { problems } = await checkBundle(bundle, { store: createMemoryStore(), readFile: folder({}) });
+    expect(problems.map((p) => [p.path, p.message])).toEqual([
+      ["$.lifecycles[0].states[1].profile", 'unknown profile "PRF_GHOST"'],
+      ["$.elements[0].profile", 'unknown profile "PRF_NOWHERE"'],
+    ]);
+    expect((await checkBundle(rightsBundle(), { store: createMemoryStore(), readFile: folder({}) })).problems).toEqual([]);
+  });
+});

@@ -20,7 +20,7 @@ import { COMMON, corpusTexts, RARE, saveBenchDefinitions } from "./fulltext-corp
  *  3. in a child process (a restart): opens the store and loads the persisted index (engine.start),
  *     timing it, then runs the search use case (parse, index, filter, render 10 items with highlights)
  *     for a common and a rare term, and reads the child's resident memory;
- *  4. writes the adapter's section "## Full-text search (issue 7): <adapter>" of docs/benchmarks.md.
+ *  4. writes the adapter's section "## Full-text search: <adapter>" of docs/benchmarks.md.
  * Options: --docs N, --index compact|minisearch (the adapter measured; compact, the default of
  * `lineage serve`, by default), --no-docs. The temp dir is removed whatever happens.
  */
@@ -124,7 +124,7 @@ async function allPhases() {
   const count = positive("docs", args.docs!, 1_000_000);
   const adapter = ADAPTERS[args.index!];
   if (!adapter) throw new Error(`--index takes ${Object.keys(ADAPTERS).join(" or ")}, not "${args.index}"`);
-  const heading = `## Full-text search (issue 7): ${adapter}`;
+  const heading = `## Full-text search: ${adapter}`;
   const dir = mkdtempSync(join(tmpdir(), "lineage-bench-fulltext-"));
   try {
     const seedStart = performance.now();

@@ -189,6 +189,54 @@ describe("ranged scoring (block-max)", () => {
     });
   }
 
+  for (const mergeAt of [100_000, 5_000]) {
+    it(`orders hits as scoring every match does when searches and changes alternate (merging past ${mergeAt} postings)`, async () => {
+      // Scores of frozen postings are kept between searches: a change of rarity or of average lengths must not reuse them.
+      const { ranged, full } = twins(mergeAt);
+      // Persisting freezes the postings; the documents added after stay pending unless they pass mergeAt.
+      // One after the other: both write the same file.
+      await ranged.persist("d");
+      await full.persist("d");
+      const next = random(7);
+      for (let round = 0; round < 4; round++) {
+        for (const q of QUERIES) {
+          for (const structures of [undefined, ["NOTE"]]) {
+            expect([...ranged.search("d", parseSearchQuery(q, en), { structures })], `${q}, round ${round}`)
+              .toEqual([...full.search("d", parseSearchQuery(q, en), { structures })]);
+          }
+        }
+        // Longer documents, holding amber and basalt more often than the others: both averages and rarities move.
+        const documents = Array.from({ length: 400 }, (_, i): IndexedDocument => ({
+          id: 1 + Math.floor(next() * 3000), structure: i % 2 === 0 ? "NOTE" : "ARTICLE",
+          terms: { A: en.terms(`amber ${text(next, 2)}`), C: en.terms(`basalt ${text(next, 10 + round * 10)}`) },
+        }));
+        for (const index of [ranged, full]) index.upsert("d", documents);
+      }
+    });
+  }
+
+  it("scores a phrase whose words most documents hold but seldom side by side as scoring every match does", () => {
+    const ranged = compactDomain(undefined, 1_000_000, 0);
+    const full = compactDomain(undefined, 1_000_000, Number.POSITIVE_INFINITY);
+    const next = random(3);
+    // Every document holds both words, one in ten of them side by side; a document in three is of the other structure.
+    const documents = Array.from({ length: 6000 }, (_, i) => {
+      const words = text(next, 4 + (i % 9));
+      return { ...doc(i + 1, words, i % 10 === 0 ? `river stone ${words}` : `stone ${words} river`), structure: i % 3 === 0 ? "ARTICLE" : "NOTE" };
+    });
+    for (const domain of [ranged, full]) {
+      domain.add(documents);
+      domain.settle();
+    }
+    for (const structures of [undefined, ["NOTE"]]) {
+      const query = parseSearchQuery('"river stone"', en);
+      const expected = [...full.search(query, structures)];
+      expect(expected).toHaveLength(structures ? 4000 : 6000);
+      // Twice: the second search adds up the scores the first one kept.
+      for (let run = 0; run < 2; run++) expect([...ranged.search(query, structures)]).toEqual(expected);
+    }
+  });
+
   it("gives the first hits of a term most documents hold after scoring one range of forty", () => {
     const domain = compactDomain(undefined, 1_000_000, 0);
     // 40 000 documents hold the term; the shortest ones (the best) are in every range.

@@ -2,6 +2,7 @@ import { SEARCH_WEIGHTS, type IndexedDocument, type QueryLiteral, type SearchHit
 import { bestFirst } from "./best-first.ts";
 import { documentSlots, type DocumentSlots, type SlotsImage } from "./document-slots.ts";
 import { pendingPostings, type PendingPostings } from "./pending-postings.ts";
+import { postingScoresCache } from "./posting-scores.ts";
 import { lowerBound, mergePostings, NO_POSTINGS, WEIGHT_COUNT, type FrozenPostings, type PackedFrequencies } from "./postings.ts";
 import { rangedBestFirst, type RangedTerm } from "./ranged-search.ts";
 import { inverseFrequency, termRelevance } from "./relevance.ts";
@@ -46,6 +47,7 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
   const floorIds = rangeFloorIds(slots);
   // Frozen postings never change: a term's ranges stay right until the next merge.
   let termRangeCache = new Map<number, TermRanges>();
+  let postingScores = postingScoresCache(frozen);
   const rangesOf = (t: number) => {
     let ranges = termRangeCache.get(t);
     if (!ranges) termRangeCache.set(t, (ranges = termRanges(frozen, t, slots.lengths)));
@@ -60,6 +62,7 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     pending = pendingPostings();
     frozenSlots = slots.count;
     termRangeCache = new Map();
+    postingScores = postingScoresCache(frozen);
     if (dropDead) floorIds.reset();
   }
 
@@ -120,11 +123,16 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     const factors = required.map((terms) => terms.map(([term, weight]) => weight * inverseFrequency(holdersOf(term), slots.size)));
     // Ranges' bounds take the most frequent and the shortest: a rarity below zero would turn them around.
     if (factors.flat().some((factor) => !(factor > 0))) return undefined;
-    const literals = required.map((terms, i) => terms.map(([term], j): RangedTerm => ({
-      term,
-      relevance: termRelevance(slots.lengths, averages, factors[i]![j]!),
-      relevanceOver: (lengths) => termRelevance(lengths, averages, factors[i]![j]!),
-    })));
+    const literals = required.map((terms, i) => terms.map(([term], j): RangedTerm => {
+      const t = frozen.lookup.get(term);
+      return {
+        term,
+        relevance: termRelevance(slots.lengths, averages, factors[i]![j]!),
+        relevanceOver: (lengths) => termRelevance(lengths, averages, factors[i]![j]!),
+        // A posting's score changes with the term's rarity and the average lengths only (frozen slots keep their lengths).
+        postingScores: t === undefined ? undefined : postingScores.of(t, `${factors[i]![j]!} ${averages.join(" ")}`, rangesOf(t).ranges.length),
+      };
+    }));
     return rangedBestFirst({
       slots: { count: slots.count, ids: slots.ids, structures: slots.structures, alive: slots.alive.slice(0, slots.count) }, frozen,
       frozenSlots, pending, floorIds: floorIds.current(), rangesOf, literals,
@@ -140,15 +148,15 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
     const n = slots.count;
     const { alive } = slots;
     const allowed = structureFilter(slots, structures);
-    const { total, found, score, count, excludedSlots, matched, result } = scratch.cleared(n);
+    const { total, found, score, count, excludedSlots, matched, result, touched } = scratch.zeroed(n);
     let results = 0;
     for (const group of query.groups) {
       const required = group.filter((l) => !l.negated).flatMap(alternatives);
       // A negated phrase excludes nothing here: the caller checks it on the text.
       const excluded = group.filter((l) => l.negated && l.kind !== "phrase").flatMap(alternatives);
-      score.fill(0, 0, n);
-      count.fill(0, 0, n);
       let matches = 0;
+      // Slots whose score and count this group writes: those its first literal reaches (later ones skip the others).
+      let touches = 0;
       if (required.length === 0) {
         for (let s = 0; s < n; s++) if (alive[s]) matched[matches++] = s;
       }
@@ -160,6 +168,7 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
           const visit = (slot: number, frequencies: PackedFrequencies) => {
             const seen = count[slot]!;
             if (seen === i) {
+              if (i === 0) touched[touches++] = slot;
               count[slot] = i + 1;
               if (last) matched[matches++] = slot;
             } else if (seen !== i + 1) {
@@ -201,12 +210,18 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
         }
         total[slot]! += score[slot]!;
       }
+      for (let t = 0; t < touches; t++) {
+        score[touched[t]!] = 0;
+        count[touched[t]!] = 0;
+      }
     }
     const ids = new Int32Array(results);
     const scores = new Float64Array(results);
     for (let r = 0; r < results; r++) {
       ids[r] = slots.ids[result[r]!]!;
       scores[r] = total[result[r]!]!;
+      total[result[r]!] = 0;
+      found[result[r]!] = 0;
     }
     return bestFirst(ids, scores);
   }
@@ -239,7 +254,11 @@ function structureFilter(slots: DocumentSlots, structures: readonly string[] | u
   return allowed;
 }
 
-/** Work arrays of a search, one entry per slot, grown as slots are added. */
+/**
+ * Work arrays of a search, one entry per slot, grown as slots are added. `total`, `found`, `score`
+ * and `count` are zero between searches: a search sets back to zero the entries it wrote, rather than
+ * zeroing every slot's (megabytes at a million slots, for a rare term's handful of postings).
+ */
 function searchScratch() {
   let size = 0;
   let arrays = allocate(0);
@@ -253,14 +272,13 @@ function searchScratch() {
       excludedSlots: new Uint8Array(length),
       matched: new Uint32Array(length),
       result: new Uint32Array(length),
+      touched: new Uint32Array(length),
     };
   }
   return {
-    /** The arrays, `total` and `found` zeroed over the first `n` slots. */
-    cleared(n: number) {
+    /** The arrays, of `n` slots at least. */
+    zeroed(n: number) {
       if (n > size) arrays = allocate((size = Math.max(n, size * 2)));
-      arrays.total.fill(0, 0, n);
-      arrays.found.fill(0, 0, n);
       return arrays;
     },
   };

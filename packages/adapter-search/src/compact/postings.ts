@@ -23,17 +23,29 @@ export const frequencyOf = (packed: PackedFrequencies, w: number): number => (pa
  */
 export interface FrozenPostings {
   readonly terms: readonly string[];
-  readonly lookup: ReadonlyMap<string, number>;
+  readonly lookup: TermLookup;
   readonly starts: Uint32Array;
   readonly slots: Uint32Array;
   readonly frequencies: Uint32Array;
 }
 
-/** Frozen postings over arrays laid out as FrozenPostings says. */
+/** The index of a term among the sorted terms. */
+export interface TermLookup {
+  get(term: string): number | undefined;
+  has(term: string): boolean;
+}
+
+/**
+ * Frozen postings over arrays laid out as FrozenPostings says. Terms are found by binary search
+ * of the sorted terms: a Map of them would take a second and tens of MB to build at a million
+ * terms (a snapshot's load), for lookups a search makes a handful of.
+ */
 export function frozenPostings(terms: readonly string[], starts: Uint32Array, slots: Uint32Array, frequencies: Uint32Array): FrozenPostings {
-  const lookup = new Map<string, number>();
-  for (let i = 0; i < terms.length; i++) lookup.set(terms[i]!, i);
-  return { terms, lookup, starts, slots, frequencies };
+  const get = (term: string) => {
+    const t = lowerBound(terms, term);
+    return terms[t] === term ? t : undefined;
+  };
+  return { terms, lookup: { get, has: (term) => get(term) !== undefined }, starts, slots, frequencies };
 }
 
 export const NO_POSTINGS: FrozenPostings = frozenPostings([], new Uint32Array(1), new Uint32Array(0), new Uint32Array(0));

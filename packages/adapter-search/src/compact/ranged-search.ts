@@ -1,5 +1,6 @@
 import type { SearchHit } from "@lineage/core";
 import type { PendingPostings } from "./pending-postings.ts";
+import type { PostingScores } from "./posting-scores.ts";
 import type { FrozenPostings, PackedFrequencies } from "./postings.ts";
 import { RANGE_BITS, RANGE_SIZE, rangePosition, type TermRanges } from "./slot-ranges.ts";
 
@@ -11,6 +12,8 @@ export interface RangedTerm {
   readonly term: string;
   readonly relevance: Relevance;
   readonly relevanceOver: (lengths: Uint32Array) => Relevance;
+  /** Where the relevance of its frozen postings is kept between searches, when it is. */
+  readonly postingScores?: PostingScores | undefined;
 }
 
 /** The slots as a search found them: arrays that later changes replace rather than write (alive is a copy). */
@@ -72,6 +75,11 @@ export function rangedBestFirst(search: RangedSearch): RangedHits {
         const postings = segment(term);
         if (!postings) continue;
         const { relevance } = term;
+        const known = postings.known;
+        if (known && !known.filled[postings.position]) {
+          for (let p = postings.start; p < postings.end; p++) known.scores[p - known.first] = relevance(postings.frequencies[p]!, postings.slots[p]!);
+          known.filled[postings.position] = 1;
+        }
         for (let p = postings.start; p < postings.end; p++) {
           const slot = postings.slots[p]!;
           if (!alive[slot]) continue;
@@ -83,7 +91,7 @@ export function rangedBestFirst(search: RangedSearch): RangedHits {
           } else if (seen !== i + 1) {
             continue;
           }
-          scores[local]! += relevance(postings.frequencies[p]!, slot);
+          scores[local]! += known ? known.scores[p - known.first]! : relevance(postings.frequencies[p]!, slot);
         }
       }
     }
@@ -115,7 +123,10 @@ export function rangedBestFirst(search: RangedSearch): RangedHits {
           const termRanges = rangesOfTerm.get(term);
           const position = termRanges ? rangePosition(termRanges.ranges, range) : -1;
           if (position < 0) return undefined;
-          return { slots: frozen.slots, frequencies: frozen.frequencies, start: termRanges!.starts[position]!, end: termRanges!.starts[position + 1]! };
+          return {
+            slots: frozen.slots, frequencies: frozen.frequencies, start: termRanges!.starts[position]!, end: termRanges!.starts[position + 1]!,
+            known: term.postingScores, position,
+          };
         });
       }
       if (candidates.size() === 0) return;
@@ -131,6 +142,9 @@ interface Segment {
   readonly frequencies: Uint32Array;
   readonly start: number;
   readonly end: number;
+  /** Scores kept of these postings (frozen ones), and the position of their range among the term's. */
+  readonly known?: PostingScores | undefined;
+  readonly position: number;
 }
 
 /** A term's pending postings as a segment, slots ascending. */
@@ -142,7 +156,7 @@ function pendingSegment(pending: PendingPostings, term: string): Segment | undef
     frequencies.push(packed);
   });
   if (slots.length === 0) return undefined;
-  return { slots: Uint32Array.from(slots), frequencies: Uint32Array.from(frequencies), start: 0, end: slots.length };
+  return { slots: Uint32Array.from(slots), frequencies: Uint32Array.from(frequencies), start: 0, end: slots.length, position: -1 };
 }
 
 /** The ranges where every literal has postings, by the most they could score (then smallest id first), with those bounds. */

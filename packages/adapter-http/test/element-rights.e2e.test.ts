@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher, importBundle, type Platform, type Store } from "@lineage/core";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { bundleSeed, startLiveServer, type LiveServer } from "./live-server.ts";
 
 // Issue 22, item 5, over a real server: rights per element and per lifecycle state. A note entering
 // `validated` takes that state's profile, which lets its author view it and the reader no longer;
@@ -44,17 +43,10 @@ const BUNDLE = {
   searchDomains: [{ name: "notes", lang: "en", configs: [{ structure: "NOTE", fields: [{ field: "n_title", weight: "A" }] }] }],
 };
 
-async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
-  await importBundle(platform, BUNDLE, { readFile: () => undefined });
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, twin };
-}
-
-let live: LiveServer<Awaited<ReturnType<typeof seed>>>;
+let live: LiveServer<Awaited<ReturnType<ReturnType<typeof bundleSeed>>>>;
 
 beforeAll(async () => {
-  live = await startLiveServer(seed);
+  live = await startLiveServer(bundleSeed(BUNDLE));
 });
 
 afterAll(async () => {

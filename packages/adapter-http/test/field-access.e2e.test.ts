@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher, importBundle, type Platform, type Store } from "@lineage/core";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { bundleSeed, startLiveServer, type LiveServer } from "./live-server.ts";
 
 // Issue 22, item 4, over a real server: field access layers. DOC_BASE names FAL_INVOICE and
 // DOC_INVOICE inherits it; its layer lets auditors read inv_secret (I of its own) and write
@@ -32,17 +31,10 @@ const BUNDLE = {
   searchDomains: [{ name: "invoices", lang: "en", configs: [{ structure: "DOC_INVOICE", fields: [{ field: "db_ref", weight: "A" }, { field: "inv_secret", weight: "B" }] }] }],
 };
 
-async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
-  await importBundle(platform, BUNDLE, { readFile: () => undefined });
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, twin };
-}
-
-let live: LiveServer<Awaited<ReturnType<typeof seed>>>;
+let live: LiveServer<Awaited<ReturnType<ReturnType<typeof bundleSeed>>>>;
 
 beforeAll(async () => {
-  live = await startLiveServer(seed);
+  live = await startLiveServer(bundleSeed(BUNDLE));
   // For the trash: an element deleted before the tests.
   expect((await live.api.call("DELETE", "/api/v2/smart-elements/INV_GONE", { as: ["admin", "admin-pw"] })).status).toBe(200);
 });

@@ -1,4 +1,4 @@
-import type { Platform, Store } from "@lineage/core";
+import { createPlatform, createScryptPasswordHasher, importBundle, type Platform, type Store } from "@lineage/core";
 import { createHttpApp, startServer, type HttpAppOptions, type RunningServer } from "../src/index.ts";
 import { startAlternatingProxy } from "./alternating-proxy.ts";
 import { apiClient } from "./api-client.ts";
@@ -53,5 +53,14 @@ export async function startLiveServer<S extends Seed>(
       // The seed's store is the first of the shared ones: dispose closes it.
       await shared.dispose();
     },
+  };
+}
+
+/** A seed that imports `bundle` into the store (passwords hashed cheaply, as tests afford), with its twin for a second node. */
+export function bundleSeed(bundle: unknown): (store: Store) => Promise<Required<Seed>> {
+  return async (store) => {
+    const platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
+    await importBundle(platform, bundle, { readFile: () => undefined });
+    return { platform, store, twin: (other) => createPlatform({ store: other, hasher: platform.hasher }) };
   };
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher, importBundle, type Platform, type Store } from "@lineage/core";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { bundleSeed, startLiveServer, type LiveServer } from "./live-server.ts";
 
 // Issue 22, item 1, over a real server: structures that extend others. A parent's collection
 // lists and sorts its descendants' elements with its own, under each structure's profile; the
@@ -38,17 +37,10 @@ const BUNDLE = {
   searchDomains: [{ name: "docs", lang: "en", configs: [{ structure: "DOC_BASE", fields: [{ field: "db_label", weight: "A" }] }] }],
 };
 
-async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
-  await importBundle(platform, BUNDLE, { readFile: () => undefined });
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, twin };
-}
-
-let live: LiveServer<Awaited<ReturnType<typeof seed>>>;
+let live: LiveServer<Awaited<ReturnType<ReturnType<typeof bundleSeed>>>>;
 
 beforeAll(async () => {
-  live = await startLiveServer(seed);
+  live = await startLiveServer(bundleSeed(BUNDLE));
 });
 
 afterAll(async () => {

@@ -1,8 +1,9 @@
+import { readableKeys } from "@lineage/core";
 import type { ElementRepository, ElementRevision, ElementValues, HistoryEntry, LineageStatus, NewRevision } from "@lineage/core";
 import { groupedPage, type GroupedPage } from "./grouped-page.ts";
 import { COLUMNS, listStatement, type ListStatement } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
-import { readableCondition, readableKeys } from "./readable-condition.ts";
+import { readableCondition } from "./readable-condition.ts";
 
 /** The live revision of a lineage when there is one, else its highest (as the fake picks it). */
 const LATEST_ORDER = "order by fixed asc, revision desc, id desc limit 1";

@@ -1,6 +1,6 @@
-import { decisiveOrder, type ElementQuery } from "@lineage/core";
+import { decisiveOrder, type ElementQuery, readableKeys } from "@lineage/core";
 import { sortKey, STRUCTURE } from "./list-indexes.ts";
-import { readableCondition, readableKeys } from "./readable-condition.ts";
+import { readableCondition } from "./readable-condition.ts";
 import { orderKeys } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
 

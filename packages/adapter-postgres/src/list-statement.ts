@@ -1,7 +1,7 @@
-import { decisiveOrder, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
+import { decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm, readableKeys } from "@lineage/core";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
-import { readableCondition, readableKeys } from "./readable-condition.ts";
+import { readableCondition } from "./readable-condition.ts";
 
 /** The columns of a revision, in the order every read selects them (element-repository.ts maps them). */
 export const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile`;
@@ -83,12 +83,6 @@ function pageIds(query: Pick<ElementQuery, "orderBy" | "structures" | "readable"
       ` = ${query.structures!.length}`;
   return `(case when ${kept} then array(${sortKeysPage(query, keyed.field, keyed.idDirection, parameters)}) else array(${elementsPage(query, terms, parameters)}) end)`;
 }
-
-/**
- * Up to this many structures (a structure's collection: it and its descendants, those the caller
- * may view) are merged from each one's sort keys for a field order; more sort their elements.
- */
-const MERGED_FIELD_STRUCTURES = 64;
 
 /** An order on a field then the id, of one structure or a few (a structure's collection): what element_sort_keys answers. */
 function keyedFieldOrder(query: Pick<ElementQuery, "structures">, terms: readonly OrderTerm[]) {

@@ -1,8 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, SORTABLE_PROPERTIES, type ElementQuery, type ElementValues, type OrderTerm, type SmartField } from "@lineage/core";
+import { createPlatform, readableKeys, SORTABLE_PROPERTIES, type ElementQuery, type ElementValues, type OrderTerm, type SmartField } from "@lineage/core";
 import { groupedPageSql } from "../src/grouped-page.ts";
-import { readableKeys } from "../src/readable-condition.ts";
 import { listPageSql, listStatement } from "../src/list-statement.ts";
 import { openPostgresStore } from "../src/index.ts";
 import { freshDatabase } from "./fresh-database.ts";

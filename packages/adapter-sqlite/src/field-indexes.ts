@@ -3,9 +3,10 @@ import type { Database } from "better-sqlite3";
 import { resolvedOrderFields, type StructureDefinition } from "@lineage/core";
 
 /*
- * The indexes of a structure's field orders: two per field core indexes (indexedOrderFields, on the
- * structure as resolved, so its inherited fields too: resolvedOrderFields), one per direction of the value relative to the id (as list-indexes.ts explains), each on the value as
- * json_extract gives it, over the structure's live revisions only. They are made and dropped as the
+ * The indexes of a structure's field orders: two for each field the core indexes, inherited fields
+ * included (resolvedOrderFields), one per direction of the value relative to the id (as
+ * list-indexes.ts explains), each on the value as json_extract gives it, over the structure's live
+ * revisions only. They are made and dropped as the
  * structure's fields come and go, in the transaction that saves it. The list names the same
  * expression, so SQLite reads the order from the index and the skipped entries without their rows;
  * each entry holds the element's profile too, so that rights are filtered on the entries

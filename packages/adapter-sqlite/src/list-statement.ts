@@ -1,4 +1,4 @@
-import { decisiveOrder, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
+import { decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
 import { fieldSortExpression, sqlText } from "./field-indexes.ts";
 import {
   ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, STRUCTURE_DESC_INDEX, type KeyDirection, type KeyedProperty, type ListScope,
@@ -95,12 +95,6 @@ function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number
     bind: (q) => [...binders.map((bind) => bind(q)), q.offset],
   };
 }
-
-/**
- * Up to this many structures (a structure's collection: it and its descendants, those the caller
- * may view) are merged from each one's field index for a field order; more sort their elements.
- */
-const MERGED_FIELD_STRUCTURES = 64;
 
 /**
  * The page of a field order (then the id) over several structures, merged from each one's index of

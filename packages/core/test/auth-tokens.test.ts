@@ -46,6 +46,7 @@ describe("access tokens (fake clock)", () => {
     const { platform, clock } = await seededPlatform();
     await expect(platform.getAuthorizationToken("bob", ["/api/v2/*"], 0)).rejects.toThrow(/positive number of seconds/);
     await expect(platform.getAuthorizationToken("bob", ["/api/v2/*"], new Date(clock.now().getTime() - 1))).rejects.toThrow(/already past/);
+    await expect(platform.getAuthorizationToken("bob", ["/api/v2/*"], Number.MAX_SAFE_INTEGER)).rejects.toMatchObject({ code: "AUTH0410", message: expect.stringMatching(/too far/) });
     await expect(platform.getAuthorizationToken("ghost", ["/api/v2/*"])).rejects.toThrow(/no account "ghost"/);
     await expect(platform.getAuthorizationToken("bob", [])).rejects.toThrow(expect.objectContaining({ code: "ROUTER0105" }));
     expect(await platform.store.tokens.list()).toEqual([]);

@@ -143,6 +143,15 @@ async function rightsPlatform() {
 }
 
 describe("rights per element and per state, through the use cases", () => {
+  it("a write's answer names an element its author may not view, and shows nothing of it", async () => {
+    const { platform, as } = await rightsPlatform();
+    const own = (await platform.readElement(await as("outsider"), "NOTE_OWN")).revision;
+    const shown = await platform.writeResult(await as("outsider"), own, 0);
+    expect(shown.document.properties).toMatchObject({ title: "Note own" });
+    const hidden = await platform.writeResult(await as("reader"), own, 0);
+    expect(hidden.document).toEqual({ properties: { id: own.id, initid: own.initid }, uri: `/api/v2/smart-elements/${own.initid}.json` });
+  });
+
   it("an element's own profile from the bundle decides who sees it, in lists and counts", async () => {
     const { platform, as, titles } = await rightsPlatform();
     expect(await titles("reader")).toEqual(["Note A", "Note B"]);

@@ -17,9 +17,6 @@ import { postedForm } from "./posted-form.ts";
 /** The route the refusal names when someone else asks for these pages. */
 const ADMIN_PAGES = { route: "console::administration", anyRole: [ADMIN_ROLE] } as const;
 
-/** Whether the person sees the administration at all (the navigation entry). */
-export const mayAdminister = (principal: Principal) => principal.isAdmin;
-
 /** How long a new token lives, in seconds (-1: for ever), as the form offers it. */
 const EXPIRIES = [3600, 86_400, 2_592_000, 31_536_000, -1] as const;
 
@@ -79,9 +76,11 @@ export async function createTokenPage(c: Context<HttpEnv>, platform: Platform, p
   checkFormToken(csrf, form.one("csrf"), t);
   const routes = (form.one("routes") ?? "").split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
   if (routes.length === 0) throw new LineageError("AUTH0410", ["give at least one route"], { userMessage: t.routesNeeded });
-  const expiry = Number(form.one("expiry") ?? "-1");
+  // Only the choices the form offers: anything else is a forged or broken post, never "no expiry".
+  const expiry = EXPIRIES.find((seconds) => String(seconds) === form.one("expiry"));
+  if (expiry === undefined) throw new LineageError("AUTH0410", [`unknown expiry ${JSON.stringify(form.one("expiry") ?? "")}`]);
   const secret = await issueAccessToken(platform.store, platform.clock, principal, {
-    login: form.one("login") ?? "", routes, expiration: Number.isSafeInteger(expiry) ? expiry : -1,
+    login: form.one("login") ?? "", routes, expiration: expiry,
     oneshot: form.one("oneshot") === "1", description: form.one("description") ?? "",
   });
   return { ...(await adminPage(platform, principal, t, csrf, secret)), status: 201 };

@@ -223,6 +223,7 @@ export function compactDomain(image?: { readonly slots: SlotsImage; readonly pos
       total[result[r]!] = 0;
       found[result[r]!] = 0;
     }
+    scratch.release();
     return bestFirst(ids, scores);
   }
 
@@ -275,11 +276,19 @@ function searchScratch() {
       touched: new Uint32Array(length),
     };
   }
+  // Set while a search holds the arrays: one that threw before setting its entries back left them dirty.
+  let inUse = false;
   return {
-    /** The arrays, of `n` slots at least. */
+    /** The arrays, of `n` slots at least, zero where a search reads them first. */
     zeroed(n: number) {
       if (n > size) arrays = allocate((size = Math.max(n, size * 2)));
+      else if (inUse) for (const array of [arrays.total, arrays.found, arrays.score, arrays.count]) array.fill(0);
+      inUse = true;
       return arrays;
+    },
+    /** The search has set back every entry it wrote. */
+    release() {
+      inUse = false;
     },
   };
 }

@@ -47,7 +47,10 @@ export function expiryDate(expiration: TokenExpiration | undefined, now: Date): 
   if (!Number.isSafeInteger(expiration) || expiration <= 0) {
     throw new LineageError("AUTH0410", [`expiration must be a positive number of seconds, a date, or -1 (not ${String(expiration)})`]);
   }
-  return new Date(now.getTime() + expiration * 1000).toISOString();
+  const at = new Date(now.getTime() + expiration * 1000);
+  // Past the last date JavaScript holds (year 275760), toISOString would throw.
+  if (Number.isNaN(at.getTime())) throw new LineageError("AUTH0410", [`expiration is too far in the future (${expiration} s)`]);
+  return at.toISOString();
 }
 
 /** True when the token has expired at `now`. */

@@ -51,3 +51,9 @@ export function decisiveOrder(terms: readonly OrderTerm[], { oneStructure }: { o
   decisive.push({ kind: "property", key: "id", direction: "desc" });
   return decisive;
 }
+
+/**
+ * Up to this many structures (a structure's collection: it and its descendants, those the caller
+ * may view), a SQL store merges a field order from each one's index; past it, their elements are sorted.
+ */
+export const MERGED_FIELD_STRUCTURES = 64;

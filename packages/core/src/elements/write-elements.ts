@@ -4,6 +4,7 @@ import type { HistoryEntry } from "../element/history-entry.ts";
 import { parseFieldsSelection } from "../element/fields-selection.ts";
 import { RestoreBodySchema } from "./restore-body.schema.ts";
 import { renderDocument } from "../element/element-view.ts";
+import { elementUri } from "../element/element-uri.ts";
 import type { Clock } from "../ports/clock.port.ts";
 import type { Deadline } from "../ports/store.port.ts";
 import type { Stamped } from "./definitions.ts";
@@ -277,10 +278,13 @@ export async function reviseElement(tx: ReadScope, clock: Clock, current: Elemen
 
 /** The answer of PUT, DELETE and restore: the element as GET shows it by default. */
 export async function writeResult(scope: ReadScope, revision: ElementRevision, startedAt: number, fields?: string) {
+  const duration = ((performance.now() - startedAt) / 1000).toFixed(4);
+  // A write may leave the element under a profile its author may not view (a state's profile):
+  // the answer then names the element and shows nothing of it, its title included.
+  if (!scope.canView(revision)) {
+    return { document: { properties: { id: revision.id, initid: revision.initid }, uri: elementUri(revision) }, duration };
+  }
   const selection = parseFieldsSelection(fields, "one");
   await scope.prepare([revision]);
-  return {
-    document: renderDocument(revision, selection, scope, "one"),
-    duration: ((performance.now() - startedAt) / 1000).toFixed(4),
-  };
+  return { document: renderDocument(revision, selection, scope, "one"), duration };
 }

@@ -24,6 +24,15 @@ export interface ReadableFilter {
   readonly profiles: readonly string[];
 }
 
+/**
+ * A filter as one list of keys, the form the SQL stores match a row's
+ * `coalesce('p:' || profile, 's:' || structure)` against: `p:NAME` for a profile of the element's
+ * own (or its state's), `s:NAME` for a structure whose profile applies.
+ */
+export function readableKeys(filter: ReadableFilter): string[] {
+  return [...filter.profiles.map((name) => `p:${name}`), ...filter.structures.map((name) => `s:${name}`)];
+}
+
 /** A page of latest revisions. */
 export interface ElementQuery {
   readonly status: LineageStatus;

@@ -25,7 +25,7 @@ function visibilityOfRights(rights: number, own: Visibility): Visibility {
 }
 
 /** The rights the layers granted to the principal give, by field id (admin is granted every layer, as every profile). */
-export function grantedRights(access: FieldAccess, principal: Principal): ReadonlyMap<string, number> {
+function grantedRights(access: FieldAccess, principal: Principal): ReadonlyMap<string, number> {
   const rights = new Map<string, number>();
   for (const layer of access.layers) {
     if (!isGranted([layer.grant], principal)) continue;

@@ -81,7 +81,7 @@ function inherit<T extends StructureDefinition>(parent: ResolvedStructure<T>, ow
 }
 
 /** The parent's fields, changed by the child's entries of the same id, then the child's own fields. */
-export function inheritFields(inherited: readonly SmartField[], own: readonly SmartField[]): SmartField[] {
+function inheritFields(inherited: readonly SmartField[], own: readonly SmartField[]): SmartField[] {
   const changes = new Map(own.map((field) => [field.id, field]));
   const inheritedIds = new Set<string>();
   const apply = (field: SmartField): SmartField => {

@@ -98,6 +98,42 @@ describe("field access layers in the use cases", () => {
   });
 });
 
+/** The invoice with an array whose column c2 only auditors (and admin, granted every layer) see and write. */
+async function importedWithArray() {
+  const bundle = invoiceBundle();
+  bundle.structures[1].fields.push({ id: "arr", type: "array", fields: [{ id: "c1", type: "text" }, { id: "c2", type: "text", visibility: "I" }] });
+  bundle.fieldAccesses[0].layers[0].fields.c2 = "W";
+  bundle.elements[0].values.arr = [{ c1: "a", c2: "x" }, { c1: "b", c2: "y" }];
+  const platform = testPlatform();
+  await importBundle(platform, bundle, { readFile: folder({}) });
+  const principal = principalsOf(platform);
+  return { platform, admin: await principal("admin"), audrey: await principal("audrey"), clara: await principal("clara") };
+}
+
+describe("arrays with columns a caller may not write", () => {
+  it("refuse a new number of rows from a caller who may not write every column, and nothing is written", async () => {
+    const { platform, admin, clara } = await importedWithArray();
+    const refused = await errorOf(() => platform.updateElement(clara, "INV_1", { values: { c1: ["a", "b", "c"] } }));
+    const err = 'array "arr" has columns you may not change: its rows can only be changed by someone who may write them all';
+    expect(refused).toMatchObject({ code: "ROUTES0107", status: 500, data: { id: "arr", index: -1, err } });
+    expect((await platform.readElement(admin, "INV_1")).revision.values).toMatchObject({ c1: ["a", "b"], c2: ["x", "y"] });
+    expect((await errorOf(() => platform.createElementByApi(clara, "DOC_INVOICE", { values: { db_ref: "I2", c1: ["a"] } }))).code).toBe("ROUTES0107");
+  });
+
+  it("let such a caller change the cells in place, the other columns kept", async () => {
+    const { platform, clara } = await importedWithArray();
+    const updated = await platform.updateElement(clara, "INV_1", { values: { c1: ["A", "B"] } });
+    expect(updated.values).toMatchObject({ c1: ["A", "B"], c2: ["x", "y"] });
+  });
+
+  it("let callers who may write every column, through a layer or as admin, change the number of rows", async () => {
+    const { platform, admin, audrey } = await importedWithArray();
+    expect((await platform.updateElement(audrey, "INV_1", { values: { c1: ["a"], c2: ["x"] } })).values).toMatchObject({ c1: ["a"], c2: ["x"] });
+    const grown = await platform.updateElement(admin, "INV_1", { values: { c1: ["a", "b", "c"], c2: ["x", "y", "z"] } });
+    expect(grown.values).toMatchObject({ c1: ["a", "b", "c"], c2: ["x", "y", "z"] });
+  });
+});
+
 const problemsOf = async (bundle: RawBundle) => (await checkBundle(bundle, { store: createMemoryStore(), readFile: folder({}) })).problems;
 
 describe("bundle problems of field accesses", () => {

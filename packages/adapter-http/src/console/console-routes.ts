@@ -12,7 +12,7 @@ import { consoleText, type ConsoleText } from "./console-text.ts";
 import { bodyLimit } from "../body-limit.ts";
 import { adminPage, createTokenPage, reindexPage, revokeTokenPage } from "./admin-page.ts";
 import { dashboardsPage } from "./dashboards-page.ts";
-import { editForm, enumeratesOf, postedFormValues, postedValues, refusalOf, storedFormValues } from "./edit-form.ts";
+import { editForm, enumeratesOf, postedFormValues, postedValues, refusalOf, storedFormValues, withColumnCounts } from "./edit-form.ts";
 import { elementFields } from "./element-fields.ts";
 import { checkFormToken } from "./form-token.ts";
 import { lifecycleSection, transitionPage } from "./lifecycle-page.ts";
@@ -105,8 +105,9 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
   /** The structure's fields as the person sees them, and the enumerates its editable fields choose from. */
   const formContext = async (principal: Principal, structureName: string) => {
     const described = await platform.readStructure(principal, structureName, { fields: "family.structure,document.properties.title" });
-    const structure = (described.data.family?.structure ?? {}) as Record<string, FieldDescription>;
     const definitions = await platform.definitions();
+    // Arrays with a column invisible to the person are shown, not edited: the count tells them.
+    const structure = withColumnCounts((described.data.family?.structure ?? {}) as Record<string, FieldDescription>, definitions.structure(structureName));
     const enumerates = new Map(enumeratesOf(structure).flatMap((name) => {
       const found = definitions.enumerate(name);
       return found ? [[found.name, found] as const] : [];

@@ -1,4 +1,4 @@
-import { isLineageError, translate, type Enumerate, type FieldDescription, type RenderedValue } from "@lineage/core";
+import { isLineageError, translate, type Enumerate, type FieldDescription, type RenderedValue, type StructureDefinition } from "@lineage/core";
 import { html } from "hono/html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
@@ -10,8 +10,8 @@ import type { PostedForm } from "./posted-form.ts";
  * visibility I are not in that description, so they never reach the browser): W fields as inputs
  * by type, R fields shown read-only, H fields left out. Lists are one input per value plus an
  * empty one, arrays a table of inputs with an empty row to add one, files and images a file input
- * (multipart); what the form cannot edit (lists of files, arrays with columns of lists or files) is
- * shown as it is and never sent.
+ * (multipart); what the form cannot edit (lists of files, arrays with columns of lists or files,
+ * arrays with a column the person may not write) is shown as it is and never sent.
  */
 
 /** What the form shows in an input: one text, or one per value of a list or array column. */
@@ -34,13 +34,32 @@ function inputType(field: FieldDescription): string | undefined {
 
 type EditKind = "single" | "enum" | "enums" | "list" | "file" | "array";
 
+/**
+ * A field of the form: as the person's structure description has it and, for an array, its number
+ * of columns, those invisible to the person (left out of the description) included.
+ */
+export type FormField = FieldDescription & { readonly columnCount?: number };
+
+/** The person's description of a structure with, on each array, its number of columns as the structure defines them. */
+export function withColumnCounts(described: Readonly<Record<string, FieldDescription>>, structure: StructureDefinition | undefined): Record<string, FormField> {
+  const counts = new Map((structure?.fields ?? []).flatMap((field) => (field.type === "array" ? [[field.id, field.fields?.length ?? 0] as const] : [])));
+  return Object.fromEntries(Object.entries(described).map(([id, field]) => {
+    const columnCount = counts.get(field.id);
+    return [id, columnCount === undefined ? field : { ...field, columnCount }];
+  }));
+}
+
 const columnsOf = (field: FieldDescription) => Object.values(field.content ?? {}).sort((a, b) => a.logicalOrder - b.logicalOrder);
 
-/** How the form edits a field, or undefined when it shows it read-only. */
-function editKind(field: FieldDescription): EditKind | undefined {
+/**
+ * How the form edits a field, or undefined when it shows it read-only. An array is edited only when
+ * every column is W to the person (one invisible to them, so not described, is not) and simple:
+ * the core refuses a new number of rows from someone who may not write them all.
+ */
+function editKind(field: FormField): EditKind | undefined {
   if (field.type === "array") {
     const columns = columnsOf(field);
-    const simple = columns.length > 0 && columns.every((column) => column.visibility === "W" && !column.multiple && (column.type === "enum" || (inputType(column) !== undefined && column.type !== "password")));
+    const simple = columns.length > 0 && columns.length === (field.columnCount ?? columns.length) && columns.every((column) => column.visibility === "W" && !column.multiple && (column.type === "enum" || (inputType(column) !== undefined && column.type !== "password")));
     return simple ? "array" : undefined;
   }
   if (field.type === "file" || field.type === "image") return field.multiple ? undefined : "file";

@@ -63,7 +63,8 @@ function collectionDescriptions(family: boolean): Record<"list" | "read" | "modi
     modify: {
       tag: TAG, summary: `Modify a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
       description: "Changes the latest revision in place. JSON body, or one form variable per Smart Field (usable from an HTML form). " +
-        "A field the caller may not change (visibility R, or an array named itself) is refused with 500 ROUTES0107 naming it, and nothing is written. " +
+        "A field the caller may not change (visibility R, an array named itself, or a new number of rows for an array with a column the caller may not write) " +
+        "is refused with 500 ROUTES0107 naming it, and nothing is written. " +
         `${IF_MATCH} The answer carries the element's new ETag.`,
       body: PUT_BODY,
       response: { data: WriteResultSchema },

@@ -21,6 +21,11 @@ export interface ApplyOptions {
   readonly onArrayField?: (field: ResolvedField) => never;
   /** Called for a read-only field (visibility R) the writer may not write; without it the field is left as it is. */
   readonly onReadOnly?: (field: ResolvedField) => never;
+  /**
+   * Called for an array whose number of rows the values change while the writer may not write
+   * all its columns (see `checkArrayRows`); without it the array is left as it is.
+   */
+  readonly onArrayRows?: (array: ResolvedField) => never;
 }
 
 function fieldFor(structure: StructureDefinition, key: string, caseInsensitive: boolean): ResolvedField | undefined {
@@ -117,7 +122,39 @@ export async function applyValues(
     const raw = stored.get(key);
     values[field.id] = field.arrayId === undefined ? encodeFieldValue(field, raw, scope) : encodeColumnValue(field, raw, scope);
   }
+  checkArrayRows(structure, current, values, options);
   return values;
+}
+
+/** The number of rows of an array in these values: its longest column. */
+function rowsOf(columns: readonly ResolvedField[], values: ElementValues): number {
+  return Math.max(0, ...columns.map((column) => {
+    const value = values[column.id];
+    return Array.isArray(value) ? value.length : 0;
+  }));
+}
+
+/**
+ * Refuses (through `onArrayRows`) new values that change the number of rows of an array one of
+ * whose columns the writer may not write (R or I to them; W and H carry write): each column is
+ * written on its own, so the columns it keeps would fall out of line with those it changes. Its
+ * cells may still be changed in place, the same number of rows.
+ */
+function checkArrayRows(structure: StructureDefinition, current: ElementValues, values: Record<string, FieldValue>, options: ApplyOptions): void {
+  if (options.writeReadOnly) return;
+  const fields = fieldIndex(structure);
+  const changed = [...fields.values()].filter((field) => field.arrayId !== undefined && values[field.id] !== current[field.id]);
+  for (const arrayId of new Set(changed.map((column) => column.arrayId))) {
+    const array = arrayId === undefined ? undefined : fields.get(arrayId);
+    if (!array) continue;
+    const columns = [...fields.values()].filter((field) => field.arrayId === arrayId);
+    if (columns.every((column) => visibilityOf(column) === "W" || visibilityOf(column) === "H")) continue;
+    const before = rowsOf(columns, current);
+    const given = changed.filter((column) => column.arrayId === arrayId);
+    if (given.every((column) => rowsOf([column], values) === before)) continue;
+    options.onArrayRows?.(array);
+    for (const column of given) values[column.id] = current[column.id] ?? [];
+  }
 }
 
 /** Refuses values that leave a needed field empty (VALUE0002). */

@@ -149,11 +149,17 @@ function refuseField(document: string | number, field: ResolvedField, why: strin
   throw new LineageError("ROUTES0107", [document, field.id, why], { userMessage: "Document update failed", data: { id: field.id, index: -1, err: why } });
 }
 
-/** What PUT and POST refuse before writing anything: an array field named itself, a read-only field. */
-function apiRefusals(document: string | number): Pick<ApplyOptions, "onArrayField" | "onReadOnly"> {
+/**
+ * What PUT and POST refuse before writing anything: an array field named itself, a read-only
+ * field, a new number of rows for an array with columns the caller may not write.
+ */
+function apiRefusals(document: string | number): Pick<ApplyOptions, "onArrayField" | "onReadOnly" | "onArrayRows"> {
   return {
     onArrayField: (field) => refuseField(document, field, new LineageError("ROUTES0127", [field.id]).message),
     onReadOnly: (field) => refuseField(document, field, `Smart field "${field.id}" is read-only`),
+    onArrayRows: (array) => refuseField(
+      document, array, `array "${array.id}" has columns you may not change: its rows can only be changed by someone who may write them all`,
+    ),
   };
 }
 

@@ -281,6 +281,55 @@ describe("bundle problems of inheritance", () => {
     expect(problems).toEqual([{ path: "$.structures[1].titleField", message: 'structure "DOC_MEMO" has no field "inv_total"' }]);
   });
 
+  it("refuses a later bundle giving a stored parent a field a stored child has with another type, writing nothing", async () => {
+    const { platform, stored } = await storedParentAndChild([{ id: "x", type: "text", label: "Mine" }, { id: "c_rows", type: "array", fields: [{ id: "y", type: "text" }] }]);
+    const later = { structures: [{ name: "P", fields: [{ id: "p_a", type: "text" }, { id: "x", type: "int" }] }] };
+    const error = await importBundle(platform, later, { readFile: folder({}) }).catch((e: unknown) => e);
+    expect(isLineageError(error) && error.code).toBe("BUNDLE0001");
+    expect(isLineageError(error) && error.data).toEqual({ problems: [
+      { path: "$.structures[0].fields[1]", message: 'field "x" of "P" is also a field of "C", which extends it, with another type' },
+    ] });
+    expect(await platform.store.catalog.structures()).toEqual(stored);
+    // The field coming through a stored parent the bundle makes P extend: told at that extends.
+    await importBundle(platform, { structures: [{ name: "Q", fields: [{ id: "x", type: "date" }] }] }, { readFile: folder({}) });
+    expect(await problemsOf({ structures: [{ name: "P", extends: "Q", fields: [{ id: "p_a", type: "text" }] }] }, platform.store)).toEqual([
+      { path: "$.structures[0].extends", message: 'field "x" of "Q" is also a field of "C", which extends it, with another type' },
+    ]);
+  });
+
+  it("refuses a later bundle giving a stored parent a field with the id of a stored child's column, and one a grandchild has", async () => {
+    const { platform, stored } = await storedParentAndChild([{ id: "c_rows", type: "array", fields: [{ id: "y", type: "text" }] }]);
+    await importBundle(platform, { structures: [{ name: "G", extends: "C", fields: [{ id: "z", type: "date" }] }] }, { readFile: folder({}) });
+    const before = await platform.store.catalog.structures();
+    expect(before.length).toBe(stored.length + 1);
+    const later = { structures: [{ name: "P", fields: [{ id: "p_a", type: "text" }, { id: "y", type: "text" }, { id: "p_rows", type: "array", fields: [{ id: "z", type: "int" }] }] }] };
+    const error = await importBundle(platform, later, { readFile: folder({}) }).catch((e: unknown) => e);
+    expect(isLineageError(error) && error.data).toEqual({ problems: [
+      { path: "$.structures[0].fields[1]", message: 'field "y" of "P" is also a column of "C", which extends it' },
+      { path: "$.structures[0].fields[2].fields[0]", message: 'field "z" of "P" is also a field of "G", which extends it, with another type' },
+    ] });
+    expect(await platform.store.catalog.structures()).toEqual(before);
+  });
+
+  it("lets a later bundle give a stored parent a field a stored child changes the label or visibility of, as a child in the same bundle may", async () => {
+    const { platform } = await storedParentAndChild([{ id: "x", type: "text", label: "Mine", visibility: "R" }]);
+    const later = { structures: [{ name: "P", fields: [{ id: "p_a", type: "text" }, { id: "x", type: "text", label: "Theirs" }] }] };
+    expect(await problemsOf(later, platform.store)).toEqual([]);
+    await importBundle(platform, later, { readFile: folder({}) });
+    expect((await platform.definitions()).structure("C")!.fields).toEqual([
+      { id: "p_a", type: "text" },
+      { id: "x", type: "text", label: "Mine", visibility: "R" },
+    ]);
+    // An entry giving more than a label and visibility is refused, in the same bundle as in a later one.
+    const { platform: other } = await storedParentAndChild([{ id: "x", type: "text", needed: true }]);
+    expect(await problemsOf(later, other.store)).toEqual([
+      { path: "$.structures[0].fields[1]", message: 'field "x" of "P" is also a field of "C", which extends it, with its own "needed": only its label and visibility can change' },
+    ]);
+    expect(await problemsOf({ structures: [later.structures[0]!, { name: "C", extends: "P", fields: [{ id: "x", type: "text", needed: true }] }] })).toEqual([
+      { path: "$.structures[1].fields[0].needed", message: '"x" is inherited from "P": only its label and visibility can change' },
+    ]);
+  });
+
   it("refuses the import of a bundle with such a problem, writing nothing", async () => {
     const platform = testPlatform();
     const error = await importBundle(platform, { structures: [{ name: "A", extends: "NOPE" }] }, { readFile: folder({}) }).catch((e: unknown) => e);
@@ -288,3 +337,11 @@ describe("bundle problems of inheritance", () => {
     expect(await platform.store.catalog.structures()).toEqual([]);
   });
 });
+
+/** A store holding parent P and child C, C with the given own fields; and its structures as stored. */
+async function storedParentAndChild(childFields: readonly Record<string, unknown>[]) {
+  const platform = testPlatform();
+  const bundle = { structures: [{ name: "P", fields: [{ id: "p_a", type: "text" }] }, { name: "C", extends: "P", fields: childFields }] };
+  await importBundle(platform, bundle, { readFile: folder({}) });
+  return { platform, stored: await platform.store.catalog.structures() };
+}

@@ -7,6 +7,7 @@ import { loadDefinitions, type Definitions } from "../elements/definitions.ts";
 import { createReadScope, type ReadScope } from "../elements/read-scope.ts";
 import type { Store } from "../ports/store.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
+import type { SmartField } from "../structure/smart-field.ts";
 import { fieldIndex, type SmartStructure, type StructureDefinition } from "../structure/smart-structure.ts";
 import { resolveStructures, type ResolvedStructure } from "../structure/structure-inheritance.ts";
 import { encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
@@ -326,6 +327,12 @@ interface Known {
   structureDeclared(name: string): boolean;
   /** The parent a structure names (`extends`), as the bundle leaves it. */
   parentOf(name: string): string | undefined;
+  /** A structure as the bundle or the store gives it (not resolved), as the bundle leaves it. */
+  definition(name: string): StructureDefinition | undefined;
+  /** The stored structures the bundle does not give. */
+  readonly storedOnly: readonly string[];
+  /** A stored structure resolved as the store has it, before the bundle. */
+  stored(name: string): ResolvedStructure<StructureDefinition> | undefined;
 }
 
 /** What the checks read of the store beforehand, in a few batch calls: the checks themselves are synchronous. */
@@ -360,6 +367,7 @@ function knownNames(view: BundleView, facts: StoreFacts): Known {
   const given = new Map<string, StructureDefinition>(facts.structures.filter((s) => !view.declared.structures.has(s.name)).map((s) => [s.name, s]));
   for (const [name, structure] of firstByName(view.structures, (s) => s.name)) given.set(name, { ...structure, fields: structure.fields ?? [] });
   const resolved = new Map(resolveStructures([...given.values()]).map((s) => [s.name, s]));
+  const stored = new Map(resolveStructures(facts.structures).map((s) => [s.name, s]));
   // Whole: every ancestor has a valid definition, and none comes back to the structure (asked once per element: kept).
   const wholes = new Map<string, boolean>();
   const whole = (name: string): boolean => {
@@ -387,6 +395,9 @@ function knownNames(view: BundleView, facts: StoreFacts): Known {
     structure: (name) => (whole(name) ? resolved.get(name) : undefined),
     structureDeclared: (name) => view.declared.structures.has(name) || definitions.structure(name) !== undefined,
     parentOf: (name) => given.get(name)?.extends,
+    definition: (name) => given.get(name),
+    storedOnly: facts.structures.filter((s) => !view.declared.structures.has(s.name)).map((s) => s.name),
+    stored: (name) => stored.get(name),
   };
 }
 
@@ -409,6 +420,7 @@ function definitionProblems(view: BundleView, known: Known): { head: BundleProbl
   checkFieldAccesses(view, known, report);
   checkLifecycles(view, known, report);
   checkStructures(view, known, report);
+  checkStoredDescendants(view, known, report);
   problems = tail;
   checkSearchDomains(view, known, report);
   duplicates(view.dashboards, (d) => d.slug, "$.dashboards", "slug", "dashboard", report);
@@ -597,6 +609,86 @@ function checkStructures(view: BundleView, known: Known, report: Report): void {
     }
     structure.titleFields?.forEach((id, k) => checkTitleField(id, `${path}.titleFields[${k}]`));
   });
+}
+
+/** A stored child's own field entry that its inherited fields, as the bundle changes them, take badly: by field id, the key at fault. */
+interface InheritedClash {
+  readonly id: string;
+  /** The key of the child's entry at fault; "column" for a column with an inherited id. */
+  readonly key: string;
+}
+
+/** The clashes of a structure's own field entries with the fields of its resolved parent, as checkStructures tells them of a bundle's. */
+function inheritedClashes(own: StructureDefinition, parent: ResolvedStructure<StructureDefinition>): InheritedClash[] {
+  const inherited = fieldIndex(parent);
+  const clashes: InheritedClash[] = [];
+  const visit = (field: SmartField, inArray: boolean) => {
+    const inheritedField = inherited.get(field.id);
+    if (!inheritedField) return field.fields?.forEach((column) => visit(column, true));
+    if (inArray) clashes.push({ id: field.id, key: "column" });
+    else for (const problem of inheritedFieldProblems(field, inheritedField, parent.name)) clashes.push({ id: field.id, key: problem.key });
+  };
+  own.fields.forEach((field) => visit(field, false));
+  return clashes;
+}
+
+/**
+ * Stored structures the bundle does not give, below one it gives: their own field entries are
+ * checked against the fields they will inherit, as a child of the bundle is. A clash the store
+ * had already is not the bundle's; a new one is told where the bundle gives the field (or the
+ * nearest parent it changes), naming the stored child.
+ */
+function checkStoredDescendants(view: BundleView, known: Known, report: Report): void {
+  const entryOf = (name: string) => {
+    const index = view.declared.structures.get(name);
+    const entry = index === undefined ? undefined : view.structures[index];
+    return index === undefined || !entry ? undefined : { index, entry };
+  };
+  for (const name of known.storedOnly) {
+    const child = known.structure(name);
+    const own = known.definition(name);
+    const parentName = child?.ancestors[0];
+    if (!child || !own || parentName === undefined || !child.ancestors.some((a) => view.declared.structures.has(a))) continue;
+    const parent = known.structure(parentName);
+    if (!parent) continue;
+    const before = known.stored(name);
+    const parentBefore = before?.ancestors[0] === undefined ? undefined : known.stored(before.ancestors[0]);
+    const had = new Set(parentBefore ? inheritedClashes(own, parentBefore).map((c) => `${c.key}:${c.id}`) : []);
+    const rootFirst = [...child.ancestors].reverse();
+    for (const clash of inheritedClashes(own, parent)) {
+      if (had.has(`${clash.key}:${clash.id}`)) continue;
+      const at = bundlePathOf(clash.id, rootFirst, entryOf);
+      const origin = at?.name ?? rootFirst.find((a) => known.definition(a) && fieldIndex(known.definition(a)!).has(clash.id)) ?? parentName;
+      const field = `field "${clash.id}" of "${origin}"`;
+      let message: string;
+      if (clash.key === "column") message = `${field} is also a column of "${name}", which extends it`;
+      else if (clash.key === "type") message = `${field} is also a field of "${name}", which extends it, with another type`;
+      else message = `${field} is also a field of "${name}", which extends it, with its own "${clash.key}": only its label and visibility can change`;
+      // Not given by the bundle: the field comes through a parent the bundle changes.
+      const nearest = child.ancestors.find((a) => entryOf(a));
+      const changed = nearest === undefined ? undefined : entryOf(nearest);
+      const path = at?.path ?? (changed ? `$.structures[${changed.index}]${changed.entry.extends === undefined ? "" : ".extends"}` : "$.structures");
+      report(path, message);
+    }
+  }
+}
+
+/** Where the bundle gives a field, in the first of the structures (root first) whose entry has it. */
+function bundlePathOf(
+  id: string, rootFirst: readonly string[], entryOf: (name: string) => { index: number; entry: BundleStructure } | undefined,
+): { path: string; name: string } | undefined {
+  for (const name of rootFirst) {
+    const found = entryOf(name);
+    if (!found) continue;
+    const fields = found.entry.fields ?? [];
+    for (const [j, field] of fields.entries()) {
+      const path = `$.structures[${found.index}].fields[${j}]`;
+      if (field.id === id) return { path, name };
+      const k = field.fields?.findIndex((column) => column.id === id) ?? -1;
+      if (k >= 0) return { path: `${path}.fields[${k}]`, name };
+    }
+  }
+  return undefined;
 }
 
 /** Types whose values are no text for a title: files and images are references, passwords are never disclosed. */

@@ -21,11 +21,14 @@ export function extendsProblem(name: string, links: StructureLinks): string | un
 /** Keys a field entry of a child gives that an inherited field cannot take. */
 const FIXED_KEYS = ["needed", "multiple", "enum", "structure", "options", "fields"] as const satisfies readonly Exclude<keyof BundleField, "id" | "type" | (typeof OVERRIDABLE_FIELD_KEYS)[number]>[];
 
+/** A child's field entry, as a bundle gives it or as the store keeps it. */
+type InheritedEntry = Pick<BundleField, "id"> & { readonly type: string } & { readonly [K in (typeof FIXED_KEYS)[number]]?: unknown };
+
 /**
  * The problems of a child's entry for an inherited field, by the key they are at: it gives the
  * field's type as the parent has it, and changes its label or visibility only.
  */
-export function inheritedFieldProblems(entry: BundleField, inherited: SmartField, parent: string): { key: string; message: string }[] {
+export function inheritedFieldProblems(entry: InheritedEntry, inherited: SmartField, parent: string): { key: string; message: string }[] {
   const problems: { key: string; message: string }[] = [];
   if (entry.type !== inherited.type) {
     problems.push({ key: "type", message: `"${entry.id}" is inherited from "${parent}" as a ${inherited.type} field: its type cannot change` });

@@ -46,7 +46,11 @@ export default defineConfig({
           pool: "threads",
         },
       },
-      { extends: true, test: { name: "postgres", include: POSTGRES } },
+      {
+        extends: true,
+        // Each file opens and closes its own stores on databases of its own: it shares nothing but modules.
+        test: { name: "postgres", include: POSTGRES, isolate: false },
+      },
       {
         extends: true,
         // One module graph per worker too: a file's own server is all it starts, and importing the
@@ -61,7 +65,7 @@ export default defineConfig({
       { extends: true, test: { name: "browser", include: BROWSER } },
       {
         extends: true,
-        test: { name: "two nodes on postgres", include: END_TO_END, env: { LINEAGE_E2E_STORE: "postgres" } },
+        test: { name: "two nodes on postgres", include: END_TO_END, isolate: false, env: { LINEAGE_E2E_STORE: "postgres" } },
       },
       // test/packed-app/ is the app it installs, tested there, not here.
       { extends: true, test: { name: "packages", include: ["test/*.test.ts"] } },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 
 // Issue 19, item 8, over a real server: titles made of several title fields as the original makes
 // them (joined by spaces in the structure's field order), the original's "untitled" title in the
@@ -19,8 +19,7 @@ async function seed(store: Store) {
   await platform.addUser({ login: "alice", password: "alice-pw", locale: "fr" });
   const system = await platform.principalOfAccount(admin);
   await platform.createElement(system, { structure: "CONTACT", name: "CT_ADA", values: { ct_first: "Ada", ct_phone: "01", ct_last: "Lovelace" } });
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, twin };
+  return withTwin({ platform, store });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
 import { createJimpImages, createJimpProcessor } from "@lineage/adapter-images";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 
 // Issue 19, items 4, 5, 6 and 7, over a real server: icons never null, docid values shaped as the
 // original answers them (and nothing of a target the reader may not view), enum values with their
@@ -61,8 +61,7 @@ async function seed(store: Store) {
   });
   // A key the enumerate no longer holds, as after a bundle dropped it.
   await store.catalog.saveEnumerate({ name: "COLOURS", items: (await store.catalog.enumerate("COLOURS"))!.items.filter((item) => item.key !== "gone") });
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, secret, target, twin };
+  return withTwin({ platform, store, secret, target });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 
 // Issue 22, item 2, over a real server: the field types time, money, password, color and account,
 // written by PUT (JSON and form), validated, displayed in the reader's language, sorted; a password
@@ -24,8 +24,7 @@ async function seed(store: Store) {
   const system = await platform.principalOfAccount(admin);
   await platform.createElement(system, { structure: "ITEM", name: "IT_A", values: { it_ref: "A", it_at: "09:30", it_price: 1234.5, it_colour: "#FFAA00", it_author: "jdoe" } });
   await platform.createElement(system, { structure: "ITEM", name: "IT_B", values: { it_ref: "B", it_at: "08:15", it_price: 99, it_colour: "#000000", it_author: "admin" } });
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, twin };
+  return withTwin({ platform, store });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 
 // Issue 19, item 11, over a real server: values indexed as the original indexes them, in an
 // English and a French domain: dates by their weekday and month names, enum items with their
@@ -36,8 +36,7 @@ async function seed(store: Store) {
     values: { ev_title: "Engines", ev_day: "2026-03-04", ev_at: "2026-07-14T21:30:00", ev_colour: "sky", ev_speaker: String(ada.initid), ev_price: 1234.5, ev_notes: "Le moteur et la machine" },
   });
   await platform.createElement(system, { structure: "EVENT", name: "E_LOOMS", values: { ev_title: "Looms", ev_notes: "Les métiers à tisser" } });
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, twin };
+  return withTwin({ platform, store });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

@@ -7,7 +7,7 @@ import { createPlatform, createScryptPasswordHasher, formatFileValue, readImageH
 import { createJimpImages, createJimpProcessor } from "@lineage/adapter-images";
 import { bandedImage, noisyPng } from "../../adapter-images/test/image-fixtures.ts";
 import { createHttpApp, startServer } from "../src/index.ts";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 import { expectDocumentedAnswer } from "./openapi-answers.ts";
 
 // The Images routes (api-v2.md, Images; original-notes.md 2.10) over a real server, real files and jimp workers.
@@ -61,8 +61,7 @@ async function seed(store: Store) {
     const value = element.values[field];
     return Number(/\|(\d+)\|/.exec(String(Array.isArray(value) ? value[0] : value))?.[1]);
   };
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, element, badge, photoId: fileOf("ph_image"), docId: fileOf("ph_doc"), iconId: icon.id, photo, twin };
+  return withTwin({ platform, store, element, badge, photoId: fileOf("ph_image"), docId: fileOf("ph_doc"), iconId: icon.id, photo });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

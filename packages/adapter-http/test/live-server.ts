@@ -56,11 +56,16 @@ export async function startLiveServer<S extends Seed>(
   };
 }
 
+/** A seed with its twin: a platform of the same password hasher over another store, for a second node. */
+export function withTwin<T extends { readonly platform: Platform; readonly store: Store }>(seed: T): T & Required<Pick<Seed, "twin">> {
+  return { ...seed, twin: (other: Store) => createPlatform({ store: other, hasher: seed.platform.hasher }) };
+}
+
 /** A seed that imports `bundle` into the store (passwords hashed cheaply, as tests afford), with its twin for a second node. */
 export function bundleSeed(bundle: unknown): (store: Store) => Promise<Required<Seed>> {
   return async (store) => {
     const platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
     await importBundle(platform, bundle, { readFile: () => undefined });
-    return { platform, store, twin: (other) => createPlatform({ store: other, hasher: platform.hasher }) };
+    return withTwin({ platform, store });
   };
 }

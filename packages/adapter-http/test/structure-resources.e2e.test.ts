@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
 import { createJimpImages, createJimpProcessor } from "@lineage/adapter-images";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 import { expectDocumentedAnswer } from "./openapi-answers.ts";
 
 // Issue 19, items 1, 2, 3, 9 and 10, over a real server: creation in a structure's collection, a
@@ -62,8 +62,7 @@ async function seed(store: Store) {
   await platform.reviseElement(system, hello);
   await platform.updateElement(system, "ART_HELLO", { values: { ar_file: upload("compte rendu été.pdf", "application/pdf", "%PDF-1.4 latest") } });
   const report = await platform.createElement(system, { structure: "REPORT", name: "REP_ONE", values: { rp_title: "One", rp_file: upload("r.txt", "text/plain", "report") } });
-  const twin = (other: Store): Platform => createPlatform({ store: other, hasher: platform.hasher });
-  return { platform, store, hello, report, twin };
+  return withTwin({ platform, store, hello, report });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

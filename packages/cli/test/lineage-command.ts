@@ -9,7 +9,8 @@ const BIN = join(ROOT, "packages/cli/bin/lineage.mjs");
  * to date with the sources before any test. Starting from the sources instead costs tsx's
  * compilation at every start, about 0.7 s of CPU per command, which these suites pay a hundred times.
  */
-export const LINEAGE = [BIN];
+// LINEAGE_TEST_CLI=sources runs them from the sources, as the suites did before (bench/test-suite.ts measures both).
+export const LINEAGE = process.env.LINEAGE_TEST_CLI === "sources" ? ["--conditions=@lineage/source", BIN] : [BIN];
 
 /** The command from the TypeScript sources (through tsx): for a configuration that names a `.ts` module of its own. */
 export const LINEAGE_FROM_SOURCES = ["--conditions=@lineage/source", BIN];

@@ -213,7 +213,7 @@ function renderSection(run: RunFigures): string {
     `- How: each enumerate object gets, per locale, an index (\`packages/core/src/enumerates/enumerate-index.ts\`): its items' views, and their labels ` +
       `folded (case, accents) once and joined in one text; a lookup is then one native string search through the ${thousands(run.items)} labels. ` +
       "The label and key orders are ranks computed once too. " +
-      `The core keeps the parsed definitions (\`packages/core/src/elements/definitions.ts\`, checked against the change clock's \`definitions\` stamp) so the index survives between requests.`,
+      `The core keeps the parsed definitions (\`packages/core/src/scope/definitions.ts\`, checked against the change clock's \`definitions\` stamp) so the index survives between requests.`,
     `- Building the index of this enumerate (the first lookup after it changes): ${ms(run.index.build)} ms, plus ${ms(run.index.labelOrder)} ms for the label order (median of 5, in process). ` +
       `Over HTTP the first lookup took ${run.firstMs.toFixed(1)} ms (reading and parsing the enumerate from SQLite, then the index), the second ${run.secondMs.toFixed(1)} ms.`,
     `- The cost of size: the slower narrow lookup serves ${thousands(slowest)} req/s against ${thousands(tiny?.requestsPerSecond ?? NaN)} for the 3-item enumerate, ` +

@@ -1,15 +1,16 @@
-import type { Account } from "./accounts/account.ts";
+import type { Account, AddUserInput } from "./accounts/account.ts";
 import { createPasswordAuthenticator } from "./accounts/authenticate.ts";
-import { addUser, listUsers, removeUser, setAccountDisabled, setPassword, type AddUserInput } from "./accounts/manage-accounts.ts";
+import { addUser, listUsers, removeUser, setAccountDisabled, setPassword } from "./accounts/manage-accounts.ts";
 import type { Principal } from "./accounts/principal.ts";
 import { createScryptPasswordHasher } from "./accounts/scrypt-password-hasher.ts";
-import type { ElementRevision } from "./element/smart-element.ts";
-import { createReadScope, type ReadScope, type Transact } from "./elements/read-scope.ts";
+import type { ElementRevision } from "./elements/smart-element.ts";
+import type { RequestScope, Transact } from "./scope/request-scope.ts";
+import { createRequestScope } from "./scope/create-request-scope.ts";
 import { etagFor } from "./elements/if-match.ts";
 import * as read from "./elements/read-elements.ts";
-import { createVersionedCache, principalKey } from "./elements/reading-cache.ts";
+import { createVersionedCache, principalKey } from "./scope/reading-cache.ts";
 import type { ChangeStamp } from "./ports/change-clock.port.ts";
-import { createDefinitionsCache, type Definitions } from "./elements/definitions.ts";
+import { createDefinitionsCache, type Definitions } from "./scope/definitions.ts";
 import * as write from "./elements/write-elements.ts";
 import { readEnumerate } from "./enumerates/read-enumerate.ts";
 import { readFieldFile } from "./files/field-file.ts";
@@ -58,8 +59,8 @@ export interface PlatformOptions {
   readonly searchDocuments?: DocumentTextExtractor;
 }
 
-type Tail<F> = F extends (scope: ReadScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => Promise<Awaited<T>> : never;
-type ClockTail<F> = F extends (scope: ReadScope, clock: Clock, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => Promise<Awaited<T>> : never;
+type Tail<F> = F extends (scope: RequestScope, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => Promise<Awaited<T>> : never;
+type ClockTail<F> = F extends (scope: RequestScope, clock: Clock, ...rest: infer R) => infer T ? (principal: Principal, ...rest: R) => Promise<Awaited<T>> : never;
 
 /**
  * The platform's use cases, bound to a store: what adapters (HTTP, CLI) and
@@ -90,8 +91,8 @@ export interface Platform {
   removeUser(login: string): ReturnType<typeof removeUser>;
   /** The definitions (structures, enumerates, lifecycles, profiles, roles, groups) at the stamp given, or as now committed. */
   definitions(stamp?: ChangeStamp): Promise<Definitions>;
-  /** A read scope: lookups and permissions for one request; `stamp`, the change clock as the request saw it. */
-  scope(principal: Principal, stamp?: ChangeStamp): Promise<ReadScope>;
+  /** A request scope: lookups and permissions for one request; `stamp`, the change clock as the request saw it. */
+  scope(principal: Principal, stamp?: ChangeStamp): Promise<RequestScope>;
   readElement: Tail<typeof read.readElement>;
   listElements: Tail<typeof read.listAliveElements>;
   listTrash: Tail<typeof read.listTrash>;
@@ -140,7 +141,7 @@ export function createPlatform(options: PlatformOptions): Platform {
   const passwords = createPasswordAuthenticator(store, definitions, hasher, clock, options.credentialCacheMs);
   const transact: Transact = (fn, transactionOptions) =>
     store.transaction(async (tx) => fn(tx, await definitionsCache.get(tx)), transactionOptions);
-  const scope = async (principal: Principal, stamp?: ChangeStamp) => createReadScope(store, principal, await definitions(stamp), transact, hasher);
+  const scope = async (principal: Principal, stamp?: ChangeStamp) => createRequestScope(store, principal, await definitions(stamp), transact, hasher);
   const readings = createVersionedCache<read.ElementReading>(options.readingCacheSize ?? 1000);
   const lists = { maxSlice: options.maxSlice };
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createDefinitionsCache } from "../src/elements/definitions.ts";
+import { createDefinitionsCache } from "../src/scope/definitions.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { countingStore } from "./counting-store.ts";
 import { seededPlatform } from "./fixture.ts";

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { importBundle } from "../src/bundle/import-bundle.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import type { Lifecycle } from "../src/catalog/lifecycle.ts";
-import type { Profile } from "../src/catalog/profile.ts";
-import { isReadable, listScope, readableFilter, revisionPermissions, revisionProfile } from "../src/elements/element-profile.ts";
+import type { Lifecycle } from "../src/lifecycle/lifecycle.ts";
+import type { Profile } from "../src/access/profile.ts";
+import { isReadable, listScope, readableFilter, revisionPermissions, revisionProfile } from "../src/access/element-profile.ts";
 import { principalOf, type Principal } from "../src/accounts/principal.ts";
-import type { SmartStructure } from "../src/structure/smart-structure.ts";
+import type { SmartStructure } from "../src/structures/smart-structure.ts";
 import { folder, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
 
 const PROFILES: Profile[] = [

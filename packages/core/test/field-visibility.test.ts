@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { principalOf, type Principal } from "../src/accounts/principal.ts";
-import type { FieldAccess } from "../src/catalog/field-access.ts";
-import { effectiveStructure, visibilityKey } from "../src/structure/field-visibility.ts";
-import { visibilityOf } from "../src/structure/smart-field.ts";
-import { findField, type SmartStructure } from "../src/structure/smart-structure.ts";
-import { resolveStructures } from "../src/structure/structure-inheritance.ts";
+import type { FieldAccess } from "../src/access/field-access.ts";
+import { effectiveStructure, visibilityKey } from "../src/access/field-visibility.ts";
+import { visibilityOf } from "../src/structures/smart-field.ts";
+import { findField, type SmartStructure } from "../src/structures/smart-structure.ts";
+import { resolveStructures } from "../src/structures/structure-inheritance.ts";
 
 const INVOICE: SmartStructure = {
   id: 7, name: "DOC_INVOICE", fieldAccess: "FAL_INVOICE",

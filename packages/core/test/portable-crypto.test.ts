@@ -3,7 +3,7 @@ import { md4 } from "hash-wasm";
 import { describe, expect, it } from "vitest";
 import { newSessionSecret } from "../src/auth/session.ts";
 import { newTokenId, newTokenSecret, secretHash } from "../src/auth/access-token.ts";
-import { elementEtag } from "../src/element/etag.ts";
+import { elementEtag } from "../src/elements/etag.ts";
 import { elementImportKey } from "../src/bundle/bundle-values.ts";
 import { fromBase64, toBase64, toBase64Url, toHex } from "../src/crypto/encoding.ts";
 import { randomBytes } from "../src/crypto/random-bytes.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createVersionedCache } from "../src/elements/reading-cache.ts";
+import { createVersionedCache } from "../src/scope/reading-cache.ts";
 import { createPlatform, createScryptPasswordHasher } from "../src/index.ts";
 import { countingStore } from "./counting-store.ts";
 import { principalsOf, seededPlatform } from "./fixture.ts";

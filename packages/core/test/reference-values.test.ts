@@ -6,7 +6,7 @@ import { seededPlatform } from "./fixture.ts";
 
 /*
  * Values that name elements or vault files, in every form the value codec and the renderer read:
- * what the read scope loads beforehand must be what they look up (else "was not loaded", a 500).
+ * what the request scope loads beforehand must be what they look up (else "was not loaded", a 500).
  */
 
 describe("values naming elements and files", () => {

@@ -4,8 +4,8 @@ import { importBundle } from "../src/bundle/import-bundle.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import type { Store } from "../src/ports/store.port.ts";
 import { withInheritedConfigs, type SearchDomain } from "../src/search/search-domain.ts";
-import type { StructureDefinition } from "../src/structure/smart-structure.ts";
-import { inheritanceBreak, resolveStructures } from "../src/structure/structure-inheritance.ts";
+import type { StructureDefinition } from "../src/structures/smart-structure.ts";
+import { inheritanceBreak, resolveStructures } from "../src/structures/structure-inheritance.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { folder, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
 import { principalsOf } from "./fixture.ts";
@@ -262,7 +262,7 @@ describe("bundle problems of inheritance", () => {
     bundle.structures.push({ name: "LINK", fields: [{ id: "ln_doc", type: "docid", structure: "DOC_BASE" }, { id: "ln_credit", type: "docid", structure: "DOC_CREDIT" }] });
     bundle.elements.push({ structure: "LINK", name: "L_1", values: { ln_doc: "C_1", ln_credit: "I_1" } });
     expect(await problemsOf(bundle)).toEqual([{ path: "$.elements[3].values.ln_credit", message: expect.stringContaining('is not of structure "DOC_CREDIT"') }]);
-    // Written through the import's read scope: the same rule.
+    // Written through the import's request scope: the same rule.
     const platform = testPlatform();
     delete bundle.elements[3].values.ln_credit;
     await importBundle(platform, bundle, { readFile: folder({}) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { turnVersion, type AfterIo } from "../src/elements/turn-version.ts";
+import { turnVersion, type AfterIo } from "../src/scope/turn-version.ts";
 import type { ChangeClock, ChangeStamp } from "../src/ports/change-clock.port.ts";
 
 /** An AfterIo run by hand: `flush()` is the check phase of the turn. */

@@ -34,3 +34,16 @@ export const LOGIN_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 
 /** The role that holds every right. */
 export const ADMIN_ROLE = "admin";
+
+/** A new account, as `addUser` and credential providers give it: only the login is required (without a password it logs in by other methods only). */
+export interface AddUserInput {
+  readonly login: string;
+  readonly password?: string | undefined;
+  readonly displayName?: string | undefined;
+  readonly roles?: readonly string[] | undefined;
+  readonly groups?: readonly string[] | undefined;
+  readonly locale?: string | undefined;
+  readonly rights?: readonly HttpRight[] | undefined;
+  /** Created disabled: it cannot log in until enabled. */
+  readonly disabled?: boolean | undefined;
+}

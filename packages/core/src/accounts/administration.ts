@@ -1,5 +1,5 @@
 import { createAccessToken } from "../auth/manage-tokens.ts";
-import { requireAccess } from "../auth/authorization-guard.ts";
+import { requireAccess } from "../access/authorization-guard.ts";
 import type { TokenExpiration } from "../auth/access-token.ts";
 import type { TokenRouteInput } from "../auth/token-route.ts";
 import type { Clock } from "../ports/clock.port.ts";

@@ -4,7 +4,7 @@ import type { Clock } from "../ports/clock.port.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Store } from "../ports/store.port.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
-import type { Definitions } from "../elements/definitions.ts";
+import type { Definitions } from "../scope/definitions.ts";
 import type { Account } from "./account.ts";
 import { principalOf, type Principal } from "./principal.ts";
 

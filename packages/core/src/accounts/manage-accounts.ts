@@ -2,19 +2,7 @@ import { checkBundle, type BundleProblem } from "../bundle/bundle-problems.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Store } from "../ports/store.port.ts";
-import { HTTP_RIGHTS, type Account, type HttpRight } from "./account.ts";
-
-export interface AddUserInput {
-  readonly login: string;
-  readonly password?: string | undefined;
-  readonly displayName?: string | undefined;
-  readonly roles?: readonly string[] | undefined;
-  readonly groups?: readonly string[] | undefined;
-  readonly locale?: string | undefined;
-  readonly rights?: readonly HttpRight[] | undefined;
-  /** Created disabled: it cannot log in until enabled. */
-  readonly disabled?: boolean | undefined;
-}
+import { HTTP_RIGHTS, type Account, type AddUserInput } from "./account.ts";
 
 /** The values of an account as a bundle's `accounts.users` entry gives them; undefined keys are left out. */
 export type AccountValues = Omit<AddUserInput, "disabled">;

@@ -1,4 +1,4 @@
-import type { Profile, Permission } from "../catalog/profile.ts";
+import type { Profile, Permission } from "../access/profile.ts";
 import { ADMIN_ROLE, type Account, type Group } from "./account.ts";
 
 /** An authenticated account with its effective roles (its own and its groups'). */

@@ -4,7 +4,7 @@ import { LineageError } from "../errors/lineage-error.ts";
 import type { Clock } from "../ports/clock.port.ts";
 import type { Store } from "../ports/store.port.ts";
 import { expiryDate, isTokenExpired, newTokenId, newTokenSecret, secretHash, type AccessToken, type TokenExpiration } from "./access-token.ts";
-import { requireAccess } from "./authorization-guard.ts";
+import { requireAccess } from "../access/authorization-guard.ts";
 import { constantTimeEqual } from "./constant-time.ts";
 import { normaliseTokenRoutes, routesAllow, type TokenRoute, type TokenRouteInput } from "./token-route.ts";
 

@@ -1,15 +1,16 @@
 import * as v from "valibot";
 import { ADMIN_ROLE, type Account } from "../accounts/account.ts";
-import type { Enumerate } from "../catalog/enumerate.ts";
+import type { Enumerate } from "../enumerates/enumerate.ts";
 import { isLineageError } from "../errors/lineage-error.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
-import { loadDefinitions, type Definitions } from "../elements/definitions.ts";
-import { createReadScope, type ReadScope } from "../elements/read-scope.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
+import { loadDefinitions, type Definitions } from "../scope/definitions.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
+import { createRequestScope } from "../scope/create-request-scope.ts";
 import type { Store } from "../ports/store.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
-import type { SmartField } from "../structure/smart-field.ts";
-import { fieldIndex, type SmartStructure, type StructureDefinition } from "../structure/smart-structure.ts";
-import { resolveStructures, type ResolvedStructure } from "../structure/structure-inheritance.ts";
+import type { SmartField } from "../structures/smart-field.ts";
+import { fieldIndex, type SmartStructure, type StructureDefinition } from "../structures/smart-structure.ts";
+import { resolveStructures, type ResolvedStructure } from "../structures/structure-inheritance.ts";
 import { encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
 import type { ValueContext } from "../values/value-context.ts";
 import {
@@ -760,7 +761,7 @@ async function checkElements(
       const { cells } = layoutValues(structure, element.values ?? {}, "$", () => {});
       for (const cell of cells) referencesIn(cell.field, cell.raw, references);
     }
-    const scope = createReadScope(options.store, systemPrincipal(), facts.definitions);
+    const scope = createRequestScope(options.store, systemPrincipal(), facts.definitions);
     await scope.load({ elements: references.elements, logins: references.logins, vaultFiles: references.files });
     const placeholders = new Map<number, VaultFile>();
     const context: ValueContext = {
@@ -800,7 +801,7 @@ function plannedAccount(login: string): Account {
 }
 
 function checkElement(
-  element: BundleElement, index: number, known: Known, scope: ReadScope, context: ValueContext,
+  element: BundleElement, index: number, known: Known, scope: RequestScope, context: ValueContext,
   checkFile: (file: string) => string | undefined, placeholderOf: (ref: { readonly file: string }) => number, report: Report,
 ): void {
   const path = `$.elements[${index}]`;

@@ -1,6 +1,6 @@
 import { sha256Hex } from "../crypto/sha256.ts";
-import type { ResolvedField } from "../structure/smart-field.ts";
-import { fieldIndex, flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
+import type { ResolvedField } from "../structures/smart-field.ts";
+import { fieldIndex, flattenFields, type StructureDefinition } from "../structures/smart-structure.ts";
 
 /*
  * Element values as a bundle writes them, shared by the checks and the import:

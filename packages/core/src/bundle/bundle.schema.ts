@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { HTTP_RIGHTS, LOGIN_PATTERN } from "../accounts/account.ts";
-import { FIELD_TYPES, VISIBILITIES } from "../structure/smart-field.ts";
-import { LAYER_ACCESSES } from "../catalog/field-access.ts";
+import { FIELD_TYPES, VISIBILITIES } from "../structures/smart-field.ts";
+import { LAYER_ACCESSES } from "../access/field-access.ts";
 
 /*
  * The bundle format (bundle.md), as one valibot schema. It only validates:

@@ -1,20 +1,21 @@
 import { HTTP_RIGHTS, type Account, type Group, type Role } from "../accounts/account.ts";
-import type { Enumerate } from "../catalog/enumerate.ts";
-import type { Lifecycle } from "../catalog/lifecycle.ts";
-import type { Profile } from "../catalog/profile.ts";
-import type { FieldAccess } from "../catalog/field-access.ts";
+import type { Enumerate } from "../enumerates/enumerate.ts";
+import type { Lifecycle } from "../lifecycle/lifecycle.ts";
+import type { Profile } from "../access/profile.ts";
+import type { FieldAccess } from "../access/field-access.ts";
 import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
 import { isLineageError, LineageError } from "../errors/lineage-error.ts";
-import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
-import type { UploadedFile } from "../element/uploaded-file.ts";
+import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
+import type { UploadedFile } from "../elements/uploaded-file.ts";
 import { applyValues } from "../elements/element-values.ts";
 import { changeElement, insertElement } from "../elements/write-elements.ts";
-import { loadDefinitions, type Definitions } from "../elements/definitions.ts";
-import { createReadScope, type ReadScope } from "../elements/read-scope.ts";
+import { loadDefinitions, type Definitions } from "../scope/definitions.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
+import { createRequestScope } from "../scope/create-request-scope.ts";
 import type { Repositories } from "../ports/store.port.ts";
 import type { Platform } from "../platform.ts";
 import type { NewAccount } from "../ports/account-repository.port.ts";
-import type { StructureDefinition } from "../structure/smart-structure.ts";
+import type { StructureDefinition } from "../structures/smart-structure.ts";
 import { isEmptyValue } from "../values/field-value-codec.ts";
 import { checkBundleSource, type BundleProblem } from "./bundle-problems.ts";
 import type { BundleNames } from "./bundle-names.ts";
@@ -261,7 +262,7 @@ interface ImportRun {
   /** The definitions the transaction wrote. */
   readonly definitions: Definitions;
   /** A scope per write, so none reads an element from before another write. */
-  scope(): ReadScope;
+  scope(): RequestScope;
   readonly defaultOwner: number;
   /** Owner ids by login, read once per login. */
   readonly owners: Map<string, number>;
@@ -283,7 +284,7 @@ async function importElements(platform: Platform, tx: Repositories, elements: El
   const definitions = await loadDefinitions(tx, "");
   const run: ImportRun = {
     platform, tx, elements, counts, definitions,
-    scope: () => createReadScope(tx, system, definitions, undefined, platform.hasher),
+    scope: () => createRequestScope(tx, system, definitions, undefined, platform.hasher),
     defaultOwner: (await tx.accounts.byLogin("admin"))?.id ?? system.account.id,
     owners: new Map(),
     pending: new Map(),

@@ -1,5 +1,5 @@
-import type { SmartField } from "../structure/smart-field.ts";
-import { inheritanceBreak, OVERRIDABLE_FIELD_KEYS } from "../structure/structure-inheritance.ts";
+import type { SmartField } from "../structures/smart-field.ts";
+import { inheritanceBreak, OVERRIDABLE_FIELD_KEYS } from "../structures/structure-inheritance.ts";
 import type { BundleField } from "./bundle.schema.ts";
 
 /** What a bundle's `extends` may name: structures of the bundle and of the store, as the bundle will leave them. */

@@ -1,7 +1,7 @@
 import { translate, type Label } from "../i18n/label.ts";
-import type { ElementValues, FieldValue } from "../element/smart-element.ts";
-import { flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
-import type { ResolvedField } from "../structure/smart-field.ts";
+import type { ElementValues, FieldValue } from "./smart-element.ts";
+import { flattenFields, type StructureDefinition } from "../structures/smart-structure.ts";
+import type { ResolvedField } from "../structures/smart-field.ts";
 
 /** The original keeps titles to 255 characters (code points, not UTF-16 units). */
 const TITLE_LENGTH = 255;

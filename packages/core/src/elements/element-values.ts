@@ -1,11 +1,11 @@
 import { LineageError } from "../errors/lineage-error.ts";
-import { isUploadedFile } from "../element/uploaded-file.ts";
-import type { ElementValues, FieldValue } from "../element/smart-element.ts";
+import { isUploadedFile } from "./uploaded-file.ts";
+import type { ElementValues, FieldValue } from "./smart-element.ts";
 import type { Repositories } from "../ports/store.port.ts";
-import type { ReadScope } from "./read-scope.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 import { parseFileValue } from "../values/file-value.ts";
-import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
-import { fieldIndex, flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
+import { visibilityOf, type ResolvedField } from "../structures/smart-field.ts";
+import { fieldIndex, flattenFields, type StructureDefinition } from "../structures/smart-structure.ts";
 import { hashPasswordValue } from "../values/password-value.ts";
 import { encodeColumnValue, encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
 
@@ -73,7 +73,7 @@ export function referencesIn(field: Pick<ResolvedField, "type">, raw: unknown, f
 }
 
 /** Loads into `scope` the elements, accounts and vault files that raw values of these fields name, in one batch. */
-export async function loadReferences(scope: ReadScope, values: Iterable<readonly [Pick<ResolvedField, "type">, unknown]>): Promise<void> {
+export async function loadReferences(scope: RequestScope, values: Iterable<readonly [Pick<ResolvedField, "type">, unknown]>): Promise<void> {
   const found: RawReferences = { elements: [], logins: [], files: [] };
   for (const [field, raw] of values) referencesIn(field, raw, found);
   await scope.load({ elements: found.elements, logins: found.logins, vaultFiles: found.files });
@@ -89,7 +89,7 @@ export async function applyValues(
   structure: StructureDefinition,
   current: ElementValues,
   input: Readonly<Record<string, unknown>>,
-  scope: ReadScope,
+  scope: RequestScope,
   options: ApplyOptions = {},
 ): Promise<Record<string, FieldValue>> {
   // First the uploads and the references of the values that will be written, up to the first refused key.

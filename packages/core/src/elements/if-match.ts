@@ -1,14 +1,14 @@
-import { elementEtag, ifMatchSatisfied } from "../element/etag.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
+import { elementEtag, ifMatchSatisfied } from "./etag.ts";
+import type { ElementRevision } from "./smart-element.ts";
 import { LineageError } from "../errors/lineage-error.ts";
-import type { ReadScope } from "./read-scope.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 
 /**
  * The ETag GET answers the scope's principal for an element whose latest revision is `revision`
  * (api-v2.md, Versioning). Reads, write answers and If-Match checks all take it from here, so a
  * client's If-Match is compared with exactly what it was given.
  */
-export function etagFor(scope: ReadScope, revision: ElementRevision): Promise<string> {
+export function etagFor(scope: RequestScope, revision: ElementRevision): Promise<string> {
   return elementEtag(revision.id, revision.modifiedAt, scope.rightsVector(revision), scope.principal, scope.locale);
 }
 
@@ -17,7 +17,7 @@ export function etagFor(scope: ReadScope, revision: ElementRevision): Promise<st
  * header, no check. Called inside the write's transaction with the revision it read there, so of
  * two writes sent with the same ETag the second finds the first's revision and is refused.
  */
-export async function checkIfMatch(scope: ReadScope, revision: ElementRevision, ifMatch: string | undefined, ref: string | number): Promise<void> {
+export async function checkIfMatch(scope: RequestScope, revision: ElementRevision, ifMatch: string | undefined, ref: string | number): Promise<void> {
   if (ifMatch === undefined) return;
   if (!ifMatchSatisfied(ifMatch, await etagFor(scope, revision))) throw new LineageError("CRUD0238", [ref]);
 }

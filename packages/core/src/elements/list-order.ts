@@ -1,7 +1,7 @@
 import type { OrderTerm } from "../ports/element-repository.port.ts";
-import { isColumn, type FieldType } from "../structure/smart-field.ts";
-import { flattenFields, type StructureDefinition } from "../structure/smart-structure.ts";
-import { resolveStructures } from "../structure/structure-inheritance.ts";
+import { isColumn, type FieldType } from "../structures/smart-field.ts";
+import { flattenFields, type StructureDefinition } from "../structures/smart-structure.ts";
+import { resolveStructures } from "../structures/structure-inheritance.ts";
 
 /** Field types whose single values a store can keep in an index for list orders (short, comparable scalars). */
 export const INDEXED_ORDER_FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(["text", "int", "double", "money", "date", "timestamp", "time", "enum", "docid", "account", "color"]);

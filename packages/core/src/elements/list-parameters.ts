@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { LineageError } from "../errors/lineage-error.ts";
 import { SORTABLE_PROPERTIES, type OrderTerm } from "../ports/element-repository.port.ts";
-import { visibilityOf } from "../structure/smart-field.ts";
-import { findField, type SmartStructure } from "../structure/smart-structure.ts";
+import { visibilityOf } from "../structures/smart-field.ts";
+import { findField, type SmartStructure } from "../structures/smart-structure.ts";
 import { OffsetParameterSchema, SliceParameterSchema } from "./list-query.schema.ts";
 
 /** Raw query parameters of a list, as strings. */

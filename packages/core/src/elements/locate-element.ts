@@ -1,9 +1,9 @@
-import type { Permission } from "../catalog/profile.ts";
+import type { Permission } from "../access/profile.ts";
 import type { ErrorCode } from "../errors/error-codes.ts";
 import { LineageError } from "../errors/lineage-error.ts";
-import { trashUri } from "../element/element-uri.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
-import type { ReadScope } from "./read-scope.ts";
+import { trashUri } from "./element-uri.ts";
+import type { ElementRevision } from "./smart-element.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 
 /** The error codes an operation answers with when an element cannot be used (they differ per route in the spec). */
 export interface LocateRules {
@@ -30,7 +30,7 @@ export const REVISIONS_RULES: LocateRules = {
 export const HISTORY_RULES: LocateRules = { ...REVISIONS_RULES, deleted: null };
 
 /** The latest revision of `ref`, checked against the operation's rules and optional family. */
-export async function locateElement(scope: ReadScope, ref: string, rules: LocateRules, family?: string): Promise<ElementRevision> {
+export async function locateElement(scope: RequestScope, ref: string, rules: LocateRules, family?: string): Promise<ElementRevision> {
   const element = await scope.find(ref);
   if (!element) throw new LineageError(rules.notFound, [ref]);
   if (rules.deleted && element.status === "deleted") {
@@ -49,7 +49,7 @@ export async function locateElement(scope: ReadScope, ref: string, rules: Locate
 }
 
 /** A deleted element for the trash routes: 404 ROUTES0100 when unknown, ROUTES0112 when not deleted. */
-export async function locateDeleted(scope: ReadScope, ref: string, permission: Permission = "view"): Promise<ElementRevision> {
+export async function locateDeleted(scope: RequestScope, ref: string, permission: Permission = "view"): Promise<ElementRevision> {
   const element = await scope.find(ref);
   if (!element) throw new LineageError("ROUTES0100", [ref], { userMessage: `Deleted document "${ref}" not found` });
   if (element.status !== "deleted") throw new LineageError("ROUTES0112", [ref], { userMessage: `Document "${ref}" is not in the trash` });

@@ -1,18 +1,18 @@
 import { LineageError } from "../errors/lineage-error.ts";
-import { elementEtag } from "../element/etag.ts";
-import { revisionUri, trashUri } from "../element/element-uri.ts";
-import { parseFieldsSelection } from "../element/fields-selection.ts";
-import { renderDocument, stateProperty, type DocumentView } from "../element/element-view.ts";
-import { statusProperty, type ElementRevision } from "../element/smart-element.ts";
-import type { LineageStatus } from "../element/smart-element.ts";
+import { elementEtag } from "./etag.ts";
+import { revisionUri, trashUri } from "./element-uri.ts";
+import { parseFieldsSelection } from "./fields-selection.ts";
+import { renderDocument, stateProperty, type DocumentView } from "./element-view.ts";
+import { statusProperty, type ElementRevision } from "./smart-element.ts";
+import type { LineageStatus } from "./smart-element.ts";
 import type { OrderTerm } from "../ports/element-repository.port.ts";
-import { describeStructure, type FieldDescription } from "../structure/structure-description.ts";
+import { describeStructure, type FieldDescription } from "../structures/structure-description.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLimit, type ListQuery } from "./list-parameters.ts";
 import { etagFor } from "./if-match.ts";
 import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateElement } from "./locate-element.ts";
-import type { ReadScope } from "./read-scope.ts";
-import { listScope } from "./element-profile.ts";
-import type { Stamped } from "./definitions.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
+import { listScope } from "../access/element-profile.ts";
+import type { Stamped } from "../scope/definitions.ts";
 
 /** One element (latest revision) as GET serves it. */
 export interface ElementReading {
@@ -30,13 +30,13 @@ export interface ConsultOptions extends Stamped {
 
 }
 
-function familyPart(scope: ReadScope, revision: ElementRevision) {
+function familyPart(scope: RequestScope, revision: ElementRevision) {
   const structure = scope.structure(revision.structure);
   return { structure: structure ? describeStructure(structure, scope.locale) : {} };
 }
 
 /** GET one element (or one deleted element from the trash), with its ETag. */
-export async function readElement(scope: ReadScope, ref: string, options: ConsultOptions = {}): Promise<ElementReading> {
+export async function readElement(scope: RequestScope, ref: string, options: ConsultOptions = {}): Promise<ElementReading> {
   const selection = parseFieldsSelection(options.fields, "one");
   const revision = options.trash ? await locateDeleted(scope, ref) : await locateElement(scope, ref, CONSULT_RULES, options.family);
   await scope.prepare([revision]);
@@ -52,7 +52,7 @@ export interface ListOptions extends ListQuery, Stamped {
   readonly family?: string | undefined;
 }
 
-async function listElements(scope: ReadScope, status: LineageStatus, options: ListOptions, uri: string, itemUri: (r: ElementRevision) => string) {
+async function listElements(scope: RequestScope, status: LineageStatus, options: ListOptions, uri: string, itemUri: (r: ElementRevision) => string) {
   const selection = parseFieldsSelection(options.fields, "list");
   const structure = options.family === undefined ? undefined : scope.structure(options.family);
   if (options.family !== undefined && !structure) throw new LineageError("ROUTES0105", [options.family]);
@@ -78,13 +78,13 @@ async function listElements(scope: ReadScope, status: LineageStatus, options: Li
 }
 
 /** GET /smart-elements/ (or a structure's elements): latest alive revisions the principal may view. */
-export function listAliveElements(scope: ReadScope, options: ListOptions = {}) {
+export function listAliveElements(scope: RequestScope, options: ListOptions = {}) {
   const uri = options.family === undefined ? "/api/v2/smart-elements/" : `/api/v2/smart-structures/${options.family}/smart-elements/`;
   return listElements(scope, "alive", options, uri, (row) => `/api/v2/smart-elements/${row.initid}.json`);
 }
 
 /** GET /trash/: deleted elements the principal may view. */
-export function listTrash(scope: ReadScope, options: ListOptions = {}) {
+export function listTrash(scope: RequestScope, options: ListOptions = {}) {
   return listElements(scope, "deleted", { ...options, family: undefined }, "/api/v2/trash/", (row) => trashUri(row.initid));
 }
 
@@ -93,7 +93,7 @@ export interface RevisionOptions extends Stamped {
   readonly trash?: boolean;
 }
 
-function locateLineage(scope: ReadScope, ref: string, options: RevisionOptions, rules = REVISIONS_RULES): Promise<ElementRevision> {
+function locateLineage(scope: RequestScope, ref: string, options: RevisionOptions, rules = REVISIONS_RULES): Promise<ElementRevision> {
   return options.trash ? locateDeleted(scope, ref) : locateElement(scope, ref, rules, options.family);
 }
 
@@ -107,7 +107,7 @@ function revisionBase(ref: string | number, options: RevisionOptions): string {
 }
 
 /** GET .../revisions/: every revision of a lineage, newest first, with the list's ETag. */
-export async function listRevisions(scope: ReadScope, ref: string, options: RevisionOptions & ListOptions = {}) {
+export async function listRevisions(scope: RequestScope, ref: string, options: RevisionOptions & ListOptions = {}) {
   const latest = await locateLineage(scope, ref, options);
   const selection = parseFieldsSelection(options.fields, "list");
   const structure = scope.structure(latest.structure);
@@ -160,7 +160,7 @@ function sortRevisions(revisions: ElementRevision[], order: readonly OrderTerm[]
 }
 
 /** GET .../revisions/<n>: one revision of a lineage, with its ETag. */
-export async function readRevision(scope: ReadScope, ref: string, revisionNumber: string, options: RevisionOptions & { fields?: string | undefined } = {}) {
+export async function readRevision(scope: RequestScope, ref: string, revisionNumber: string, options: RevisionOptions & { fields?: string | undefined } = {}) {
   const selection = parseFieldsSelection(options.fields, "one");
   const latest = options.trash ? await locateDeleted(scope, ref) : await locateElement(scope, ref, CONSULT_RULES, options.family);
   const wanted = /^\d{1,9}$/.test(revisionNumber) ? Number(revisionNumber) : NaN;
@@ -191,7 +191,7 @@ function parseHistoryInteger(raw: string | undefined, fallback: number, code: "R
 }
 
 /** GET .../history/: the lineage's history grouped by revision, newest first (original-notes.md 2.7). */
-export async function readHistory(scope: ReadScope, ref: string, options: HistoryOptions = {}) {
+export async function readHistory(scope: RequestScope, ref: string, options: HistoryOptions = {}) {
   const latest = options.trash ? await locateDeleted(scope, ref) : await locateElement(scope, ref, HISTORY_RULES, options.family);
   const slice = parseHistoryInteger(options.slice, -1, "ROUTES0139");
   const offset = options.offset?.trim() ? parseOffset(options.offset) : 0;

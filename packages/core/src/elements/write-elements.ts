@@ -1,28 +1,28 @@
 import * as v from "valibot";
 import { LineageError } from "../errors/lineage-error.ts";
-import type { HistoryEntry } from "../element/history-entry.ts";
-import { parseFieldsSelection } from "../element/fields-selection.ts";
+import type { HistoryEntry } from "./history-entry.ts";
+import { parseFieldsSelection } from "./fields-selection.ts";
 import { RestoreBodySchema } from "./restore-body.schema.ts";
-import { renderDocument } from "../element/element-view.ts";
-import { elementUri } from "../element/element-uri.ts";
+import { renderDocument } from "./element-view.ts";
+import { elementUri } from "./element-uri.ts";
 import type { Clock } from "../ports/clock.port.ts";
 import type { Deadline } from "../ports/store.port.ts";
-import type { Stamped } from "./definitions.ts";
+import type { Stamped } from "../scope/definitions.ts";
 import { applyValues, checkNeeded, type ApplyOptions } from "./element-values.ts";
 import { changedElementTitle, composeTitle, newElementTitle } from "./element-title.ts";
 import { apiHistoryComment } from "./api-history.ts";
-import type { ElementRevision, ElementValues } from "../element/smart-element.ts";
-import type { ResolvedField } from "../structure/smart-field.ts";
-import type { SmartStructure } from "../structure/smart-structure.ts";
+import type { ElementRevision, ElementValues } from "./smart-element.ts";
+import type { ResolvedField } from "../structures/smart-field.ts";
+import type { SmartStructure } from "../structures/smart-structure.ts";
 import { checkIfMatch } from "./if-match.ts";
-import { revisionProfile, withRevisionProfile } from "./element-profile.ts";
+import { revisionProfile, withRevisionProfile } from "../access/element-profile.ts";
 import { CONSULT_RULES, locateDeleted, locateElement } from "./locate-element.ts";
-import type { ReadScope } from "./read-scope.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 
 type HistoryLine = Pick<HistoryEntry, "level" | "code" | "comment">;
 
 /** A history entry of a revision, written by the scope's principal at `date`. */
-export function historyEntry(scope: ReadScope, revision: ElementRevision, date: Date, line: HistoryLine): HistoryEntry {
+export function historyEntry(scope: RequestScope, revision: ElementRevision, date: Date, line: HistoryLine): HistoryEntry {
   return {
     initid: revision.initid,
     revisionId: revision.id,
@@ -64,12 +64,12 @@ export interface CreateElementInput extends WriteOptions {
 }
 
 /** Creates a Smart Element (revision 0) in the first state of its lifecycle, in one transaction. */
-export function createElement(scope: ReadScope, clock: Clock, input: CreateElementInput): Promise<ElementRevision> {
+export function createElement(scope: RequestScope, clock: Clock, input: CreateElementInput): Promise<ElementRevision> {
   return scope.transaction((tx) => insertElement(tx, clock, input), { deadline: input.deadline });
 }
 
 /** Creates a Smart Element inside the caller's transaction (`tx` reads through it). */
-export async function insertElement(tx: ReadScope, clock: Clock, input: CreateElementInput): Promise<ElementRevision> {
+export async function insertElement(tx: RequestScope, clock: Clock, input: CreateElementInput): Promise<ElementRevision> {
   const structure = tx.structure(input.structure);
   if (!structure) throw new LineageError("ROUTES0105", [input.structure]);
   if (input.name && (await tx.repos.elements.latestByName(input.name))) throw new LineageError("BUNDLE0001", [`logical name "${input.name}" is taken`]);
@@ -93,7 +93,7 @@ export interface ApiCreateInput extends Stamped {
  * CRUD0200 for an unknown structure, 403 API0204 without the profile's `create` grant, the
  * values refused as a PUT refuses them. Owned by the caller, history "Created by API".
  */
-export function createElementByApi(scope: ReadScope, clock: Clock, family: string, input: ApiCreateInput): Promise<ElementRevision> {
+export function createElementByApi(scope: RequestScope, clock: Clock, family: string, input: ApiCreateInput): Promise<ElementRevision> {
   return scope.transaction(async (tx) => {
     const structure = tx.structure(family);
     if (!structure) throw new LineageError("CRUD0200", [family], { reason: "Family not found" });
@@ -107,7 +107,7 @@ export function createElementByApi(scope: ReadScope, clock: Clock, family: strin
 
 /** Revision 0 of a new lineage with these values, in the first state of its lifecycle, with its history line. */
 async function storeNewElement(
-  tx: ReadScope,
+  tx: RequestScope,
   clock: Clock,
   structure: SmartStructure,
   values: ElementValues,
@@ -175,12 +175,12 @@ export interface UpdateElementInput extends WriteOptions {
 }
 
 /** Changes the latest revision of an element in place (PUT), in one transaction. */
-export function updateElement(scope: ReadScope, clock: Clock, ref: string, input: UpdateElementInput): Promise<ElementRevision> {
+export function updateElement(scope: RequestScope, clock: Clock, ref: string, input: UpdateElementInput): Promise<ElementRevision> {
   return scope.transaction((tx) => changeElement(tx, clock, ref, input), { deadline: input.deadline });
 }
 
 /** Changes the latest revision of an element in place, inside the caller's transaction. */
-export async function changeElement(tx: ReadScope, clock: Clock, ref: string, input: UpdateElementInput): Promise<ElementRevision> {
+export async function changeElement(tx: RequestScope, clock: Clock, ref: string, input: UpdateElementInput): Promise<ElementRevision> {
   const repos = tx.repos;
   if (!(await tx.find(ref)) && tx.structure(ref)) throw new LineageError("CRUD0213", [ref]);
   const current = await locateElement(tx, ref, CONSULT_RULES, input.family);
@@ -211,7 +211,7 @@ export async function changeElement(tx: ReadScope, clock: Clock, ref: string, in
 }
 
 /** Moves a whole lineage to the trash (DELETE). */
-export function deleteElement(scope: ReadScope, clock: Clock, ref: string, family?: string, options: WriteOptions = {}): Promise<ElementRevision> {
+export function deleteElement(scope: RequestScope, clock: Clock, ref: string, family?: string, options: WriteOptions = {}): Promise<ElementRevision> {
   return scope.transaction(async (tx) => {
     const repos = tx.repos;
     const current = await locateElement(tx, ref, CONSULT_RULES, family);
@@ -232,7 +232,7 @@ function isRestoreRequest(body: unknown): boolean {
 }
 
 /** Brings a lineage back from the trash (PUT on the trash resource). */
-export function restoreElement(scope: ReadScope, clock: Clock, ref: string, body: unknown, options: WriteOptions = {}): Promise<ElementRevision> {
+export function restoreElement(scope: RequestScope, clock: Clock, ref: string, body: unknown, options: WriteOptions = {}): Promise<ElementRevision> {
   if (!isRestoreRequest(body)) return Promise.reject(new LineageError("CRUD0236"));
   return scope.transaction(async (tx) => {
     const repos = tx.repos;
@@ -259,7 +259,7 @@ export interface ReviseInput {
  * Starts a new revision of a lineage inside the caller's transaction: the
  * current one becomes fixed, a copy becomes the latest with the revision number plus one.
  */
-export async function reviseElement(tx: ReadScope, clock: Clock, current: ElementRevision, input: ReviseInput = {}): Promise<ElementRevision> {
+export async function reviseElement(tx: RequestScope, clock: Clock, current: ElementRevision, input: ReviseInput = {}): Promise<ElementRevision> {
   const repos = tx.repos;
   const latest = await repos.elements.latest(current.initid);
   if (!latest || latest.id !== current.id) {
@@ -283,7 +283,7 @@ export async function reviseElement(tx: ReadScope, clock: Clock, current: Elemen
 }
 
 /** The answer of PUT, DELETE and restore: the element as GET shows it by default. */
-export async function writeResult(scope: ReadScope, revision: ElementRevision, startedAt: number, fields?: string) {
+export async function writeResult(scope: RequestScope, revision: ElementRevision, startedAt: number, fields?: string) {
   const duration = ((performance.now() - startedAt) / 1000).toFixed(4);
   // A write may leave the element under a profile its author may not view (a state's profile):
   // the answer then names the element and shows nothing of it, its title included.

@@ -1,4 +1,4 @@
-import { findEnumItem, type Enumerate, type EnumItem } from "../catalog/enumerate.ts";
+import { findEnumItem, type Enumerate, type EnumItem } from "./enumerate.ts";
 import { translate } from "../i18n/label.ts";
 
 /** An enumerate item as the Enumerates routes serve it (original-notes.md 2.9). */

@@ -1,9 +1,9 @@
 import * as v from "valibot";
-import type { Enumerate } from "../catalog/enumerate.ts";
+import type { Enumerate } from "./enumerate.ts";
 import { LineageError } from "../errors/lineage-error.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
-import { fieldIndex, findField, type SmartStructure } from "../structure/smart-structure.ts";
-import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
+import { fieldIndex, findField, type SmartStructure } from "../structures/smart-structure.ts";
+import { visibilityOf, type ResolvedField } from "../structures/smart-field.ts";
 import { enumerateIndex, type EnumItemView } from "./enumerate-index.ts";
 import { ENUM_OPERATORS, ENUM_ORDERS, EnumerateQuerySchema, type EnumOperator, type EnumOrder } from "./enumerate-query.schema.ts";
 
@@ -101,7 +101,7 @@ function enumField(structure: SmartStructure, id: string): ResolvedField {
  * @example
  * readEnumerate(scope, { family: "ARTICLE", field: "ar_category" }, { keyword: "tech" });
  */
-export function readEnumerate(scope: ReadScope, target: EnumerateTarget, query: EnumerateQuery = {}): EnumerateData {
+export function readEnumerate(scope: RequestScope, target: EnumerateTarget, query: EnumerateQuery = {}): EnumerateData {
   if ("family" in target) {
     const structure = scope.structure(target.family);
     if (!structure) throw new LineageError("CRUD0200", [target.family], { reason: "Family not found" });

@@ -1,11 +1,11 @@
-import type { Stamped } from "../elements/definitions.ts";
+import type { Stamped } from "../scope/definitions.ts";
 import { locateElement, type LocateRules } from "../elements/locate-element.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
-import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
+import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
-import { isColumn, visibilityOf } from "../structure/smart-field.ts";
-import { fieldIndex } from "../structure/smart-structure.ts";
+import { isColumn, visibilityOf } from "../structures/smart-field.ts";
+import { fieldIndex } from "../structures/smart-structure.ts";
 import { parseFileValue } from "../values/file-value.ts";
 
 /** The vault file a file or image Smart Field holds, and the name a download of it is given. */
@@ -21,7 +21,7 @@ const INDEX = /^-?\d{1,9}$/;
  * not multiple, else the row or the item). A field of visibility I answers as an unknown field:
  * it is never disclosed. `docid` names the element in the errors as the request named it.
  */
-export async function fileInField(scope: ReadScope, element: ElementRevision, attrid: string, index: string, docid: string): Promise<FieldFile> {
+export async function fileInField(scope: RequestScope, element: ElementRevision, attrid: string, index: string, docid: string): Promise<FieldFile> {
   const field = fieldIndex(scope.structure(element.structure) ?? { name: element.structure, fields: [] }).get(attrid);
   if (!field || visibilityOf(field) === "I" || field.type === "array") throw new LineageError("ROUTES0116", [attrid, docid]);
   if (field.type !== "image" && field.type !== "file") throw new LineageError("ROUTES0124", [attrid, docid]);
@@ -69,7 +69,7 @@ export interface FieldFileDownload extends FieldFile {
  * revisions) holds, for a principal who may view the element. The file name in the URL is only
  * for people reading it: the stored name is the download's.
  */
-export async function readFieldFile(scope: ReadScope, docid: string, attrid: string, index: string, options: FieldFileOptions = {}): Promise<FieldFileDownload> {
+export async function readFieldFile(scope: RequestScope, docid: string, attrid: string, index: string, options: FieldFileOptions = {}): Promise<FieldFileDownload> {
   const latest = await locateElement(scope, docid, FILE_RULES, options.family);
   let holder = latest;
   if (options.revision !== undefined) {

@@ -1,5 +1,5 @@
 import { CONSULT_RULES, locateElement } from "../elements/locate-element.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 import { fileInField, type FieldFile } from "../files/field-file.ts";
 
 /** The vault file an image Smart Field holds, and the name a download of it starts from. */
@@ -10,7 +10,7 @@ export type FieldImage = FieldFile;
  * the row otherwise), for a principal who may view the element (api-v2.md, Images, rule 3).
  * A field of visibility I answers as an unknown field: it is never disclosed.
  */
-export async function locateFieldImage(scope: ReadScope, docid: string, attrid: string, index: string): Promise<FieldImage> {
+export async function locateFieldImage(scope: RequestScope, docid: string, attrid: string, index: string): Promise<FieldImage> {
   const element = await locateElement(scope, docid, CONSULT_RULES);
   return fileInField(scope, element, attrid, index, docid);
 }

@@ -1,8 +1,8 @@
 import { isGranted } from "../accounts/principal.ts";
-import { findState, type Lifecycle, type LifecycleTransition } from "../catalog/lifecycle.ts";
-import { trashUri } from "../element/element-uri.ts";
-import type { HistoryEntry } from "../element/history-entry.ts";
-import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
+import { findState, type Lifecycle, type LifecycleTransition } from "./lifecycle.ts";
+import { trashUri } from "../elements/element-uri.ts";
+import type { HistoryEntry } from "../elements/history-entry.ts";
+import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
 import { checkIfMatch } from "../elements/if-match.ts";
 import { historyEntry, reviseElement } from "../elements/write-elements.ts";
 import { LineageError } from "../errors/lineage-error.ts";
@@ -44,7 +44,7 @@ function rightsRefusal(subject: WorkflowSubject, transition: LifecycleTransition
 
 /**
  * The default workflow engine: grants, the element's edit permission, hooks
- * m0 to m3 and typed parameters, over the store of the subject's read scope.
+ * m0 to m3 and typed parameters, over the store of the subject's request scope.
  * Any hook may be async (see TransitionHook).
  * @example
  * const engine = createLifecycleEngine({ hooks: createTransitionHooks({ notify: async () => "Sent" }) });

@@ -1,11 +1,11 @@
 import type { Principal } from "../accounts/principal.ts";
-import { findState } from "../catalog/lifecycle.ts";
+import { findState } from "./lifecycle.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
 import { etagFor } from "../elements/if-match.ts";
 import { locateElement, type LocateRules } from "../elements/locate-element.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
-import type { Stamped } from "../elements/definitions.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
+import type { Stamped } from "../scope/definitions.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { CheckedTransition, StateChangeRequest, TransitionMessage, WorkflowEngine, WorkflowSubject } from "../ports/workflow-engine.port.ts";
 import { currentStateOf } from "./lifecycle-engine.ts";
@@ -42,7 +42,7 @@ export interface StateChangeResult<T> {
 }
 
 /** The element named `ref` under its lifecycle: CRUD0200, CRUD0219, CRUD0220, CRUD0201, then 404 CRUD0227 without a lifecycle. */
-export async function locateSubject(scope: ReadScope, ref: string, options: LifecycleOptions = {}): Promise<WorkflowSubject> {
+export async function locateSubject(scope: RequestScope, ref: string, options: LifecycleOptions = {}): Promise<WorkflowSubject> {
   const element = await locateElement(scope, ref, LIFECYCLE_RULES, options.family);
   const name = scope.structure(element.structure)?.lifecycle;
   const lifecycle = name ? scope.lifecycle(name) : undefined;
@@ -57,7 +57,7 @@ function knownState(subject: WorkflowSubject, state: string): void {
 }
 
 /** GET states/: the next states the principal may reach, or every state with `all`. */
-export async function listStates(scope: ReadScope, engine: WorkflowEngine, ref: string, options: StateListOptions = {}): Promise<{ uri: string; states: StateListItem[] }> {
+export async function listStates(scope: RequestScope, engine: WorkflowEngine, ref: string, options: StateListOptions = {}): Promise<{ uri: string; states: StateListItem[] }> {
   const subject = await locateSubject(scope, ref, options);
   const uris = lifecycleUris(ref, options.family);
   const current = currentStateOf(subject);
@@ -74,7 +74,7 @@ export async function listStates(scope: ReadScope, engine: WorkflowEngine, ref: 
 
 /** GET states/<state>: one state, with the transition leading there from the current state. */
 export async function readState(
-  scope: ReadScope, engine: WorkflowEngine, ref: string, state: string, options: LifecycleOptions = {},
+  scope: RequestScope, engine: WorkflowEngine, ref: string, state: string, options: LifecycleOptions = {},
 ): Promise<{ uri: string; state: StateReading }> {
   const subject = await locateSubject(scope, ref, options);
   knownState(subject, state);
@@ -86,7 +86,7 @@ export async function readState(
 
 /** POST states/<state>: runs the transition leading there (an admin may force a state no transition leads to). */
 export async function changeStateTo(
-  scope: ReadScope, engine: WorkflowEngine, ref: string, state: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
+  scope: RequestScope, engine: WorkflowEngine, ref: string, state: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
 ): Promise<StateChangeResult<{ uri: string; state: StateReading }>> {
   const subject = await locateSubject(scope, ref, options);
   const outcome = await engine.changeState(subject, { ...input, target: { state } });
@@ -101,7 +101,7 @@ export async function changeStateTo(
 }
 
 /** GET transitions/: every transition of the lifecycle; `valid` when it leaves the current state (rights not checked). */
-export async function listTransitions(scope: ReadScope, engine: WorkflowEngine, ref: string, options: LifecycleOptions = {}) {
+export async function listTransitions(scope: RequestScope, engine: WorkflowEngine, ref: string, options: LifecycleOptions = {}) {
   const subject = await locateSubject(scope, ref, options);
   const uris = lifecycleUris(ref, options.family);
   return {
@@ -114,7 +114,7 @@ export async function listTransitions(scope: ReadScope, engine: WorkflowEngine, 
 
 /** GET transitions/<transition>: the transition, its ends and its parameters. */
 export async function readTransition(
-  scope: ReadScope, engine: WorkflowEngine, ref: string, id: string, options: LifecycleOptions = {},
+  scope: RequestScope, engine: WorkflowEngine, ref: string, id: string, options: LifecycleOptions = {},
 ): Promise<{ uri: string; transition: TransitionDescription }> {
   const subject = await locateSubject(scope, ref, options);
   const found = (await engine.transitions(subject)).find((o) => o.transition.id === id);
@@ -125,7 +125,7 @@ export async function readTransition(
 
 /** POST transitions/<transition>: runs it; the answer is the new state only. */
 export async function runTransition(
-  scope: ReadScope, engine: WorkflowEngine, ref: string, id: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
+  scope: RequestScope, engine: WorkflowEngine, ref: string, id: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
 ): Promise<StateChangeResult<{ state: StateObject }>> {
   const subject = await locateSubject(scope, ref, options);
   const outcome = await engine.changeState(subject, { ...input, target: { transition: id } });
@@ -143,8 +143,8 @@ export interface LifecycleUseCases {
   runTransition(principal: Principal, ref: string, transition: string, input?: StateChangeInput, options?: LifecycleOptions): ReturnType<typeof runTransition>;
 }
 
-/** Binds the lifecycle use cases to a way of making read scopes and an engine. */
-export function bindLifecycleUseCases(scopeOf: (principal: Principal, stamp?: ChangeStamp) => Promise<ReadScope>, engine: WorkflowEngine): LifecycleUseCases {
+/** Binds the lifecycle use cases to a way of making request scopes and an engine. */
+export function bindLifecycleUseCases(scopeOf: (principal: Principal, stamp?: ChangeStamp) => Promise<RequestScope>, engine: WorkflowEngine): LifecycleUseCases {
   return {
     listStates: async (p, ref, options) => listStates(await scopeOf(p, options?.stamp), engine, ref, options),
     readState: async (p, ref, state, options) => readState(await scopeOf(p, options?.stamp), engine, ref, state, options),

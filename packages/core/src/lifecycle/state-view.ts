@@ -1,7 +1,7 @@
-import { findState, type Lifecycle, type LifecycleTransition } from "../catalog/lifecycle.ts";
+import { findState, type Lifecycle, type LifecycleTransition } from "./lifecycle.ts";
 import { translate } from "../i18n/label.ts";
 import type { CheckedTransition, TransitionOption } from "../ports/workflow-engine.port.ts";
-import type { FieldDescription } from "../structure/structure-description.ts";
+import type { FieldDescription } from "../structures/structure-description.ts";
 
 /** A state as the API shows it (api-v2.md, Lifecycle state object). */
 export interface StateObject {

@@ -1,6 +1,6 @@
 import type { Principal } from "../accounts/principal.ts";
-import type { Lifecycle, LifecycleTransition } from "../catalog/lifecycle.ts";
-import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
+import type { Lifecycle, LifecycleTransition } from "./lifecycle.ts";
+import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
 import type { Repositories } from "../ports/store.port.ts";
 
 /** The moments a transition calls its hooks. */

@@ -1,9 +1,9 @@
 import * as v from "valibot";
-import type { LifecycleTransition } from "../catalog/lifecycle.ts";
-import type { FieldValue } from "../element/smart-element.ts";
+import type { LifecycleTransition } from "./lifecycle.ts";
+import type { FieldValue } from "../elements/smart-element.ts";
 import { LineageError, isLineageError } from "../errors/lineage-error.ts";
 import { encodeFieldValue, isEmptyValue } from "../values/field-value-codec.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 import { loadReferences } from "../elements/element-values.ts";
 
 /** The parts of a state change body: `{"comment": "...", "parameters": {"id": value}}`. */
@@ -59,7 +59,7 @@ export function readStateChangeBody(body: unknown): StateChangeBody {
 export async function checkTransitionParameters(
   transition: LifecycleTransition | null,
   raw: Readonly<Record<string, unknown>> | undefined,
-  context: ReadScope,
+  context: RequestScope,
 ): Promise<Record<string, FieldValue>> {
   const declared = transition?.askAttributes ?? [];
   const given = raw ?? {};

@@ -1,8 +1,8 @@
-import type { Enumerate } from "../catalog/enumerate.ts";
-import type { FieldAccess } from "../catalog/field-access.ts";
-import type { Lifecycle } from "../catalog/lifecycle.ts";
-import type { Profile } from "../catalog/profile.ts";
-import type { SmartStructure, StructureDefinition } from "../structure/smart-structure.ts";
+import type { Enumerate } from "../enumerates/enumerate.ts";
+import type { FieldAccess } from "../access/field-access.ts";
+import type { Lifecycle } from "../lifecycle/lifecycle.ts";
+import type { Profile } from "../access/profile.ts";
+import type { SmartStructure, StructureDefinition } from "../structures/smart-structure.ts";
 import type { DashboardCatalog } from "./dashboard-catalog.port.ts";
 
 /** Definitions: structures, enumerates, lifecycles, profiles and field accesses; the dashboards registered by bundles. */

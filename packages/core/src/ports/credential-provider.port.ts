@@ -1,4 +1,4 @@
-import type { AddUserInput } from "../accounts/manage-accounts.ts";
+import type { AddUserInput } from "../accounts/account.ts";
 import type { ChangeStamp } from "./change-clock.port.ts";
 
 /**

@@ -1,5 +1,5 @@
-import type { ElementRevision, LineageStatus, NewRevision } from "../element/smart-element.ts";
-import type { HistoryEntry } from "../element/history-entry.ts";
+import type { ElementRevision, LineageStatus, NewRevision } from "../elements/smart-element.ts";
+import type { HistoryEntry } from "../elements/history-entry.ts";
 
 /** One sort key: a property (column) or a field value. */
 export interface OrderTerm {

@@ -1,11 +1,11 @@
-import type { Lifecycle, LifecycleTransition } from "../catalog/lifecycle.ts";
-import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
+import type { Lifecycle, LifecycleTransition } from "../lifecycle/lifecycle.ts";
+import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 import type { Deadline } from "./store.port.ts";
 
-/** An element under its lifecycle, seen by the principal of a read scope. */
+/** An element under its lifecycle, seen by the principal of a request scope. */
 export interface WorkflowSubject {
-  readonly scope: ReadScope;
+  readonly scope: RequestScope;
   /** The latest revision of the element. */
   readonly element: ElementRevision;
   readonly lifecycle: Lifecycle;

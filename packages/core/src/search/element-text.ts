@@ -1,8 +1,8 @@
-import type { ElementRevision } from "../element/smart-element.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
 import type { IndexedDocument, IndexedFile } from "../ports/search-index.port.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
-import { findField } from "../structure/smart-structure.ts";
-import { visibilityOf } from "../structure/smart-field.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
+import { findField } from "../structures/smart-structure.ts";
+import { visibilityOf } from "../structures/smart-field.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import type { Analyzer } from "./analyzer.ts";
 import type { FileText, FileTextCache } from "./file-text.ts";
@@ -22,8 +22,8 @@ export interface ElementText {
 }
 
 export interface ElementTextContext {
-  /** A read scope of the system principal, in the domain's language, prepared for the elements (`prepareElementTexts`). */
-  readonly scope: ReadScope;
+  /** A request scope of the system principal, in the domain's language, prepared for the elements (`prepareElementTexts`). */
+  readonly scope: RequestScope;
   /** The texts of the files the elements name (`prepareElementTexts`). */
   readonly files: ReadonlyMap<number, FileText>;
   readonly callables: SearchCallables;
@@ -59,7 +59,7 @@ export function indexedFileIds(domain: SearchDomain, elements: readonly ElementR
  * `ElementTextContext.files`; `elementText` then does no I/O.
  */
 export async function prepareElementTexts(
-  domain: SearchDomain, elements: readonly ElementRevision[], scope: ReadScope, fileTexts: FileTextCache,
+  domain: SearchDomain, elements: readonly ElementRevision[], scope: RequestScope, fileTexts: FileTextCache,
 ): Promise<ReadonlyMap<number, FileText>> {
   await scope.prepare(elements);
   return fileTexts.texts(scope, indexedFileIds(domain, elements));

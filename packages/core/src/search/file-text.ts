@@ -1,4 +1,4 @@
-import type { ReadScope } from "../elements/read-scope.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 import type { IndexedFileStatus } from "../ports/search-index.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
 import type { DocumentTextExtractor } from "../ports/document-text.port.ts";
@@ -26,7 +26,7 @@ export interface FileTextCache {
    * those not cached in one batch, then the content of each that is a text
    * (the vault reads contents one by one; the cache makes that once per file).
    */
-  texts(scope: ReadScope, vaultIds: Iterable<number>): Promise<ReadonlyMap<number, FileText>>;
+  texts(scope: RequestScope, vaultIds: Iterable<number>): Promise<ReadonlyMap<number, FileText>>;
   /** Characters held. */
   size(): number;
 }

@@ -1,6 +1,6 @@
 import type { Principal } from "../accounts/principal.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 import { describeSearchDomains, reindexSearchDomains } from "./search-administration.ts";
 import type { SearchEngine } from "./search-engine.ts";
 import { searchElements, type FullSearchQuery } from "./search-elements.ts";
@@ -17,9 +17,9 @@ export interface FullSearchUseCases {
   reindexOutdated(principal: Principal): ReturnType<typeof reindexSearchDomains>;
 }
 
-/** Binds the full-text search use cases to a way of making read scopes and an engine. */
+/** Binds the full-text search use cases to a way of making request scopes and an engine. */
 export function bindFullSearchUseCases(
-  scopeOf: (principal: Principal, stamp?: ChangeStamp) => Promise<ReadScope>, engine: SearchEngine, maxSlice?: number,
+  scopeOf: (principal: Principal, stamp?: ChangeStamp) => Promise<RequestScope>, engine: SearchEngine, maxSlice?: number,
 ): FullSearchUseCases {
   return {
     engine,

@@ -1,5 +1,5 @@
-import type { FieldValue } from "../element/smart-element.ts";
-import type { ResolvedField } from "../structure/smart-field.ts";
+import type { FieldValue } from "../elements/smart-element.ts";
+import type { ResolvedField } from "../structures/smart-field.ts";
 import { renderFieldValue, type ReadContext, type RenderedValue } from "../values/display-value.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import { htmlToText } from "./html-text.ts";

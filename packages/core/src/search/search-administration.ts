@@ -1,5 +1,5 @@
 import type { Principal } from "../accounts/principal.ts";
-import { requireAccess } from "../auth/authorization-guard.ts";
+import { requireAccess } from "../access/authorization-guard.ts";
 import { translate } from "../i18n/label.ts";
 import type { IndexedFileStatus } from "../ports/search-index.port.ts";
 import { indexedFileIds } from "./element-text.ts";

@@ -1,5 +1,5 @@
 import type { Label } from "../i18n/label.ts";
-import type { SmartStructure } from "../structure/smart-structure.ts";
+import type { SmartStructure } from "../structures/smart-structure.ts";
 
 /** Weight of indexed text, A the highest (the original's tsvector weights). */
 export type SearchWeight = "A" | "B" | "C" | "D";

@@ -1,11 +1,11 @@
-import { parseFieldsSelection } from "../element/fields-selection.ts";
-import type { Stamped } from "../elements/definitions.ts";
+import { parseFieldsSelection } from "../elements/fields-selection.ts";
+import type { Stamped } from "../scope/definitions.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
-import { renderDocument, type DocumentView } from "../element/element-view.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
+import { renderDocument, type DocumentView } from "../elements/element-view.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, sliceLimit, type ListQuery } from "../elements/list-parameters.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
-import { listScope } from "../elements/element-profile.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
+import { listScope } from "../access/element-profile.ts";
 import { highlight } from "./highlight.ts";
 import { domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchEngine } from "./search-engine.ts";
@@ -46,7 +46,7 @@ function take<T>(iterator: Iterator<T>, count: number): T[] {
  * `texts` receives the text a phrase was checked against, for highlights.
  */
 async function matchingElements(
-  scope: ReadScope, engine: SearchEngine, domain: SearchDomain, query: SearchQuery, structures: readonly string[],
+  scope: RequestScope, engine: SearchEngine, domain: SearchDomain, query: SearchQuery, structures: readonly string[],
   offset: number, limit: number, texts: Map<ElementRevision, string>, stamp: ChangeStamp | undefined,
 ): Promise<ElementRevision[]> {
   const analyzer = engine.analyzer(domain);
@@ -84,7 +84,7 @@ async function matchingElements(
  * domain matching `q`, best first, that the principal may view (paged after
  * that filter). Without `q`, the domain's elements in `orderBy` order.
  */
-export async function searchElements(scope: ReadScope, engine: SearchEngine, domainName: string, query: FullSearchQuery) {
+export async function searchElements(scope: RequestScope, engine: SearchEngine, domainName: string, query: FullSearchQuery) {
   const domain = await engine.domain(domainName, query.stamp);
   const q = query.q?.trim() ?? "";
   const selection = parseFieldsSelection(query.fields, "list");

@@ -1,6 +1,6 @@
-import type { ElementRevision } from "../element/smart-element.ts";
-import { createDefinitionsCache, type Definitions } from "../elements/definitions.ts";
-import { createReadScope } from "../elements/read-scope.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
+import { createDefinitionsCache, type Definitions } from "../scope/definitions.ts";
+import { createRequestScope } from "../scope/create-request-scope.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { SYSTEM_ACCOUNT, systemPrincipal } from "../bundle/system-principal.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
@@ -190,7 +190,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   async function textsOf(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]> {
     if (elements.length === 0) return [];
     const principal = { ...systemPrincipal(), account: { ...SYSTEM_ACCOUNT, locale: domain.lang } };
-    const scope = createReadScope(store, principal, await definitionsOf());
+    const scope = createRequestScope(store, principal, await definitionsOf());
     const files = await prepareElementTexts(domain, elements, scope, fileTexts);
     const context = { scope, files, callables, warn };
     return elements.map((element) => elementText(element, domain, context));

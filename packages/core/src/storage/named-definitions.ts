@@ -1,8 +1,8 @@
 import type { CatalogRepository } from "../ports/catalog-repository.port.ts";
-import type { Enumerate } from "../catalog/enumerate.ts";
-import type { FieldAccess } from "../catalog/field-access.ts";
-import type { Lifecycle } from "../catalog/lifecycle.ts";
-import type { Profile } from "../catalog/profile.ts";
+import type { Enumerate } from "../enumerates/enumerate.ts";
+import type { FieldAccess } from "../access/field-access.ts";
+import type { Lifecycle } from "../lifecycle/lifecycle.ts";
+import type { Profile } from "../access/profile.ts";
 
 /** For store adapters: look-up, list (by name) and save of the definitions of one kind kept by name. */
 export interface NamedDefinitions<T extends { readonly name: string }> {

@@ -1,13 +1,13 @@
 import { sha256Hex } from "../crypto/sha256.ts";
-import { elementEtag } from "../element/etag.ts";
-import { iconUri, propertyOrder } from "../element/element-view.ts";
-import { parseFieldsSelection } from "../element/fields-selection.ts";
-import type { Stamped } from "../elements/definitions.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
+import { elementEtag } from "../elements/etag.ts";
+import { iconUri, propertyOrder } from "../elements/element-view.ts";
+import { parseFieldsSelection } from "../elements/fields-selection.ts";
+import type { Stamped } from "../scope/definitions.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
-import { describeStructure, type FieldDescription } from "../structure/structure-description.ts";
-import type { SmartStructure } from "../structure/smart-structure.ts";
+import { describeStructure, type FieldDescription } from "./structure-description.ts";
+import type { SmartStructure } from "./smart-structure.ts";
 
 /** A Smart Structure as GET /api/v2/smart-structures/<name> serves it, with its ETag. */
 export interface StructureReading {
@@ -72,7 +72,7 @@ function definitionDigest(structure: SmartStructure): string {
  * its fields' definitions in the reader's locale, visibility I fields left out. 404 ROUTES0105
  * for an unknown structure. Any authenticated account may read a definition.
  */
-export async function readStructure(scope: ReadScope, name: string, options: StructureReadOptions = {}): Promise<StructureReading> {
+export async function readStructure(scope: RequestScope, name: string, options: StructureReadOptions = {}): Promise<StructureReading> {
   const selection = parseFieldsSelection(options.fields?.trim() ? options.fields : DEFAULT_FIELDS, "one");
   const structure = scope.structure(name);
   if (!structure) throw new LineageError("ROUTES0105", [name], { userMessage: `Family "${name}" not found` });

@@ -1,5 +1,5 @@
-import { iconUri } from "../element/element-icon.ts";
-import type { ReadScope } from "../elements/read-scope.ts";
+import { iconUri } from "../elements/element-icon.ts";
+import type { RequestScope } from "../scope/request-scope.ts";
 import { translate } from "../i18n/label.ts";
 
 /** A Smart Structure the principal may view, as a list of structures shows it. */
@@ -14,7 +14,7 @@ export interface StructureSummary {
 }
 
 /** The structures the principal may view, by title, with how many of their elements are alive and in the trash. */
-export async function listStructureSummaries(scope: ReadScope): Promise<StructureSummary[]> {
+export async function listStructureSummaries(scope: RequestScope): Promise<StructureSummary[]> {
   const readable = scope.readable();
   const [alive, deleted] = await Promise.all([
     scope.repos.elements.countByStructure("alive", readable), scope.repos.elements.countByStructure("deleted", readable),

@@ -1,6 +1,6 @@
-import type { ElementRevision, FieldValue, NewRevision } from "../element/smart-element.ts";
+import type { ElementRevision, FieldValue, NewRevision } from "../elements/smart-element.ts";
 import type { ElementRepository, OrderTerm } from "../ports/element-repository.port.ts";
-import { isReadable } from "../elements/element-profile.ts";
+import { isReadable } from "../access/element-profile.ts";
 import type { MemoryContext } from "./memory-context.ts";
 import { freeze, frozenCopy } from "./memory-tables.ts";
 

@@ -1,17 +1,17 @@
 import type { Account, Group, Role } from "../accounts/account.ts";
 import type { AccessToken } from "../auth/access-token.ts";
 import type { Session } from "../auth/session.ts";
-import type { Enumerate } from "../catalog/enumerate.ts";
-import type { Lifecycle } from "../catalog/lifecycle.ts";
-import type { Profile } from "../catalog/profile.ts";
-import type { FieldAccess } from "../catalog/field-access.ts";
+import type { Enumerate } from "../enumerates/enumerate.ts";
+import type { Lifecycle } from "../lifecycle/lifecycle.ts";
+import type { Profile } from "../access/profile.ts";
+import type { FieldAccess } from "../access/field-access.ts";
 import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
-import type { HistoryEntry } from "../element/history-entry.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
+import type { HistoryEntry } from "../elements/history-entry.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
 import type { SearchChange } from "../ports/search-repository.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
 import type { SearchDomain } from "../search/search-domain.ts";
-import type { SmartStructure } from "../structure/smart-structure.ts";
+import type { SmartStructure } from "../structures/smart-structure.ts";
 
 /** The part of a Map the memory repositories use: a committed Map, or a transaction's draft of one. */
 export interface Table<K, V> {

@@ -1,8 +1,8 @@
-import type { HistoryEntry } from "../element/history-entry.ts";
-import type { NewRevision } from "../element/smart-element.ts";
-import type { Lifecycle } from "../catalog/lifecycle.ts";
+import type { HistoryEntry } from "../elements/history-entry.ts";
+import type { NewRevision } from "../elements/smart-element.ts";
+import type { Lifecycle } from "../lifecycle/lifecycle.ts";
 import type { NewAccount } from "../ports/account-repository.port.ts";
-import type { StructureDefinition } from "../structure/smart-structure.ts";
+import type { StructureDefinition } from "../structures/smart-structure.ts";
 
 /** What the store contract suites write: small valid records, each overridable. */
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { Repositories, Store } from "../ports/store.port.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
 import { account, bytes, date, deferred, draft, entry, lifecycle, MISSING_ID, richStructure } from "./store-fixtures.ts";
 
 const SESSION = {

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ElementQuery, OrderTerm } from "../ports/element-repository.port.ts";
 import type { Store } from "../ports/store.port.ts";
-import type { ElementRevision, NewRevision } from "../element/smart-element.ts";
-import type { Lifecycle } from "../catalog/lifecycle.ts";
-import type { StructureDefinition } from "../structure/smart-structure.ts";
+import type { ElementRevision, NewRevision } from "../elements/smart-element.ts";
+import type { Lifecycle } from "../lifecycle/lifecycle.ts";
+import type { StructureDefinition } from "../structures/smart-structure.ts";
 import { account, byId, byName, bytes, date, draft, entry, lifecycle, MISSING_ID, richStructure } from "./store-fixtures.ts";
 import { storeTransactionsContract } from "./store-transactions.contract.ts";
 

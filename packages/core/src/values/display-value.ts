@@ -1,14 +1,14 @@
-import { enumAncestry, findEnumItem } from "../catalog/enumerate.ts";
-import type { ElementRevision, FieldValue } from "../element/smart-element.ts";
+import { enumAncestry, findEnumItem } from "../enumerates/enumerate.ts";
+import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
 import { translate } from "../i18n/label.ts";
-import type { ResolvedField } from "../structure/smart-field.ts";
+import type { ResolvedField } from "../structures/smart-field.ts";
 import { parseFileValue } from "./file-value.ts";
 import { mimeIconUri } from "./mime-icon.ts";
-import { fileUri } from "../element/element-uri.ts";
-import { docidOf } from "../elements/read-scope.ts";
-import { iconUri } from "../element/element-icon.ts";
+import { fileUri } from "../elements/element-uri.ts";
+import { docidOf } from "../elements/element-reference.ts";
+import { iconUri } from "../elements/element-icon.ts";
 import type { Label } from "../i18n/label.ts";
-import type { SmartStructure } from "../structure/smart-structure.ts";
+import type { SmartStructure } from "../structures/smart-structure.ts";
 import type { ValueContext } from "./value-context.ts";
 
 /** What a read needs beyond lookups: the reader's locale and view right. */

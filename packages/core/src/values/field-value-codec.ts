@@ -1,11 +1,11 @@
-import { findEnumItem } from "../catalog/enumerate.ts";
+import { findEnumItem } from "../enumerates/enumerate.ts";
 import { LineageError } from "../errors/lineage-error.ts";
-import type { FieldValue } from "../element/smart-element.ts";
-import type { FieldType } from "../structure/smart-field.ts";
+import type { FieldValue } from "../elements/smart-element.ts";
+import type { FieldType } from "../structures/smart-field.ts";
 import { formatFileValue, parseFileValue } from "./file-value.ts";
 import type { ValueContext } from "./value-context.ts";
 import { isPasswordHash } from "./password-value.ts";
-import { elementKey } from "../elements/read-scope.ts";
+import { elementKey } from "../elements/element-reference.ts";
 
 /** The part of a field (or transition parameter) that typing needs. */
 export interface TypedField {

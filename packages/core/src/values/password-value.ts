@@ -1,4 +1,4 @@
-import type { FieldValue } from "../element/smart-element.ts";
+import type { FieldValue } from "../elements/smart-element.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 
 /*

@@ -1,6 +1,6 @@
 import type { Account } from "../accounts/account.ts";
-import type { Enumerate } from "../catalog/enumerate.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
+import type { Enumerate } from "../enumerates/enumerate.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
 
 /** What reading and writing field values needs to look up. */

@@ -1,73 +1,24 @@
 import type { Account } from "../accounts/account.ts";
 import type { Principal } from "../accounts/principal.ts";
 import { mayCreateUnder, rightsVector } from "../accounts/principal.ts";
-import type { Permission } from "../catalog/profile.ts";
-import type { ViewContext } from "../element/element-view.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
-import type { Repositories, TransactionOptions } from "../ports/store.port.ts";
+import type { Permission } from "../access/profile.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
+import type { Repositories } from "../ports/store.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
-import type { ResolvedField } from "../structure/smart-field.ts";
-import { fieldIndex, type SmartStructure } from "../structure/smart-structure.ts";
-import { effectiveStructure, visibilityKey } from "../structure/field-visibility.ts";
+import type { ResolvedField } from "../structures/smart-field.ts";
+import { fieldIndex, type SmartStructure } from "../structures/smart-structure.ts";
+import { effectiveStructure, visibilityKey } from "../access/field-visibility.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Definitions } from "./definitions.ts";
 import type { ReadableFilter } from "../ports/element-repository.port.ts";
-import { readableFilter, revisionPermissions } from "./element-profile.ts";
-
-/** What a rendering or a write will look up, read in a few batch calls beforehand. */
-export interface ScopeNeeds {
-  /** Elements by initid, revision id (numbers or digit strings) or logical name. */
-  readonly elements?: Iterable<string | number>;
-  readonly accounts?: Iterable<number>;
-  /** Accounts by login: what account values name. */
-  readonly logins?: Iterable<string>;
-  readonly vaultFiles?: Iterable<number>;
-}
-
-/**
- * Everything one request reads through, for one principal: definitions, the
- * elements, accounts and vault files it has loaded, permissions per
- * structure, and the rendering context. Lookups are synchronous and answer
- * only what was loaded (`find`, `load`, `prepare`): rendering does no I/O and
- * a page costs a few batch reads, never one read per value. `structure` answers
- * a structure as the principal sees it (its field access's layers granted to
- * them applied); `definitions.structure` answers it as every reader sees it.
- */
-export interface ReadScope extends ViewContext {
-  readonly principal: Principal;
-  /** Where the scope reads: the store, or a transaction's repositories. */
-  readonly repos: Repositories;
-  readonly definitions: Definitions;
-  permissions(element: ElementRevision): ReadonlySet<Permission>;
-  /** True when the principal may create elements of this structure through the API (its profile's `create` grant). */
-  mayCreate(structureName: string): boolean;
-  /** What the principal's ETags of an element change with: their rights on it, and their fields' visibility where a field access applies. */
-  rightsVector(element: ElementRevision): string;
-  /** The elements the principal may view, as lists and counts filter them in the store; undefined (admin) means all. */
-  readable(): ReadableFilter | undefined;
-  /** The latest revision of a lineage by initid, any revision id or logical name (read once per scope). */
-  find(ref: string | number): Promise<ElementRevision | undefined>;
-  /** Loads what later lookups will ask for. */
-  load(needs: ScopeNeeds): Promise<void>;
-  /** Loads what rendering these revisions needs: the elements, accounts and vault files their values name. */
-  prepare(revisions: readonly ElementRevision[]): Promise<void>;
-  /** How password values are hashed before they are written; refuses when the scope was made without a hasher. */
-  readonly passwords: PasswordHasher;
-  /**
-   * Runs `fn` in one store transaction with a scope of the same principal
-   * reading through it (nothing loaded here is carried over: the transaction
-   * reads afresh). Transactions do not nest: a scope given to `fn` refuses this.
-   */
-  transaction<T>(fn: (tx: ReadScope) => Promise<T>, options?: TransactionOptions): Promise<T>;
-}
-
-/** Runs a function in one store transaction, with the definitions as that transaction sees them. */
-export type Transact = <T>(fn: (tx: Repositories, definitions: Definitions) => Promise<T>, options?: TransactionOptions) => Promise<T>;
+import { readableFilter, revisionPermissions } from "../access/element-profile.ts";
+import type { RequestScope, Transact } from "./request-scope.ts";
+import { elementKey, docidOf } from "../elements/element-reference.ts";
 
 /** A lookup asked for what was not loaded first: a bug of the caller, never of the data. */
 function notLoaded(kind: string, key: string | number): never {
-  throw new Error(`read scope: ${kind} ${String(key)} was not loaded before it was looked up`);
+  throw new Error(`request scope: ${kind} ${String(key)} was not loaded before it was looked up`);
 }
 
 const referenceCache = new WeakMap<SmartStructure, ResolvedField[]>();
@@ -80,23 +31,6 @@ function referenceFields(structure: SmartStructure): ResolvedField[] {
     referenceCache.set(structure, fields);
   }
   return fields;
-}
-
-/**
- * The key an element reference is looked up by: a number (initid or revision id) for a number or
- * a text of digits, else the logical name. The value codec and the renderer name elements by it
- * too, so what was loaded is what they look up.
- */
-export function elementKey(ref: string | number): string | number {
-  if (typeof ref === "number") return ref;
-  const text = ref.trim();
-  return /^\d+$/.test(text) ? Number(text) : text;
-}
-
-/** The element a stored docid value names, or undefined when it cannot name one (not a positive whole number). */
-export function docidOf(value: unknown): number | undefined {
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
 /** What a stored value names and rendering will look up. */
@@ -126,14 +60,14 @@ function collectReferences(type: string, value: unknown, found: References): voi
 
 /** The hashing of a scope made without a hasher: such scopes (reads, bundle checks) never write a password. */
 const NO_PASSWORDS: PasswordHasher = {
-  hash: () => Promise.reject(new Error("read scope: made without a password hasher, it cannot write a password value")),
+  hash: () => Promise.reject(new Error("request scope: made without a password hasher, it cannot write a password value")),
   verify: () => Promise.resolve(false),
 };
 
-/** A read scope over `repos` for a principal, in their locale; `transact` is how it opens transactions (none inside one). */
-export function createReadScope(
+/** A request scope over `repos` for a principal, in their locale; `transact` is how it opens transactions (none inside one). */
+export function createRequestScope(
   repos: Repositories, principal: Principal, definitions: Definitions, transact?: Transact, passwords: PasswordHasher = NO_PASSWORDS,
-): ReadScope {
+): RequestScope {
   // Elements by the ref they were asked by (number: initid or revision id; text: logical name).
   const elements = new Map<string | number, ElementRevision | undefined>();
   const accounts = new Map<number, Account | undefined>();
@@ -209,7 +143,7 @@ export function createReadScope(
 
   // Methods rather than arrow functions: tsx names every arrow function kept in a property, and a
   // scope is made for every request.
-  const scope: ReadScope = {
+  const scope: RequestScope = {
     principal,
     repos,
     definitions,
@@ -259,8 +193,8 @@ export function createReadScope(
       await scope.load({ elements: found.elements, logins: found.logins, vaultFiles: found.files });
     },
     transaction(fn, options) {
-      if (!transact) return Promise.reject(new Error("read scope: transactions do not nest; use the scope given to the transaction"));
-      return transact((tx, txDefinitions) => fn(createReadScope(tx, principal, txDefinitions, undefined, passwords)), options);
+      if (!transact) return Promise.reject(new Error("request scope: transactions do not nest; use the scope given to the transaction"));
+      return transact((tx, txDefinitions) => fn(createRequestScope(tx, principal, txDefinitions, undefined, passwords)), options);
     },
     permissions(revision) {
       return permissionsOf(revision);

@@ -1,5 +1,5 @@
-import { visibilityOf } from "../structure/smart-field.ts";
-import { flattenFields } from "../structure/smart-structure.ts";
+import { visibilityOf } from "../structures/smart-field.ts";
+import { flattenFields } from "../structures/smart-structure.ts";
 import { renderFieldValue, type AttributeValue, type RenderedValue } from "../values/display-value.ts";
 import type { ViewContext } from "./element-view.ts";
 import { statusProperty, type ElementRevision } from "./smart-element.ts";

@@ -1,5 +1,5 @@
 import type { Label } from "../i18n/label.ts";
-import type { FieldType } from "../structure/smart-field.ts";
+import type { FieldType } from "../structures/smart-field.ts";
 
 export interface LifecycleState {
   readonly id: string;

@@ -1,10 +1,10 @@
 import type { Account } from "../accounts/account.ts";
-import type { Lifecycle } from "../catalog/lifecycle.ts";
-import { findState } from "../catalog/lifecycle.ts";
+import type { Lifecycle } from "../lifecycle/lifecycle.ts";
+import { findState } from "../lifecycle/lifecycle.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
-import { visibilityOf, type ResolvedField } from "../structure/smart-field.ts";
-import { fieldIndex, flattenFields, type SmartStructure } from "../structure/smart-structure.ts";
+import { visibilityOf, type ResolvedField } from "../structures/smart-field.ts";
+import { fieldIndex, flattenFields, type SmartStructure } from "../structures/smart-structure.ts";
 import { renderFieldValue, type ReadContext, type RenderedValue } from "../values/display-value.ts";
 import { iconUri } from "./element-icon.ts";
 import { elementUri } from "./element-uri.ts";

@@ -1,7 +1,7 @@
 import { isGranted, type Principal } from "../accounts/principal.ts";
-import type { FieldAccess, LayerAccess } from "../catalog/field-access.ts";
-import { visibilityOf, type SmartField, type Visibility } from "./smart-field.ts";
-import { flattenFields, type SmartStructure } from "./smart-structure.ts";
+import type { FieldAccess, LayerAccess } from "./field-access.ts";
+import { visibilityOf, type SmartField, type Visibility } from "../structures/smart-field.ts";
+import { flattenFields, type SmartStructure } from "../structures/smart-structure.ts";
 
 /*
  * Field access layers, as the original's FieldAccessManager combines them: a visibility is a set

@@ -54,7 +54,7 @@ async function listingCalls(width: number) {
   return { calls: counted.reads(), page, clockReads: counted.calls.length - counted.reads().length };
 }
 
-describe("a read scope", () => {
+describe("a request scope", () => {
   it("renders a list page of 10 with docid, file and enum values in a bounded number of store calls, whatever the fields", async () => {
     const narrow = await listingCalls(1);
     const wide = await listingCalls(6);

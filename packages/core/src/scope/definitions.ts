@@ -1,12 +1,12 @@
 import type { Group, Role } from "../accounts/account.ts";
-import type { Enumerate } from "../catalog/enumerate.ts";
-import type { FieldAccess } from "../catalog/field-access.ts";
-import type { Lifecycle } from "../catalog/lifecycle.ts";
-import type { Profile } from "../catalog/profile.ts";
+import type { Enumerate } from "../enumerates/enumerate.ts";
+import type { FieldAccess } from "../access/field-access.ts";
+import type { Lifecycle } from "../lifecycle/lifecycle.ts";
+import type { Profile } from "../access/profile.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { Repositories } from "../ports/store.port.ts";
-import type { SmartStructure } from "../structure/smart-structure.ts";
-import { resolveStructures } from "../structure/structure-inheritance.ts";
+import type { SmartStructure } from "../structures/smart-structure.ts";
+import { resolveStructures } from "../structures/structure-inheritance.ts";
 
 /**
  * Every definition as of one change stamp, frozen: structures, enumerates,

@@ -1,10 +1,10 @@
 import type { Principal } from "../accounts/principal.ts";
 import { permissionsUnder } from "../accounts/principal.ts";
-import { findState } from "../catalog/lifecycle.ts";
-import type { Permission, Profile } from "../catalog/profile.ts";
-import type { ElementRevision } from "../element/smart-element.ts";
+import { findState } from "../lifecycle/lifecycle.ts";
+import type { Permission, Profile } from "./profile.ts";
+import type { ElementRevision } from "../elements/smart-element.ts";
 import type { ElementRepository, ReadableFilter } from "../ports/element-repository.port.ts";
-import type { Definitions } from "./definitions.ts";
+import type { Definitions } from "../scope/definitions.ts";
 
 type ProfileDefinitions = Pick<Definitions, "structure" | "lifecycle" | "profile">;
 

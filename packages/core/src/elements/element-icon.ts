@@ -1,4 +1,4 @@
-import type { SmartStructure } from "../structure/smart-structure.ts";
+import type { SmartStructure } from "../structures/smart-structure.ts";
 import { parseFileValue } from "../values/file-value.ts";
 
 /** The icon of a structure that names none, shipped with the built-in assets as the original ships its doc.png. */

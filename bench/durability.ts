@@ -14,7 +14,7 @@ import { percentile } from "./load.ts";
  * Durability). Two stores in the same temporary directory (so on the same disk), one with
  * synchronous=FULL (the default of `lineage serve`), one with NORMAL, each with one structure and
  * --elements elements. In --rounds rounds, the two in alternating order, each takes --writes writes
- * one after the other (each awaited, as one client editing): PUTs (platform.updateElement: one
+ * one after the other (each awaited, as one client editing): PUTs (platform.elements.update: one
  * transaction saving the element, marking it for the search index and writing its history entry) on
  * the elements in turn, then as many bare commits (a transaction writing one history entry).
  * Writes the section "## Durability: synchronous FULL vs NORMAL (issue 23)" of docs/benchmarks.md.
@@ -54,11 +54,11 @@ async function openSubject(mode: Mode, dataDir: string): Promise<Subject> {
     name: "BENCH_NOTE", title: "Note", titleField: "bn_title",
     fields: [{ id: "bn_title", type: "text" }, { id: "bn_body", type: "longtext" }],
   }));
-  const account = await platform.addUser({ login: "bench", password: "bench", roles: ["admin"] });
-  const admin = await platform.principalOfAccount(account);
+  const account = await platform.accounts.add({ login: "bench", password: "bench", roles: ["admin"] });
+  const admin = await platform.accounts.principalOf(account);
   const initids: number[] = [];
   for (let i = 0; i < elementCount; i++) {
-    initids.push((await platform.createElement(admin, { structure: "BENCH_NOTE", values: { bn_title: `Note ${i}`, bn_body: BODY } })).initid);
+    initids.push((await platform.elements.create(admin, { structure: "BENCH_NOTE", values: { bn_title: `Note ${i}`, bn_body: BODY } })).initid);
   }
   return { mode, store, platform, admin, initids };
 }
@@ -71,7 +71,7 @@ async function measure(subject: Subject, kind: Kind, round: number): Promise<num
     const initid = initids[i % initids.length] as number;
     const started = performance.now();
     if (kind === "PUT") {
-      await platform.updateElement(admin, String(initid), { values: { bn_title: `Note ${initid}, round ${round}, write ${i}`, bn_body: BODY } });
+      await platform.elements.update(admin, String(initid), { values: { bn_title: `Note ${initid}, round ${round}, write ${i}`, bn_body: BODY } });
     } else {
       await store.transaction((tx) => tx.elements.appendHistory({
         initid, revisionId: initid, revision: 0, accountId: admin.account.id, accountName: "bench",

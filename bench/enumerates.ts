@@ -2,7 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openLineage } from "@lineage/cli";
-import { enumerateData, enumerateIndex, type Enumerate, type EnumerateParameters } from "../packages/core/src/index.ts";
+import type { Enumerate } from "../packages/core/src/index.ts";
+import { enumerateIndex } from "../packages/core/src/enumerates/enumerate-index.ts";
+import { enumerateData, type EnumerateParameters } from "../packages/core/src/enumerates/read-enumerate.ts";
 import {
   ENUM_FIELD, ENUM_LOGIN, ENUM_NAME, ENUM_PASSWORD, ENUM_STRUCTURE, FRENCH_LOGIN, FRENCH_PASSWORD, TINY_ENUM_NAME, enumerateBundle, enumerateItems,
 } from "./enumerate-bundle.ts";
@@ -118,8 +120,8 @@ async function main(): Promise<void> {
 
   console.log(`bench: importing an enumerate of ${items.length} items into ${dataDir}`);
   const importing = performance.now();
-  const { platform } = await openLineage({ dataDir }, [bundlePath]);
-  await platform.store.close();
+  const { store } = await openLineage({ dataDir }, [bundlePath]);
+  await store.close();
   const importSeconds = (performance.now() - importing) / 1000;
 
   if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });

@@ -113,7 +113,7 @@ async function seed(url: string, count: number): Promise<number> {
 
 async function openPlatform(url: string, dir: string) {
   const store = await openPostgresStore({ url });
-  return createPlatform({ store, searchIndex: createCompactSearchIndex({ dir }), searchLog: () => {} });
+  return { store, platform: createPlatform({ store, searchIndex: createCompactSearchIndex({ dir }), searchLog: () => {} }) };
 }
 
 /** The child: a node restarting with the snapshot, then the queries. Prints its figures as JSON. */
@@ -121,7 +121,7 @@ async function restartPhase(url: string, dir: string, runs: number) {
   globalThis.gc?.();
   const baseRssMb = statusMb(process.pid, "VmRSS");
   const started = performance.now();
-  const platform = await openPlatform(url, dir);
+  const { store, platform } = await openPlatform(url, dir);
   await platform.fullsearch.engine.start();
   const restartMs = performance.now() - started;
   await platform.fullsearch.engine.stop();
@@ -143,7 +143,7 @@ async function restartPhase(url: string, dir: string, runs: number) {
     const useCase = await timed(runs, () => platform.fullsearch.search(principal, DOMAIN, { q }));
     results.push({ kind, ...useCase, indexP50: index.p50, indexP99: index.p99 });
   }
-  await platform.store.close();
+  await store.close();
   console.log(JSON.stringify({ baseRssMb, rssMb, restartMs, results }));
 }
 
@@ -178,11 +178,11 @@ async function compactIndex(url: string, runs: number): Promise<CompactFigures> 
 }
 
 async function buildPhase(url: string, dir: string) {
-  const platform = await openPlatform(url, dir);
+  const { store, platform } = await openPlatform(url, dir);
   const started = performance.now();
   await platform.fullsearch.engine.rebuild(DOMAIN, { announce: false });
   const buildMs = performance.now() - started;
-  await platform.store.close();
+  await store.close();
   console.log(JSON.stringify({ buildMs, buildHwmMb: statusMb(process.pid, "VmHWM") }));
 }
 

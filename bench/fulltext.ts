@@ -68,13 +68,13 @@ function openPlatform(dataDir: string) {
   const dir = join(dataDir, "search");
   const searchIndex = args.index === "minisearch" ? createMiniSearchIndex({ dir }) : createCompactSearchIndex({ dir });
   const platform = createPlatform({ store, searchIndex, searchLog: (line) => console.error(`[search] ${line}`) });
-  return platform;
+  return { store, platform };
 }
 
 /** The child: a restart on the data directory, then queries. Prints its figures as JSON on the last line. */
 async function restartPhase(dataDir: string, queries: number) {
   const started = performance.now();
-  const platform = openPlatform(dataDir);
+  const { store, platform } = openPlatform(dataDir);
   await platform.fullsearch.engine.start();
   const restartMs = performance.now() - started;
   await platform.fullsearch.engine.stop();
@@ -116,7 +116,7 @@ async function restartPhase(dataDir: string, queries: number) {
   const written = index.persist(DOMAIN);
   const persistMs = performance.now() - persistStart;
   const writtenMs = (await written, performance.now() - persistStart);
-  await platform.store.close();
+  await store.close();
   console.log(JSON.stringify({ restartMs, rssMb, results, persistMs, writtenMs }));
 }
 
@@ -133,12 +133,12 @@ async function allPhases() {
     await seedStore.close();
     console.log(`bench: ${thousands(count)} elements, ${thousands(words)} words written in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-    const platform = openPlatform(dir);
+    const { store, platform } = openPlatform(dir);
     const buildStart = performance.now();
     const built = await platform.fullsearch.engine.rebuild(DOMAIN, { announce: true });
     const buildMs = performance.now() - buildStart;
     const buildHwmMb = statusMb(process.pid, "VmHWM");
-    await platform.store.close();
+    await store.close();
     const snapshotBytes = readdirSync(join(dir, "search")).reduce((sum, name) => sum + statSync(join(dir, "search", name)).size, 0);
     console.log(`bench: built ${thousands(built)} in ${(buildMs / 1000).toFixed(1)} s, snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB`);
 

@@ -166,11 +166,11 @@ async function main(): Promise<void> {
   const servers: ServerFigures[] = [];
   for (const name of PROCESSORS) {
     const dataDir = join(session.tempDir, `data-${name}`);
-    const { platform } = await openLineage({ dataDir });
-    const account = await platform.addUser({ login: LOGIN[0], password: LOGIN[1], roles: ["admin"] });
-    await platform.store.catalog.saveStructure({ name: "NOTE", title: "Note", icon: "photo-200.jpg", fields: [{ id: "nt_title", type: "text" }] });
-    const element = await platform.createElement(await platform.principalOfAccount(account), { structure: "NOTE", values: { nt_title: "Benchmark" } });
-    await platform.store.close();
+    const { platform, store } = await openLineage({ dataDir });
+    const account = await platform.accounts.add({ login: LOGIN[0], password: LOGIN[1], roles: ["admin"] });
+    await store.catalog.saveStructure({ name: "NOTE", title: "Note", icon: "photo-200.jpg", fields: [{ id: "nt_title", type: "text" }] });
+    const element = await platform.elements.create(await platform.accounts.principalOf(account), { structure: "NOTE", values: { nt_title: "Benchmark" } });
+    await store.close();
     servers.push(await serverRun(name, dataDir, imagesDir, element.initid));
   }
   await session.cleanup();

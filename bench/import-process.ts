@@ -16,10 +16,10 @@ const seconds = (from: number) => (performance.now() - from) / 1000;
 const statusKb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN);
 
 const started = performance.now();
-const { platform, imports } = await openLineage({ dataDir, databaseUrl }, [bundlePath]);
+const { store, imports } = await openLineage({ dataDir, databaseUrl }, [bundlePath]);
 const importSeconds = seconds(started);
 const closing = performance.now();
-await platform.store.close();
+await store.close();
 const closeSeconds = seconds(closing);
 const peakRssKb = statusKb("VmHWM");
 

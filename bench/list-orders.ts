@@ -94,9 +94,9 @@ async function saveDefinitions(store: Store): Promise<void> {
     await tx.catalog.saveProfile({ name: ROW_PROFILE, grants: { view: ["role:r_ROW"] } });
   });
   const platform = createPlatform({ store });
-  await platform.addUser({ login: "readerRow", password: "reader-pw", roles: ["r_ROW"] });
-  await platform.addUser({ login: "reader1", password: "reader-pw", roles: ["r_PERF3"] });
-  await platform.addUser({ login: "reader3", password: "reader-pw", roles: ["r_PERF1", "r_PERF2", "r_PERF3"] });
+  await platform.accounts.add({ login: "readerRow", password: "reader-pw", roles: ["r_ROW"] });
+  await platform.accounts.add({ login: "reader1", password: "reader-pw", roles: ["r_PERF3"] });
+  await platform.accounts.add({ login: "reader3", password: "reader-pw", roles: ["r_PERF1", "r_PERF2", "r_PERF3"] });
 }
 
 /**
@@ -250,7 +250,7 @@ function cases(): Case[] {
 /** The list use case for a case at an offset: what a GET of the collection runs at the node, the HTTP layer aside. */
 async function listPage(platform: Platform, principal: Principal, c: Case, offset: number): Promise<number> {
   const options = { slice: "10", offset: String(offset), orderBy: c.orderBy, ...(c.family ? { family: c.family } : {}) };
-  const page = c.label.startsWith("trash") ? await platform.listTrash(principal, options) : await platform.listElements(principal, options);
+  const page = c.label.startsWith("trash") ? await platform.trash.list(principal, options) : await platform.elements.list(principal, options);
   return page.documents.length;
 }
 
@@ -268,7 +268,7 @@ async function measureOrders(store: Store, totals: (c: Case) => number): Promise
   const platform = createPlatform({ store });
   const admin = systemPrincipal();
   const readers = {
-    reader1: (await platform.principal("reader1"))!, reader3: (await platform.principal("reader3"))!, readerRow: (await platform.principal("readerRow"))!,
+    reader1: (await platform.accounts.principal("reader1"))!, reader3: (await platform.accounts.principal("reader3"))!, readerRow: (await platform.accounts.principal("readerRow"))!,
   };
   const results: { c: Case; timing: Timing }[] = [];
   for (const c of cases()) {

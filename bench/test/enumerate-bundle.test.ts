@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher, importBundle } from "../../packages/core/src/index.ts";
+import { createPlatform, createScryptPasswordHasher } from "../../packages/core/src/index.ts";
 import { createMemoryStore } from "../../packages/core/src/testing/index.ts";
 import { ENUM_NAME, enumerateBundle, enumerateItems } from "../enumerate-bundle.ts";
 
@@ -14,9 +14,10 @@ describe("the Enumerates benchmark's bundle", () => {
   });
 
   it("imports as a valid bundle", async () => {
-    const platform = createPlatform({ store: createMemoryStore(), hasher: createScryptPasswordHasher({ N: 16 }) });
-    const report = await importBundle(platform, enumerateBundle(enumerateItems(3, 4)), { readFile: () => undefined });
+    const store = createMemoryStore();
+    const platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 16 }) });
+    const report = await platform.bundles.import(enumerateBundle(enumerateItems(3, 4)), { readFile: () => undefined });
     expect(report.enumerates.created).toBe(2);
-    expect((await platform.store.catalog.enumerate(ENUM_NAME))?.items).toHaveLength(15);
+    expect((await store.catalog.enumerate(ENUM_NAME))?.items).toHaveLength(15);
   });
 });

@@ -3,7 +3,7 @@
 // in worker threads and full-text search. It asks its own server and prints what it answered, as JSON.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MIME_ICON_NAMES, createPlatform, importBundle, readImageHeader } from "@lineage/core";
+import { MIME_ICON_NAMES, createPlatform, readImageHeader } from "@lineage/core";
 import { openSqliteStore } from "@lineage/adapter-sqlite";
 import { openPostgresStore } from "@lineage/adapter-postgres";
 import { createHttpApp, startServer } from "@lineage/adapter-http";
@@ -38,7 +38,7 @@ const platform = createPlatform({
   store, hasher: createNodeScryptPasswordHasher(),
   searchIndex: createCompactSearchIndex({ dir: join(dataDir, "search"), log: () => {} }), searchLog: () => {},
 });
-const report = await importBundle(platform, bundle, { readFile: () => undefined });
+const report = await platform.bundles.import(bundle, { readFile: () => undefined });
 const images = createJimpImages({ imagesDir, cacheDir: join(dataDir, "image-cache"), workers: 1 });
 const server = await startServer(createHttpApp({ platform, images }), { port: 0 });
 

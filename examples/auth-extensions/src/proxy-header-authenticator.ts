@@ -49,7 +49,7 @@ export default class ProxyHeaderAuthenticator implements Authenticator {
     // The connection's own address: behind trusted proxies, clientAddress is the person's, not the proxy's.
     const fromProxy = this.#trusted.has(request.peerAddress) && constantTimeEqual(request.header("x-proxy-secret") ?? "", this.#secret);
     if (!fromProxy) return { kind: "refused", reason: "Untrusted identity header" };
-    const principal = await this.#service.platform.principal(login, request.stamp);
+    const principal = await this.#service.accounts.principal(login, request.stamp);
     return principal ? { kind: "authenticated", principal } : { kind: "refused", reason: "Unknown user" };
   }
 

@@ -44,7 +44,7 @@ describe("the SSO proxy authenticator (authentModeConfig.sso)", () => {
     expect((await get("/", { "x-remote-user": "alice", "x-proxy-secret": "guess" })).status).toBe(401);
     expect((await get("/api/v2/smart-elements/", { "x-remote-user": "ghost", "x-proxy-secret": secret })).status).toBe(401);
     // allowedRoles is editor and reader: an account with neither gets 403.
-    await running.platform.addUser({ login: "eve" });
+    await running.platform.accounts.add({ login: "eve" });
     expect((await get("/", { "x-remote-user": "eve", "x-proxy-secret": secret })).status).toBe(403);
     expect((await get("/", { "x-remote-user": "carol", "x-proxy-secret": secret })).status).toBe(200);
   });
@@ -60,9 +60,9 @@ describe("the SSO proxy authenticator (authentModeConfig.sso)", () => {
 
 describe("the users file provider (authentProvidersConfig.users-file)", () => {
   it("creates the platform account of a file user at first login, with the file's roles", async () => {
-    expect(await running.platform.store.accounts.byLogin("dora")).toBeUndefined();
+    expect(await running.platform.accounts.find("dora")).toBeUndefined();
     const basic = `Basic ${Buffer.from("dora:dora-pw").toString("base64")}`;
     expect((await get("/api/v2/smart-elements/", { authorization: basic, accept: "application/json" })).status).toBe(200);
-    expect(await running.platform.store.accounts.byLogin("dora")).toMatchObject({ displayName: "Dora from the users file", roles: ["reader"], passwordHash: null });
+    expect(await running.platform.accounts.find("dora")).toMatchObject({ displayName: "Dora from the users file", roles: ["reader"], passwordHash: null });
   });
 });

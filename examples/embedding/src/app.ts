@@ -12,7 +12,7 @@ import { createRecipeBook, quickRecipes, type RecipeBookOptions } from "./recipe
 export async function createRecipeApp(store: Store, options: RecipeBookOptions = {}): Promise<Hono> {
   const { platform, cook } = await createRecipeBook(store, options);
   if ((await quickRecipes(platform, cook)).length === 0) {
-    await platform.createElement(cook, { structure: "RECIPE", values: { rc_name: "Omelette", rc_difficulty: "easy", rc_minutes: 10, rc_step: ["Beat the eggs", "Cook them"] } });
+    await platform.elements.create(cook, { structure: "RECIPE", values: { rc_name: "Omelette", rc_difficulty: "easy", rc_minutes: 10, rc_step: ["Beat the eggs", "Cook them"] } });
   }
   const lineage = createHttpApp({ platform });
   const app = new Hono();

@@ -32,7 +32,7 @@ export async function defineRecipes(store: Store): Promise<void> {
 
 /** A rule of this app, written against the core only: a quick recipe takes at most 20 minutes. */
 export async function quickRecipes(platform: Platform, reader: Principal): Promise<string[]> {
-  const page = await platform.listElements(reader, { family: "RECIPE", slice: "all", fields: "document.properties.title,document.attributes.rc_minutes" });
+  const page = await platform.elements.list(reader, { family: "RECIPE", slice: "all", fields: "document.properties.title,document.attributes.rc_minutes" });
   return page.documents
     .filter((doc) => {
       const minutes = doc.attributes?.rc_minutes;
@@ -50,6 +50,6 @@ export interface RecipeBookOptions {
 export async function createRecipeBook(store: Store, options: RecipeBookOptions = {}): Promise<{ platform: Platform; cook: Principal }> {
   const platform = createPlatform({ store, ...(options.kitchen ? { hooks: publishingHooks(options.kitchen) } : {}) });
   await defineRecipes(store);
-  const account = (await store.accounts.byLogin("cook")) ?? (await platform.addUser({ login: "cook", password: "cook-pw", roles: ["admin"] }));
-  return { platform, cook: await platform.principalOfAccount(account) };
+  const account = (await platform.accounts.find("cook")) ?? (await platform.accounts.add({ login: "cook", password: "cook-pw", roles: ["admin"] }));
+  return { platform, cook: await platform.accounts.principalOf(account) };
 }

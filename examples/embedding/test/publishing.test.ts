@@ -34,7 +34,7 @@ describe.each([["the in-memory store", createMemoryStore], ["SQLite", sqliteStor
   async function draft() {
     const store = openStore();
     const { platform, cook } = await createRecipeBook(store, { kitchen: kitchen.url });
-    const omelette = await platform.createElement(cook, { structure: "RECIPE", values: { rc_name: "Omelette", rc_minutes: 10 } });
+    const omelette = await platform.elements.create(cook, { structure: "RECIPE", values: { rc_name: "Omelette", rc_minutes: 10 } });
     const history = await store.elements.history(omelette.initid);
     /** What a failed publication must have left as it was: the revision, its state, the history. */
     const unchanged = async () => {

@@ -42,7 +42,7 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
   const { platform, limits, authentication, answerError, refusedOverride } = options;
   const limitBody = bodyLimit(limits.maxBodyBytes);
   const timeout = requestTimeout(limits.requestTimeoutMs);
-  const stampOfTurn = turnVersion(platform.store.changes, setImmediate);
+  const stampOfTurn = turnVersion(platform.changes, setImmediate);
 
   /** As Hono's compose takes a middleware's answer: only one given before any other. */
   function take(c: Context<HttpEnv>, answer: Response | void): void {

@@ -1,4 +1,4 @@
-import { errorCodeDefinition, LineageError, type DashboardServer, type Platform } from "@lineage/core";
+import { errorCodeDefinition, LineageError, type Platform } from "@lineage/core";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { apiChain } from "./api-chain.ts";
 import { isClientAbort } from "./client-abort.ts";
@@ -44,8 +44,6 @@ export interface HttpAppOptions {
   readonly onUnexpectedError?: (error: unknown, request: UnexpectedErrorContext) => void;
   /** The Images routes' store and resizer (`createJimpImages` of @lineage/adapter-images); without them those routes are not served. */
   readonly images?: ImageServices;
-  /** The dashboard server (`createSupersetServer` of @lineage/adapter-superset); without it the Dashboards routes answer 500 DASH0100. */
-  readonly dashboards?: DashboardServer;
 }
 
 /** The request an unexpected error happened in, for the report. */
@@ -113,7 +111,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/", healthRoutes(options.readiness ?? createReadiness(), () => platform.fullsearch.engine.building()));
 
   api.route("/", authenticationPageRoutes(httpAuth));
-  api.route("/", consoleRoutes(httpAuth, platform, { dashboards: options.dashboards }));
+  api.route("/", consoleRoutes(httpAuth, platform));
   api.route("/api/v2", tokenAdminRoutes());
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());
@@ -122,7 +120,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/api/v2", fileRoutes());
   api.route("/api/v2", enumerateRoutes());
   api.route("/api/v2", lifecycleRoutes());
-  api.route("/api/v2", dashboardRoutes(options.dashboards));
+  api.route("/api/v2", dashboardRoutes());
   api.route("/api/v2", apiReferenceRoutes(api));
   if (options.images) api.route("/api/v2", imageRoutes(options.images));
   api.route("/", fullsearchRoutes());

@@ -92,7 +92,7 @@ describe("html mode (the default)", () => {
 
   describe("open (tokens)", () => {
     it("authenticates by header, query variable and form variable, as the token's user", async () => {
-      const token = await live.seed.platform.getAuthorizationToken("alice", ["GET,PUT /api/v2/smart-elements/*"]);
+      const token = await live.seed.platform.tokens.create("alice", ["GET,PUT /api/v2/smart-elements/*"]);
       const byHeader = await live.api.call("GET", "/api/v2/smart-elements/ART_HELLO.json", { as: null, headers: { authorization: `Token ${token}` } });
       expect(byHeader.status).toBe(200);
       const byQuery = await live.api.call("GET", `/api/v2/smart-elements/ART_HELLO.json?ank-authorization=${token}`, { as: null });
@@ -104,7 +104,7 @@ describe("html mode (the default)", () => {
       });
       expect(byForm.status).toBe(200);
       // The same request as bob, whom the profile lets read only: the token's user is who acts.
-      const bobs = await live.seed.platform.getAuthorizationToken("bob", ["GET,PUT /api/v2/smart-elements/*"]);
+      const bobs = await live.seed.platform.tokens.create("bob", ["GET,PUT /api/v2/smart-elements/*"]);
       const asBob = await live.api.call("PUT", "/api/v2/smart-elements/ART_ZEBRA", {
         as: null,
         headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -114,13 +114,13 @@ describe("html mode (the default)", () => {
     });
 
     it("takes a token in the query before the Authorization header's scheme (original-notes.md 2.13)", async () => {
-      const token = await live.seed.platform.getAuthorizationToken("alice", ["GET /api/v2/smart-elements/*"]);
+      const token = await live.seed.platform.tokens.create("alice", ["GET /api/v2/smart-elements/*"]);
       const both = await live.api.call("GET", `/api/v2/smart-elements/ART_HELLO.json?ank-authorization=${token}`, { as: ["bob", "not bob's password"] });
       expect(both.status).toBe(200);
     });
 
     it("answers 403 AUTH0403 outside the token's routes and methods, 401 to an unknown token", async () => {
-      const token = await live.seed.platform.getAuthorizationToken("admin", ["GET /api/v2/smart-elements/{docid}[.json]"]);
+      const token = await live.seed.platform.tokens.create("admin", ["GET /api/v2/smart-elements/{docid}[.json]"]);
       const call = (method: string, path: string, t = token) => live.api.call(method, path, { as: null, headers: { authorization: `Token ${t}` } });
       expect((await call("GET", "/api/v2/smart-elements/ART_HELLO")).status).toBe(200);
       const wrongPath = await call("GET", "/api/v2/trash/");
@@ -131,13 +131,13 @@ describe("html mode (the default)", () => {
     });
 
     it("runs with the user's rights: carol's token cannot PUT (CRUD0105)", async () => {
-      const token = await live.seed.platform.getAuthorizationToken("carol", ["* /api/v2/*"]);
+      const token = await live.seed.platform.tokens.create("carol", ["* /api/v2/*"]);
       const response = await live.api.call("PUT", "/api/v2/smart-elements/ART_HELLO", { as: null, headers: { authorization: `Token ${token}` }, json: { document: { attributes: {} } } });
       expect([response.status, code(response)]).toEqual([403, "CRUD0105"]);
     });
 
     it("expires: 401 once its time is over", async () => {
-      const token = await live.seed.platform.getAuthorizationToken("bob", ["GET /api/v2/*"], 30);
+      const token = await live.seed.platform.tokens.create("bob", ["GET /api/v2/*"], { expiration: 30 });
       const call = () => live.api.call("GET", "/api/v2/smart-elements/", { as: null, headers: { authorization: `Token ${token}` } });
       expect((await call()).status).toBe(200);
       live.seed.clock.advance(30_000);
@@ -145,7 +145,7 @@ describe("html mode (the default)", () => {
     });
 
     it("lets exactly one of two concurrent uses of a oneshot token through", async () => {
-      const token = await live.seed.platform.getAuthorizationToken("bob", ["GET /api/v2/*"], -1, true);
+      const token = await live.seed.platform.tokens.create("bob", ["GET /api/v2/*"], { expiration: -1, oneshot: true });
       const statuses = await Promise.all([1, 2, 3, 4].map(() =>
         live.api.call("GET", "/api/v2/smart-elements/", { as: null, headers: { authorization: `Token ${token}` } }).then((r) => r.status)));
       expect(statuses.sort()).toEqual([200, 401, 401, 401]);
@@ -154,7 +154,7 @@ describe("html mode (the default)", () => {
 
   describe("token administration", () => {
     it("lists tokens without secrets and revokes them, for admins only", async () => {
-      const token = await live.seed.platform.getAuthorizationToken("bob", ["GET /api/v2/*"], -1, false, "to revoke");
+      const token = await live.seed.platform.tokens.create("bob", ["GET /api/v2/*"], { expiration: -1, oneshot: false, description: "to revoke" });
       const list = await live.api.call("GET", "/api/v2/authent/tokens/");
       expect(list.status).toBe(200);
       const entry = list.json.data.tokens.find((t: { description: string }) => t.description === "to revoke");
@@ -299,7 +299,7 @@ describe("open mode with a guest home page", () => {
     const guest = await documentedFetch(`${live.api.baseUrl}/`);
     expect(guest.status).toBe(200);
     expect(await guest.text()).toContain("browsing as a guest");
-    const token = await live.seed.platform.getAuthorizationToken("bob", ["GET /*"]);
+    const token = await live.seed.platform.tokens.create("bob", ["GET /*"]);
     const holder = await documentedFetch(`${live.api.baseUrl}/?ank-authorization=${token}`);
     expect(await holder.text()).toContain("<code>bob</code>");
   });

@@ -27,7 +27,7 @@ const titleBody = (title: string) => ({ document: { attributes: { ar_title: { va
 let count = 0;
 /** A fresh article in draft, so tests do not depend on each other. */
 async function newArticle(): Promise<{ initid: number; uri: string }> {
-  const created = await seed.platform.createElement(await seed.principal("admin"), { structure: "ARTICLE", values: { ar_title: `Concurrent ${++count}` } });
+  const created = await seed.platform.elements.create(await seed.principal("admin"), { structure: "ARTICLE", values: { ar_title: `Concurrent ${++count}` } });
   return { initid: created.initid, uri: `/api/v2/smart-elements/${created.initid}` };
 }
 

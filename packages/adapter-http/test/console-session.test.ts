@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { createAuthenticationService } from "@lineage/core";
 import { createMemoryStore } from "@lineage/core/testing";
 import { countingStore } from "../../core/test/counting-store.ts";
 import { seededPlatform } from "../../core/test/fixture.ts";
@@ -10,7 +9,7 @@ describe("a console page", () => {
     const counting = countingStore(createMemoryStore());
     const seed = await seededPlatform(counting.store);
     const app = createHttpApp({ platform: seed.platform, onUnexpectedError: () => {} });
-    const { secret, session } = await createAuthenticationService({ platform: seed.platform }).openSession(await seed.principal("admin"));
+    const { secret, session } = await seed.platform.auth.service().openSession(await seed.principal("admin"));
     counting.reset();
     const answer = await app.request("/console/elements/ART_HELLO", { headers: { cookie: `lineage-session=${secret}` } });
     expect(answer.status).toBe(200);

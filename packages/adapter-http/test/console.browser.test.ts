@@ -1,12 +1,12 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher, importBundle, type Platform, type Store } from "@lineage/core";
+import { createPlatform, createScryptPasswordHasher, type DashboardServer, type Platform, type Store } from "@lineage/core";
 import { createSupersetServer } from "@lineage/adapter-superset";
 import { fakeDashboard, startFakeSuperset, type FakeSuperset } from "../../adapter-superset/test/fake-superset.ts";
 import { lifecyclePlatform } from "../../core/test/lifecycle-fixture.ts";
 import { folder } from "../../core/test/bundle-test-helpers.ts";
 import { SEARCH_FILES, searchBundle } from "../../core/test/search/search-fixture.ts";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
+import { startLiveServer, withDashboards, withTwin, type LiveServer } from "./live-server.ts";
 
 // Issue 21: the console in a real browser, without JavaScript, for an admin (English), alice
 // (French, group newsroom), who never sees the field of visibility I, and bob (role reader). One
@@ -14,8 +14,8 @@ import { startLiveServer, type LiveServer } from "./live-server.ts";
 // dashboards registered, read from a stand-in Superset.
 
 /** The review lifecycle's platform, a structure NOTE with a file and an image, dashboards "sales" (for readers) and "staff" (for editors). */
-async function consoleSeed(store: Store) {
-  const seed = await lifecyclePlatform(store);
+async function consoleSeed(store: Store, dashboards: DashboardServer) {
+  const seed = withDashboards(await lifecyclePlatform(store), dashboards);
   await store.transaction((tx) => tx.catalog.saveStructure({
     name: "NOTE", title: "Note", icon: "note.png", titleField: "no_title",
     fields: [{ id: "no_title", type: "text", label: "Title", needed: true }, { id: "no_file", type: "file", label: "Attachment" }, { id: "no_image", type: "image", label: "Picture" }],
@@ -33,7 +33,7 @@ let baseUrl: string;
 beforeAll(async () => {
   superset = await startFakeSuperset([fakeDashboard(1, "Sales"), fakeDashboard(3, "Staff", { published: false })]);
   const dashboards = createSupersetServer({ url: superset.url, username: "lineage", password: "superset-pw", cacheMs: 0, timeoutMs: 1000 });
-  live = await startLiveServer(consoleSeed, { auth: { throttle: { baseDelayMs: 1, maxDelayMs: 2 } }, dashboards });
+  live = await startLiveServer((store) => consoleSeed(store, dashboards), { auth: { throttle: { baseDelayMs: 1, maxDelayMs: 2 } } });
   baseUrl = live.api.baseUrl;
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
 });
@@ -116,7 +116,7 @@ describe("the console, read", () => {
   });
 
   it("lists the trash, and finds elements by their words, with highlights", async () => {
-    await live.seed.platform.deleteElement(await live.seed.principal("admin"), "ART_ZEBRA");
+    await live.seed.platform.elements.delete(await live.seed.principal("admin"), "ART_ZEBRA");
     const { context, page } = await loggedIn("admin");
     await page.getByRole("link", { name: "Trash" }).click();
     expect((await rowsOf(page)).map((row) => row.split("\t")[0])).toEqual(["Zebra crossing"]);
@@ -128,12 +128,13 @@ describe("the console, read", () => {
   it("searches a domain and shows each result with its highlighted words; the administration shows the domains", async () => {
     /** The search bundle's world, its users given passwords `<login>-pw`. */
     const seedSearch = async (store: Store) => {
-      const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
+      const hasher = createScryptPasswordHasher({ N: 1024 });
+      const platform: Platform = createPlatform({ store, hasher });
       const bundle = searchBundle();
       for (const user of bundle.accounts!.users!) user.password = `${user.login}-pw`;
-      await importBundle(platform, bundle, { readFile: folder(SEARCH_FILES) });
+      await platform.bundles.import(bundle, { readFile: folder(SEARCH_FILES) });
       await platform.fullsearch.engine.start();
-      return { platform, store, twin: (other: Store) => createPlatform({ store: other, hasher: platform.hasher }) };
+      return withTwin({ platform, store, hasher });
     };
     const searching = await startLiveServer(seedSearch, { auth: { throttle: { baseDelayMs: 1, maxDelayMs: 2 } } });
     const context = await browser.newContext({ javaScriptEnabled: false });
@@ -208,7 +209,7 @@ describe("the console, write", () => {
     await page.goto(`${baseUrl}/console/elements/AUTHOR_ADA/edit`);
     await page.getByLabel("au_name").fill("Ada, mine");
     // Another person saves first.
-    await live.seed.platform.updateElement(await live.seed.principal("admin"), "AUTHOR_ADA", { values: { au_name: "Ada Lovelace" } });
+    await live.seed.platform.elements.update(await live.seed.principal("admin"), "AUTHOR_ADA", { values: { au_name: "Ada Lovelace" } });
     const [answer] = await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.getByRole("button", { name: "Save" }).click()]);
     expect(answer.status()).toBe(412);
     expect(await page.getByRole("alert").textContent()).toContain("Someone else saved this element");
@@ -310,7 +311,7 @@ describe("the console, lifecycle and revisions", () => {
     const admin = await live.seed.principal("admin");
     const apple = String(live.seed.apple.initid);
     await live.seed.platform.lifecycle.runTransition(admin, apple, "submit", { comment: "Check the recipe" });
-    await live.seed.platform.updateElement(admin, apple, { values: { ar_words: 300 } });
+    await live.seed.platform.elements.update(admin, apple, { values: { ar_words: 300 } });
     const { context, page } = await loggedIn("admin");
     await page.goto(`${baseUrl}/console/elements/${apple}`);
     await page.getByRole("link", { name: "Revisions" }).click();
@@ -329,7 +330,7 @@ describe("the console, lifecycle and revisions", () => {
 
   it("edits lists and arrays, and shows an HTML text sanitised", async () => {
     const admin = await live.seed.principal("admin");
-    await live.seed.platform.updateElement(admin, "ART_HELLO", {
+    await live.seed.platform.elements.update(admin, "ART_HELLO", {
       values: { ar_body: '<h1>Big</h1><p>Safe <strong>bold</strong> <a href="javascript:alert(1)">bad</a><img src="x" onerror="alert(1)"></p><script>alert(2)</script>' },
     });
     const { context, page } = await loggedIn("admin");

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "@lineage/core";
+import type { DashboardServer, Store } from "@lineage/core";
 import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
 import { seededPlatform } from "../../core/test/fixture.ts";
 import { fakeDashboard, startFakeSuperset, type FakeSuperset } from "../../adapter-superset/test/fake-superset.ts";
-import { startLiveServer, type LiveServer } from "./live-server.ts";
-import type { HttpAppOptions } from "../src/index.ts";
+import { startLiveServer, withDashboards, type LiveServer } from "./live-server.ts";
 
 // The Dashboards routes (api-v2.md, Dashboards) over a real server on SQLite,
 // reading a stand-in Superset (real HTTP on loopback, Superset's API v1 shapes).
@@ -22,11 +21,12 @@ const DORA: [string, string] = ["dora", "dora-pw"];
 const LOGIN = "POST /api/v1/security/login";
 const LIST = "GET /api/v1/dashboard/";
 
-/** The seeded platform, plus role dashboard-admin (dora) and four registered dashboards. */
-async function seedDashboards(store: Store): Promise<Seed> {
-  const seed = await seededPlatform(store);
+/** The seeded platform, reading the dashboard server given (none: DASH0100), plus role dashboard-admin (dora) and four registered dashboards. */
+async function seedDashboards(store: Store, dashboards: DashboardServer | undefined): Promise<Seed> {
+  const seeded = await seededPlatform(store);
+  const seed = dashboards ? withDashboards(seeded, dashboards) : seeded;
   await store.accounts.saveRole({ id: "dashboard-admin", label: { en: "Dashboard administrators", fr: "Administrateurs des tableaux de bord" } });
-  await seed.platform.addUser({ login: "dora", password: "dora-pw", roles: ["dashboard-admin"], locale: "fr" });
+  await seed.platform.accounts.add({ login: "dora", password: "dora-pw", roles: ["dashboard-admin"], locale: "fr" });
   await store.catalog.saveDashboard({ slug: "sales", uuid: uuidOf(1), roles: ["reader"] });
   await store.catalog.saveDashboard({ slug: "stock", uuid: EMBEDDED, roles: ["editor", "reader"] });
   await store.catalog.saveDashboard({ slug: "staff", uuid: uuidOf(3), roles: ["editor"] });
@@ -37,8 +37,8 @@ async function seedDashboards(store: Store): Promise<Seed> {
 let superset: FakeSuperset;
 const servers: LiveServer<Seed>[] = [];
 
-async function lineage(options: Partial<HttpAppOptions> = {}) {
-  const live = await startLiveServer(seedDashboards, options);
+async function lineage(dashboards?: DashboardServer) {
+  const live = await startLiveServer((store) => seedDashboards(store, dashboards));
   servers.push(live);
   return live.api;
 }
@@ -54,7 +54,7 @@ beforeAll(async () => {
     fakeDashboard(3, "Staff", { slug: null, changed_on: "2024-03-03T05:06:07" }),
     fakeDashboard(4, "Unregistered"),
   ]);
-  api = await lineage({ dashboards: superseted() });
+  api = await lineage(superseted());
 });
 
 afterAll(async () => {
@@ -184,7 +184,7 @@ describe("the dashboard server", () => {
   it("gives 500 when it is down", async () => {
     const dead = await startFakeSuperset();
     await dead.close();
-    const down = await lineage({ dashboards: createSupersetServer({ url: dead.url, username: "lineage", password: "superset-pw" }) });
+    const down = await lineage(createSupersetServer({ url: dead.url, username: "lineage", password: "superset-pw" }));
     const unreachable = [500, false, "DASH0101", `Cannot reach the dashboard server ${dead.url}: connection refused (ECONNREFUSED)`];
     expect(errorOf(await down.call("GET", "/api/v2/dashboard/list", { as: BOB }))).toEqual(unreachable);
     expect(errorOf(await down.call("GET", "/api/v2/dashboard/info?ref=sales", { as: BOB }))).toEqual(unreachable);
@@ -199,7 +199,7 @@ describe("the dashboard server", () => {
   });
 
   it("is not asked again while its answers are fresh: pages listing dashboards log in once", async () => {
-    const cached = await lineage({ dashboards: superseted({ cacheMs: 30_000 }) });
+    const cached = await lineage(superseted({ cacheMs: 30_000 }));
     const [logins, lists] = [superset.count(LOGIN), superset.count(LIST)];
     await Promise.all([
       cached.call("GET", "/api/v2/dashboard/list", { as: BOB }),

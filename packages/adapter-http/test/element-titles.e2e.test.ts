@@ -7,7 +7,8 @@ import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 // writer's language when they are all empty, and the previous title kept when a PUT empties them.
 
 async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
+  const hasher = createScryptPasswordHasher({ N: 1024 });
+  const platform: Platform = createPlatform({ store, hasher });
   await store.transaction(async (tx) => {
     await tx.catalog.saveProfile({ name: "PRF_CONTACT", grants: { view: ["role:admin", "user:alice"], edit: ["role:admin", "user:alice"], create: ["role:admin", "user:alice"] } });
     await tx.catalog.saveStructure({
@@ -15,11 +16,11 @@ async function seed(store: Store) {
       fields: [{ id: "ct_first", type: "text" }, { id: "ct_phone", type: "text" }, { id: "ct_last", type: "text" }],
     });
   });
-  const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
-  await platform.addUser({ login: "alice", password: "alice-pw", locale: "fr" });
-  const system = await platform.principalOfAccount(admin);
-  await platform.createElement(system, { structure: "CONTACT", name: "CT_ADA", values: { ct_first: "Ada", ct_phone: "01", ct_last: "Lovelace" } });
-  return withTwin({ platform, store });
+  const admin = await platform.accounts.add({ login: "admin", password: "admin-pw", roles: ["admin"] });
+  await platform.accounts.add({ login: "alice", password: "alice-pw", locale: "fr" });
+  const system = await platform.accounts.principalOf(admin);
+  await platform.elements.create(system, { structure: "CONTACT", name: "CT_ADA", values: { ct_first: "Ada", ct_phone: "01", ct_last: "Lovelace" } });
+  return withTwin({ platform, store, hasher });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

@@ -18,7 +18,8 @@ const images = createJimpImages({ imagesDir: undefined, cacheDir: join(temp, "ca
 const BODY = '<p>Hello<br><img src="x.png" alt="x"></p>';
 
 async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
+  const hasher = createScryptPasswordHasher({ N: 1024 });
+  const platform: Platform = createPlatform({ store, hasher });
   await store.transaction(async (tx) => {
     await tx.accounts.saveRole({ id: "insider" });
     await tx.catalog.saveProfile({ name: "PRF_SECRET", grants: { view: ["role:insider"] } });
@@ -47,21 +48,21 @@ async function seed(store: Store) {
       ],
     });
   });
-  const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
-  await platform.addUser({ login: "alice", password: "alice-pw", roles: ["insider"], locale: "fr" });
-  await platform.addUser({ login: "bob", password: "bob-pw" });
-  await platform.addUser({ login: "bea", password: "bea-pw", locale: "fr" });
-  const system = await platform.principalOfAccount(admin);
-  const secret = await platform.createElement(system, { structure: "SECRET", name: "SEC_ONE", values: { se_title: "Top secret plan" } });
-  const target = await platform.createElement(system, { structure: "MEMO", name: "MEMO_TARGET", values: { me_title: "Target", me_colour: "red" } });
-  await platform.createElement(system, {
+  const admin = await platform.accounts.add({ login: "admin", password: "admin-pw", roles: ["admin"] });
+  await platform.accounts.add({ login: "alice", password: "alice-pw", roles: ["insider"], locale: "fr" });
+  await platform.accounts.add({ login: "bob", password: "bob-pw" });
+  await platform.accounts.add({ login: "bea", password: "bea-pw", locale: "fr" });
+  const system = await platform.accounts.principalOf(admin);
+  const secret = await platform.elements.create(system, { structure: "SECRET", name: "SEC_ONE", values: { se_title: "Top secret plan" } });
+  const target = await platform.elements.create(system, { structure: "MEMO", name: "MEMO_TARGET", values: { me_title: "Target", me_colour: "red" } });
+  await platform.elements.create(system, {
     structure: "MEMO", name: "MEMO_ONE",
     values: { me_title: "One", me_colour: "sky", me_colours: ["red", "gone"], me_ref: String(target.initid), me_secret: String(secret.initid),
       me_date: "2026-03-04", me_stamp: "2026-03-04T05:06:07", me_ratio: 1234.5, me_body: BODY },
   });
   // A key the enumerate no longer holds, as after a bundle dropped it.
   await store.catalog.saveEnumerate({ name: "COLOURS", items: (await store.catalog.enumerate("COLOURS"))!.items.filter((item) => item.key !== "gone") });
-  return withTwin({ platform, store, secret, target });
+  return withTwin({ platform, store, hasher, secret, target });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

@@ -9,7 +9,8 @@ import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 const PIN = "correct horse battery";
 
 async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
+  const hasher = createScryptPasswordHasher({ N: 1024 });
+  const platform: Platform = createPlatform({ store, hasher });
   await store.transaction(async (tx) => {
     await tx.catalog.saveStructure({
       name: "ITEM", title: "Item", titleField: "it_ref",
@@ -19,12 +20,12 @@ async function seed(store: Store) {
       ],
     });
   });
-  const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
-  await platform.addUser({ login: "jdoe", password: "jdoe-pw", displayName: "Jane Doe", locale: "fr" });
-  const system = await platform.principalOfAccount(admin);
-  await platform.createElement(system, { structure: "ITEM", name: "IT_A", values: { it_ref: "A", it_at: "09:30", it_price: 1234.5, it_colour: "#FFAA00", it_author: "jdoe" } });
-  await platform.createElement(system, { structure: "ITEM", name: "IT_B", values: { it_ref: "B", it_at: "08:15", it_price: 99, it_colour: "#000000", it_author: "admin" } });
-  return withTwin({ platform, store });
+  const admin = await platform.accounts.add({ login: "admin", password: "admin-pw", roles: ["admin"] });
+  await platform.accounts.add({ login: "jdoe", password: "jdoe-pw", displayName: "Jane Doe", locale: "fr" });
+  const system = await platform.accounts.principalOf(admin);
+  await platform.elements.create(system, { structure: "ITEM", name: "IT_A", values: { it_ref: "A", it_at: "09:30", it_price: 1234.5, it_colour: "#FFAA00", it_author: "jdoe" } });
+  await platform.elements.create(system, { structure: "ITEM", name: "IT_B", values: { it_ref: "B", it_at: "08:15", it_price: 99, it_colour: "#000000", it_author: "admin" } });
+  return withTwin({ platform, store, hasher });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;
@@ -72,14 +73,14 @@ describe("field types time, money, password, color and account", () => {
     expect(put.status).toBe(200);
     expect(JSON.stringify(put.json)).not.toContain(PIN);
     const stored = (await live.seed.store.elements.latestByName("IT_A"))!.values.it_pin as string;
-    expect(await live.seed.platform.hasher.verify(PIN, stored)).toBe(true);
+    expect(await live.seed.hasher.verify(PIN, stored)).toBe(true);
 
     const form = await live.api.call("PUT", "/api/v2/smart-elements/IT_A", {
       as: ADMIN, headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ it_pin: "by form" }).toString(),
     });
     expect(form.status).toBe(200);
     const byForm = (await live.seed.store.elements.latestByName("IT_A"))!.values.it_pin as string;
-    expect(await live.seed.platform.hasher.verify("by form", byForm)).toBe(true);
+    expect(await live.seed.hasher.verify("by form", byForm)).toBe(true);
 
     const seen = await Promise.all(["", "/revisions/?fields=document.attributes", "/history", ".xml"].map((tail) =>
       live.api.call("GET", `/api/v2/smart-elements/IT_A${tail}`, { as: ADMIN })));

@@ -1,4 +1,4 @@
-import { createImageVariants } from "@lineage/core";
+import { createImageVariants, createPlatform } from "@lineage/core";
 import { createMemoryDashboardServer, createMemoryImageStore } from "@lineage/core/testing";
 import type { Hono } from "hono";
 import { seededPlatform } from "../../core/test/fixture.ts";
@@ -10,12 +10,13 @@ import type { HttpEnv } from "../src/http-env.ts";
  * the OpenAPI document is made from in the tests. Nothing is served: no request reaches its services.
  */
 export async function appWithEveryRoute(): Promise<Hono<HttpEnv>> {
-  const { platform } = await seededPlatform();
+  const seed = await seededPlatform();
+  // The dashboard server is given to the platform (createPlatform({ dashboards })): the seeded one's, over the same store.
+  const platform = { ...seed.platform, dashboards: createPlatform({ store: seed.store, dashboards: createMemoryDashboardServer() }).dashboards };
   const store = createMemoryImageStore();
   const processor = new Proxy({}, { get: () => () => { throw new Error("not used by route registration"); } });
   return createHttpApp({
     platform,
     images: { store, variants: createImageVariants({ store, processor: processor as never }) },
-    dashboards: createMemoryDashboardServer(),
   });
 }

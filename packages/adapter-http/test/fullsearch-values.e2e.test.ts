@@ -8,7 +8,8 @@ import { startLiveServer, withTwin, type LiveServer } from "./live-server.ts";
 // the domain's language neither found nor highlighted; the fragment ts_headline would choose.
 
 async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
+  const hasher = createScryptPasswordHasher({ N: 1024 });
+  const platform: Platform = createPlatform({ store, hasher });
   const fields = ["ev_title", "ev_day", "ev_at", "ev_colour", "ev_speaker", "ev_price", "ev_notes"].map((field) => ({ field, weight: "D" as const }));
   await store.transaction(async (tx) => {
     await tx.catalog.saveEnumerate({
@@ -27,16 +28,16 @@ async function seed(store: Store) {
     await tx.search.saveDomain({ name: "events", lang: "en", stem: "english", configs: [{ structure: "EVENT", fields, files: [], callables: [] }] });
     await tx.search.saveDomain({ name: "evenements", lang: "fr", stem: "french", configs: [{ structure: "EVENT", fields, files: [], callables: [] }] });
   });
-  const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
-  await platform.addUser({ login: "alice", password: "alice-pw", roles: ["admin"], locale: "fr" });
-  const system = await platform.principalOfAccount(admin);
-  const ada = await platform.createElement(system, { structure: "PERSON", name: "P_ADA", values: { pe_first: "Ada", pe_last: "Lovelace" } });
-  await platform.createElement(system, {
+  const admin = await platform.accounts.add({ login: "admin", password: "admin-pw", roles: ["admin"] });
+  await platform.accounts.add({ login: "alice", password: "alice-pw", roles: ["admin"], locale: "fr" });
+  const system = await platform.accounts.principalOf(admin);
+  const ada = await platform.elements.create(system, { structure: "PERSON", name: "P_ADA", values: { pe_first: "Ada", pe_last: "Lovelace" } });
+  await platform.elements.create(system, {
     structure: "EVENT", name: "E_TALK",
     values: { ev_title: "Engines", ev_day: "2026-03-04", ev_at: "2026-07-14T21:30:00", ev_colour: "sky", ev_speaker: String(ada.initid), ev_price: 1234.5, ev_notes: "Le moteur et la machine" },
   });
-  await platform.createElement(system, { structure: "EVENT", name: "E_LOOMS", values: { ev_title: "Looms", ev_notes: "Les métiers à tisser" } });
-  return withTwin({ platform, store });
+  await platform.elements.create(system, { structure: "EVENT", name: "E_LOOMS", values: { ev_title: "Looms", ev_notes: "Les métiers à tisser" } });
+  return withTwin({ platform, store, hasher });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

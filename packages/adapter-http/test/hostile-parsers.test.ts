@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  MAX_SLICE, importBundle, parseEnumerateQuery, parseFieldsSelection, parseOffset, parseOrderBy, parseSlice, readStateChangeBody,
+  MAX_SLICE, parseEnumerateQuery, parseFieldsSelection, parseOffset, parseOrderBy, parseSlice, readStateChangeBody,
   type SmartStructure,
 } from "@lineage/core";
 import { seededPlatform } from "../../core/test/fixture.ts";
@@ -20,7 +20,7 @@ import { hostileJson, hostileString, parsedOrRefused } from "./hostile-arbitrari
 const RUNS = { numRuns: 3000 };
 const seed = await seededPlatform(createMemoryStore());
 const admin = await seed.principal("admin");
-const article = (await seed.platform.scope(admin)).structure("ARTICLE") as SmartStructure;
+const article = (await seed.platform.structures.definitions()).structure("ARTICLE") as SmartStructure;
 
 describe("list parameters", () => {
   it("slice is a page size within the cap, ALL, or a 400", () => {
@@ -62,7 +62,7 @@ describe("enumerate filters", () => {
       if (parsed) expect(["startswith", "contains"]).toContain(parsed.operator);
     }), RUNS);
     await fc.assert(fc.asyncProperty(hostileString(), fc.constantFrom("startswith", "contains"), fc.constantFrom("none", "key", "label"), async (keyword, operator, orderBy) => {
-      const data = await seed.platform.readEnumerate(admin, { enumerate: "CATEGORIES" }, { keyword, operator, orderBy });
+      const data = await seed.platform.enumerates.read(admin, { enumerate: "CATEGORIES" }, { keyword, operator, orderBy });
       expect(Array.isArray(data.enumItems)).toBe(true);
     }), { numRuns: 500 });
   });
@@ -107,7 +107,7 @@ describe("bodies", () => {
       const platform = (await seededPlatform(store)).platform;
       const before = (await store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).length;
       try {
-        await importBundle(platform, bundle, { readFile: () => undefined });
+        await platform.bundles.import(bundle, { readFile: () => undefined });
       } catch (error) {
         expect((error as { code?: string }).code).toBe("BUNDLE0001");
         expect(await store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).toHaveLength(before);

@@ -180,7 +180,7 @@ describe("writing", () => {
 
 describe("revisions", () => {
   it("lists and reads revisions in the three variants, with ETags", async () => {
-    await seed.platform.reviseElement(await seed.principal("admin"), (await seed.store.elements.latest(seed.author.initid))!, { comment: "r1" });
+    await seed.platform.revisions.revise(await seed.principal("admin"), (await seed.store.elements.latest(seed.author.initid))!, { comment: "r1" });
     const list = await api.call("GET", "/api/v2/smart-elements/AUTHOR_ADA/revisions/");
     expect(list.json.data.revisions.map((r: any) => [r.properties.revision, r.properties.status])).toEqual([[1, "alive"], [0, "fixed"]]);
     expect(list.json.data.uri).toBe("/api/v2/smart-elements/AUTHOR_ADA/revisions/");
@@ -199,7 +199,7 @@ describe("files", () => {
     await seed.store.catalog.saveStructure({ name: "GALLERY", titleField: "ga_title", fields: [
       { id: "ga_title", type: "text" }, { id: "ga_picture", type: "image" }, { id: "ga_notes", type: "file", multiple: true },
     ] });
-    await seed.platform.createElement(await seed.principal("admin"), { structure: "GALLERY", name: "GAL_ONE", values: { ga_title: "One" } });
+    await seed.platform.elements.create(await seed.principal("admin"), { structure: "GALLERY", name: "GAL_ONE", values: { ga_title: "One" } });
     const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
     const form = new FormData();
     form.set("GA_PICTURE", new File([png], "dot.png", { type: "image/png" }));

@@ -20,7 +20,8 @@ const images = createJimpImages({ imagesDir, cacheDir: join(temp, "cache"), proc
 const upload = (name: string, mime: string, content: Uint8Array) => ({ kind: "upload" as const, name, mime, content });
 
 async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
+  const hasher = createScryptPasswordHasher({ N: 1024 });
+  const platform: Platform = createPlatform({ store, hasher });
   const photo = await bandedImage(400, 300, "jpeg");
   const square = await bandedImage(90, 90, "png");
   const icon = await store.vault.store(await bandedImage(48, 48, "png"), { name: "badge.png", mime: "image/png" });
@@ -41,11 +42,11 @@ async function seed(store: Store) {
     });
     await tx.catalog.saveStructure({ name: "BADGE", title: "Badge", icon: formatFileValue({ mime: "image/png", vaultId: icon.id, name: "badge.png" }), fields: [{ id: "bd_title", type: "text" }] });
   });
-  const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
-  await platform.addUser({ login: "vera", password: "vera-pw", roles: ["viewer"] });
-  await platform.addUser({ login: "sam", password: "sam-pw" });
-  const system = await platform.principalOfAccount(admin);
-  const element = await platform.createElement(system, {
+  const admin = await platform.accounts.add({ login: "admin", password: "admin-pw", roles: ["admin"] });
+  await platform.accounts.add({ login: "vera", password: "vera-pw", roles: ["viewer"] });
+  await platform.accounts.add({ login: "sam", password: "sam-pw" });
+  const system = await platform.accounts.principalOf(admin);
+  const element = await platform.elements.create(system, {
     structure: "PHOTO", name: "PH_ONE",
     values: {
       ph_title: "One", ph_image: upload("photo.jpg", "image/jpeg", photo),
@@ -56,12 +57,12 @@ async function seed(store: Store) {
       ph_words: 3,
     },
   });
-  const badge = await platform.createElement(system, { structure: "BADGE", name: "BD_ONE", values: { bd_title: "Badge" } });
+  const badge = await platform.elements.create(system, { structure: "BADGE", name: "BD_ONE", values: { bd_title: "Badge" } });
   const fileOf = (field: string) => {
     const value = element.values[field];
     return Number(/\|(\d+)\|/.exec(String(Array.isArray(value) ? value[0] : value))?.[1]);
   };
-  return withTwin({ platform, store, element, badge, photoId: fileOf("ph_image"), docId: fileOf("ph_doc"), iconId: icon.id, photo });
+  return withTwin({ platform, store, hasher, element, badge, photoId: fileOf("ph_image"), docId: fileOf("ph_doc"), iconId: icon.id, photo });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

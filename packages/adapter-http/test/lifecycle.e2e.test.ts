@@ -20,7 +20,7 @@ const errorOf = (response: { status: number; json: any }) => [response.status, r
 let count = 0;
 /** A fresh article in draft, so tests do not depend on each other. */
 async function newArticle(): Promise<{ initid: number; base: string }> {
-  const created = await seed.platform.createElement(await seed.principal("admin"), { structure: "ARTICLE", values: { ar_title: `Lifecycle ${++count}` } });
+  const created = await seed.platform.elements.create(await seed.principal("admin"), { structure: "ARTICLE", values: { ar_title: `Lifecycle ${++count}` } });
   return { initid: created.initid, base: `/api/v2/smart-elements/${created.initid}/workflows` };
 }
 

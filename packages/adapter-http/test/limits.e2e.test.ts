@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { createPlatform, type Store, type TransitionHooks } from "@lineage/core";
+import { createPlatform, createScryptPasswordHasher, type Store, type TransitionHooks } from "@lineage/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lifecyclePlatform, recordingHooks } from "../../core/test/lifecycle-fixture.ts";
 import { createHttpApp, startServer, type RunningServer } from "../src/index.ts";
@@ -16,6 +16,8 @@ const ADMIN = `Basic ${Buffer.from("admin:admin-pw").toString("base64")}`;
 const LIMITS = { maxBodyBytes: 4096, maxUploadBytes: 100, maxJsonDepth: 8, requestTimeoutMs: 1500, maxHeaderBytes: 4096 };
 
 let live: LiveServer<Seed>;
+/** The password hasher of the second apps: the fixture's cost (its stored hashes carry their cost, so any scrypt hasher verifies them). */
+const hasher = createScryptPasswordHasher({ N: 1024 });
 let server: RunningServer;
 let base: string;
 const unexpected: unknown[] = [];
@@ -23,7 +25,7 @@ const unexpected: unknown[] = [];
 beforeAll(async () => {
   live = await startLiveServer((store) => lifecyclePlatform(store));
   // A second app on the same store, with small limits and a list cap of 2.
-  const platform = createPlatform({ store: live.seed.store, clock: live.seed.clock, hasher: live.seed.platform.hasher, maxSlice: 2 });
+  const platform = createPlatform({ store: live.seed.store, clock: live.seed.clock, hasher, maxSlice: 2 });
   const app = createHttpApp({ platform, limits: LIMITS, onUnexpectedError: (error) => unexpected.push(error) });
   server = await startServer(app, { limits: LIMITS });
   base = server.url;
@@ -253,7 +255,7 @@ describe("a write whose transaction is still open when its time is up", () => {
   /** A second app on the live server's store (or a stand-in of it), answering 503 after 300 ms. */
   async function withTinyTimeout(options: { store?: Store; hooks?: TransitionHooks }, run: (url: string) => Promise<void>) {
     const { seed } = live;
-    const platform = createPlatform({ store: options.store ?? seed.store, clock: seed.clock, hasher: seed.platform.hasher, ...(options.hooks ? { hooks: options.hooks } : {}) });
+    const platform = createPlatform({ store: options.store ?? seed.store, clock: seed.clock, hasher, ...(options.hooks ? { hooks: options.hooks } : {}) });
     const tiny = await startServer(createHttpApp({ platform, limits: TIMEOUT, onUnexpectedError: (error) => unexpected.push(error) }), { limits: TIMEOUT });
     try {
       await run(tiny.url);
@@ -330,7 +332,7 @@ describe("a write whose transaction is still open when its time is up", () => {
   it("a transition whose hook m1 is still waiting: 503 API0101, and the element keeps its state and revisions", async () => {
     const { seed } = live;
     const admin = await seed.principal("admin");
-    const article = await seed.platform.createElement(admin, { structure: "ARTICLE", values: { ar_title: "Slow review" } });
+    const article = await seed.platform.elements.create(admin, { structure: "ARTICLE", values: { ar_title: "Slow review" } });
     await seed.platform.lifecycle.runTransition(admin, String(article.initid), "submit", {});
     const path = `/api/v2/smart-elements/${article.initid}`;
     const revisions = async () => (await live.api.call("GET", `${path}/revisions/?fields=document.properties.revision,document.properties.state`)).json.data.revisions

@@ -31,10 +31,10 @@ async function seed(store: Store) {
       ar_category: ["tech", "food", "ai"][i % 3], ar_tags: i % 2 ? ["food"] : ["tech", "ai"], ar_author: i % 2 ? "AUTHOR_ADA" : null,
       ar_body: `<p>${title}</p>`, ar_stamp: `2026-03-0${1 + (i % 4)}T10:00:00`,
     };
-    const created = await platform.createElement(system, { structure, name: `E${i}`, values });
-    if (i % 5 === 1) await platform.reviseElement(system, created);
-    if (i % 6 === 3) await platform.updateElement(system, created.name!, { values: structure === "ARTICLE" ? { ar_words: 99 } : {} });
-    if (i % 7 === 6) await platform.deleteElement(system, created.name!);
+    const created = await platform.elements.create(system, { structure, name: `E${i}`, values });
+    if (i % 5 === 1) await platform.revisions.revise(system, created);
+    if (i % 6 === 3) await platform.elements.update(system, created.name!, { values: structure === "ARTICLE" ? { ar_words: 99 } : {} });
+    if (i % 7 === 6) await platform.elements.delete(system, created.name!);
   }
   return seeded;
 }

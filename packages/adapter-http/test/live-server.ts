@@ -1,4 +1,4 @@
-import { createPlatform, createScryptPasswordHasher, importBundle, type Platform, type Store } from "@lineage/core";
+import { createPlatform, createScryptPasswordHasher, type DashboardServer, type PasswordHasher, type Platform, type PlatformOptions, type Store } from "@lineage/core";
 import { createHttpApp, startServer, type HttpAppOptions, type RunningServer } from "../src/index.ts";
 import { startAlternatingProxy } from "./alternating-proxy.ts";
 import { apiClient } from "./api-client.ts";
@@ -56,16 +56,33 @@ export async function startLiveServer<S extends Seed>(
   };
 }
 
-/** A seed with its twin: a platform of the same password hasher over another store, for a second node. */
-export function withTwin<T extends { readonly platform: Platform; readonly store: Store }>(seed: T): T & Required<Pick<Seed, "twin">> {
-  return { ...seed, twin: (other: Store) => createPlatform({ store: other, hasher: seed.platform.hasher }) };
+/** What a seed's platform is made with besides its store and password hasher (`dashboards`...): its twin is made with the same. */
+export type SeedOptions = Omit<PlatformOptions, "store" | "hasher">;
+
+/** A seed with its twin: a platform of the same password hasher (and `options`) over another store, for a second node. */
+export function withTwin<T extends { readonly platform: Platform; readonly store: Store; readonly hasher: PasswordHasher }>(
+  seed: T, options: SeedOptions = {},
+): T & Required<Pick<Seed, "twin">> {
+  return { ...seed, twin: (other: Store) => createPlatform({ ...options, store: other, hasher: seed.hasher }) };
+}
+
+/**
+ * A seed whose platforms (its own and its twin's) read this dashboard server: for the seeds of the
+ * core's fixtures, whose platforms are made without one. Their `dashboards` is that of a platform
+ * given the server over the same store (the dashboards façade reads the store and the server only).
+ */
+export function withDashboards<T extends Seed>(seed: T, server: DashboardServer): T {
+  const reading = <P extends Platform>(platform: P, store: Store): P => ({ ...platform, dashboards: createPlatform({ store, dashboards: server }).dashboards });
+  const { twin } = seed;
+  return { ...seed, platform: reading(seed.platform, seed.store), ...(twin ? { twin: (other: Store) => reading(twin(other), other) } : {}) };
 }
 
 /** A seed that imports `bundle` into the store (passwords hashed cheaply, as tests afford), with its twin for a second node. */
-export function bundleSeed(bundle: unknown): (store: Store) => Promise<Required<Seed>> {
+export function bundleSeed(bundle: unknown): (store: Store) => Promise<Required<Seed> & { readonly hasher: PasswordHasher }> {
   return async (store) => {
-    const platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
-    await importBundle(platform, bundle, { readFile: () => undefined });
-    return withTwin({ platform, store });
+    const hasher = createScryptPasswordHasher({ N: 1024 });
+    const platform = createPlatform({ store, hasher });
+    await platform.bundles.import(bundle, { readFile: () => undefined });
+    return withTwin({ platform, store, hasher });
   };
 }

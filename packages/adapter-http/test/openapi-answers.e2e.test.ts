@@ -19,7 +19,7 @@ async function seed(store: Store) {
     await tx.search.saveDomain({ name: "memos", lang: "en", stem: "simple", configs: [{ structure: "MEMO", fields: [{ field: "me_text", weight: "A" }], files: [], callables: [] }] });
   });
   const admin = await seeded.principal("admin");
-  await seeded.platform.createElement(admin, { structure: "MEMO", name: "MEMO_ONE", values: { me_text: "No icon" } });
+  await seeded.platform.elements.create(admin, { structure: "MEMO", name: "MEMO_ONE", values: { me_text: "No icon" } });
   return seeded;
 }
 
@@ -171,7 +171,7 @@ describe("refusals of any route", () => {
   });
 
   it("a token used outside its routes: 403 AUTH0403", async () => {
-    const token = await live.seed.platform.getAuthorizationToken("bob", ["GET /api/v2/enumerates/*"]);
+    const token = await live.seed.platform.tokens.create("bob", ["GET /api/v2/enumerates/*"]);
     for (const path of ["/api/v2/smart-elements/ART_HELLO", "/api/v2/smart-elements/", "/api/v2/dashboard/list"]) {
       const answer = await live.api.call("GET", path, { as: null, headers: { authorization: `Token ${token}` } });
       expect([answer.status, codeOf(answer)], path).toEqual([403, "AUTH0403"]);

@@ -21,7 +21,7 @@ beforeAll(async () => {
   live = await startLiveServer(async (store) => {
     const seed = await lifecyclePlatform(store);
     // The trash listing outlasts the request timeout, to see the timeout's own answer.
-    const slow = (platform: Seed["platform"]) => ({ ...platform, listTrash: async () => new Promise<never>(() => {}) });
+    const slow = (platform: Seed["platform"]) => ({ ...platform, trash: { ...platform.trash, list: async () => new Promise<never>(() => {}) } });
     return { ...seed, platform: slow(seed.platform), twin: (other) => slow(seed.twin(other)) };
   }, {
     logger,

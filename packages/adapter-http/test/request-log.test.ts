@@ -18,7 +18,7 @@ beforeAll(async () => {
   live = await startLiveServer(async (store) => {
     const seed = await lifecyclePlatform(store);
     // A platform whose trash listing fails unexpectedly, to see how that is logged.
-    const platform = { ...seed.platform, listTrash: () => { throw new Error("disk on fire at /secret/path"); } };
+    const platform = { ...seed.platform, trash: { ...seed.platform.trash, list: () => { throw new Error("disk on fire at /secret/path"); } } };
     return { ...seed, platform };
   }, { logger, onUnexpectedError: undefined });
 });

@@ -20,7 +20,8 @@ const encode = (text: string) => new TextEncoder().encode(text);
 const upload = (name: string, mime: string, content: string) => ({ kind: "upload" as const, name, mime, content: encode(content) });
 
 async function seed(store: Store) {
-  const platform: Platform = createPlatform({ store, hasher: createScryptPasswordHasher({ N: 1024 }) });
+  const hasher = createScryptPasswordHasher({ N: 1024 });
+  const platform: Platform = createPlatform({ store, hasher });
   await store.transaction(async (tx) => {
     await tx.accounts.saveRole({ id: "editor" });
     await tx.accounts.saveRole({ id: "reader" });
@@ -49,20 +50,20 @@ async function seed(store: Store) {
       fields: [{ id: "rp_title", type: "text" }, { id: "rp_file", type: "file" }],
     });
   });
-  const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
-  await platform.addUser({ login: "alice", password: "alice-pw", groups: ["newsroom"], locale: "fr" });
-  await platform.addUser({ login: "bob", password: "bob-pw", roles: ["reader"] });
-  await platform.addUser({ login: "carol", password: "carol-pw", rights: ["GET"] });
-  const system = await platform.principalOfAccount(admin);
-  const hello = await platform.createElement(system, {
+  const admin = await platform.accounts.add({ login: "admin", password: "admin-pw", roles: ["admin"] });
+  await platform.accounts.add({ login: "alice", password: "alice-pw", groups: ["newsroom"], locale: "fr" });
+  await platform.accounts.add({ login: "bob", password: "bob-pw", roles: ["reader"] });
+  await platform.accounts.add({ login: "carol", password: "carol-pw", rights: ["GET"] });
+  const system = await platform.accounts.principalOf(admin);
+  const hello = await platform.elements.create(system, {
     structure: "ARTICLE", name: "ART_HELLO",
     values: { ar_title: "Hello", ar_stamp: "2026-03-04T05:06:07", ar_file: upload("first draft.txt", "text/plain", "version one") },
   });
   // Revision 0 keeps the first file; the latest revision holds a PDF with a name in French.
-  await platform.reviseElement(system, hello);
-  await platform.updateElement(system, "ART_HELLO", { values: { ar_file: upload("compte rendu été.pdf", "application/pdf", "%PDF-1.4 latest") } });
-  const report = await platform.createElement(system, { structure: "REPORT", name: "REP_ONE", values: { rp_title: "One", rp_file: upload("r.txt", "text/plain", "report") } });
-  return withTwin({ platform, store, hello, report });
+  await platform.revisions.revise(system, hello);
+  await platform.elements.update(system, "ART_HELLO", { values: { ar_file: upload("compte rendu été.pdf", "application/pdf", "%PDF-1.4 latest") } });
+  const report = await platform.elements.create(system, { structure: "REPORT", name: "REP_ONE", values: { rp_title: "One", rp_file: upload("r.txt", "text/plain", "report") } });
+  return withTwin({ platform, store, hasher, hello, report });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;

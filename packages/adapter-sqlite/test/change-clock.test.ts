@@ -66,7 +66,7 @@ describe("core's definitions over SQLite", () => {
     try {
       const platform = createPlatform({ store });
       await store.catalog.saveEnumerate(colors("red", "blue"));
-      const first = (await platform.definitions()).enumerate("COLORS");
+      const first = (await platform.structures.definitions()).enumerate("COLORS");
       expect(first).toEqual(colors("red", "blue"));
       expect(Object.isFrozen(first) && Object.isFrozen(first?.items[0])).toBe(true);
       await store.elements.insert({
@@ -77,7 +77,7 @@ describe("core's definitions over SQLite", () => {
         await tx.catalog.saveEnumerate(colors("black"));
         throw new Error("roll back");
       })).rejects.toThrow("roll back");
-      expect((await platform.definitions()).enumerate("COLORS")).toBe(first);
+      expect((await platform.structures.definitions()).enumerate("COLORS")).toBe(first);
     } finally {
       await store.close();
     }
@@ -90,9 +90,9 @@ describe("core's definitions over SQLite", () => {
     try {
       const platform = createPlatform({ store: server });
       await server.catalog.saveEnumerate(colors("red"));
-      expect((await platform.definitions()).enumerate("COLORS")).toEqual(colors("red"));
+      expect((await platform.structures.definitions()).enumerate("COLORS")).toEqual(colors("red"));
       await importer.catalog.saveEnumerate(colors("red", "white"));
-      expect((await platform.definitions()).enumerate("COLORS")).toEqual(colors("red", "white"));
+      expect((await platform.structures.definitions()).enumerate("COLORS")).toEqual(colors("red", "white"));
     } finally {
       await importer.close();
       await server.close();
@@ -107,8 +107,8 @@ describe("the platform's caches over SQLite", () => {
     const other = openSqliteStore({ dataDir });
     try {
       const first = await store.changes.read();
-      const bob = await platform.authenticate("bob", "bob-pw", first);
-      const before = await platform.readElement(bob!, "ART_HELLO", { stamp: first });
+      const bob = await platform.accounts.authenticate("bob", "bob-pw", first);
+      const before = await platform.elements.read(bob!, "ART_HELLO", { stamp: first });
       expect(before.data.document.properties?.title).toBe("Hello");
 
       // Another process would go through its own connections: this store is such a one.
@@ -117,16 +117,16 @@ describe("the platform's caches over SQLite", () => {
         ...hello, title: "Changed elsewhere", values: { ...hello.values, ar_title: "Changed elsewhere" }, modifiedAt: "2026-06-01T00:00:00.000Z",
       }));
       const second = await store.changes.read();
-      const after = await platform.readElement((await platform.principal("bob", second))!, "ART_HELLO", { stamp: second });
+      const after = await platform.elements.read((await platform.accounts.principal("bob", second))!, "ART_HELLO", { stamp: second });
       expect(after.data.document.properties?.title).toBe("Changed elsewhere");
       expect(after.etag).not.toBe(before.etag);
 
       const account = (await other.accounts.byLogin("bob"))!;
       await other.transaction((tx) => tx.accounts.saveAccount({ ...account, roles: [] }));
       const third = await store.changes.read();
-      const demoted = await platform.authenticate("bob", "bob-pw", third);
+      const demoted = await platform.accounts.authenticate("bob", "bob-pw", third);
       expect(demoted?.roles.size).toBe(0);
-      await expect(platform.readElement(demoted!, "ART_HELLO", { stamp: third })).rejects.toMatchObject({ status: 403 });
+      await expect(platform.elements.read(demoted!, "ART_HELLO", { stamp: third })).rejects.toMatchObject({ status: 403 });
     } finally {
       await other.close();
       await store.close();

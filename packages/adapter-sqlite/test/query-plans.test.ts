@@ -197,11 +197,11 @@ describe("list pages", () => {
       const asked: ElementQuery[] = [];
       const list = store.elements.list.bind(store.elements);
       const platform = createPlatform({ store: { ...store, elements: { ...store.elements, list: (query) => (asked.push(query), list(query)) } } });
-      await platform.addUser({ login: "reader", password: "reader-pw", roles: ["r_s3"] });
-      const reader = (await platform.principal("reader"))!;
+      await platform.accounts.add({ login: "reader", password: "reader-pw", roles: ["r_s3"] });
+      const reader = (await platform.accounts.principal("reader"))!;
       for (const orderBy of ["mdate:desc", "title", "owner:desc", "initid"]) {
         asked.length = 0;
-        const page = await platform.listElements(reader, { slice: "10", offset: "500", orderBy, fields: "document.properties.fromname" });
+        const page = await platform.elements.list(reader, { slice: "10", offset: "500", orderBy, fields: "document.properties.fromname" });
         expect(page.documents.map((document) => document.properties?.fromname)).toEqual(Array(10).fill("s3"));
         // No element is under a profile of its own the reader may view: s3's, those under its structure's profile.
         expect(asked.map((query) => [query.structures, query.readable])).toEqual([[["s3"], { structures: ["s3"], profiles: [] }]]);
@@ -224,11 +224,11 @@ describe("list pages", () => {
       const asked: ElementQuery[] = [];
       const list = store.elements.list.bind(store.elements);
       const platform = createPlatform({ store: { ...store, elements: { ...store.elements, list: (query) => (asked.push(query), list(query)) } } });
-      await platform.addUser({ login: "reader-p1", password: "reader-pw", roles: ["r_p1"] });
-      const reader = (await platform.principal("reader-p1"))!;
+      await platform.accounts.add({ login: "reader-p1", password: "reader-pw", roles: ["r_p1"] });
+      const reader = (await platform.accounts.principal("reader-p1"))!;
       for (const orderBy of ["mdate:desc", "title", "owner:desc", "initid"]) {
         asked.length = 0;
-        const page = await platform.listElements(reader, { slice: "10", offset: "200", orderBy, fields: "document.properties.profid" });
+        const page = await platform.elements.list(reader, { slice: "10", offset: "200", orderBy, fields: "document.properties.profid" });
         expect(page.documents.map((document) => document.properties?.profid)).toEqual(Array(10).fill("P1"));
         expect(asked.map((query) => [query.structures, query.readable])).toEqual([[undefined, { structures: [], profiles: ["P1"] }]]);
         const steps = plan(asked[0]!);

@@ -34,7 +34,7 @@ export interface BundleStream extends BundleSource {
  * is not JSON.
  * @example
  * const bundle = openBundleStream("bundle.json", { stagingDir: "./data" });
- * try { await importBundleSource(platform, bundle, { readFile }); } finally { await bundle.close(); }
+ * try { await platform.bundles.importSource(bundle, { readFile }); } finally { await bundle.close(); }
  */
 export function openBundleStream(path: string, options: BundleStreamOptions): BundleStream {
   let staging: string | undefined;

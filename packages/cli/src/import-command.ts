@@ -14,8 +14,8 @@ export function importCommand(program: Command, io: Io, run: Run): void {
   withStoreOptions(program.command("import").description("import bundles of any size (each checked first, a bad one refused whole), with their progress on stderr, and print what each created or updated"))
     .argument("<file...>", "bundle files (JSON)")
     .action((files: string[], flags: StoreFlags) => run(async () => {
-      const { platform, imports } = await openLineage(storeLocationOf(flags), files, { importProgress: (file) => importProgress(io, file) });
-      await platform.store.close();
+      const { store, imports } = await openLineage(storeLocationOf(flags), files, { importProgress: (file) => importProgress(io, file) });
+      await store.close();
       imports.forEach((report, i) => {
         const file = files[i] ?? "";
         io.out(`${file}\n  ${formatImportReport(report).split("\n").join("\n  ")}`);

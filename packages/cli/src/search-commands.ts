@@ -20,7 +20,7 @@ export function searchCommands(program: Command, io: Io, run: Run): void {
  */
 async function searchReindex(domain: string | undefined, flags: StoreFlags, io: Io): Promise<number> {
   const documents = createDocumentTexts();
-  const { platform } = await openLineage(storeLocationOf(flags), [], { documents }).catch(async (error: unknown) => {
+  const { platform, store } = await openLineage(storeLocationOf(flags), [], { documents }).catch(async (error: unknown) => {
     await documents.close();
     throw error;
   });
@@ -36,6 +36,6 @@ async function searchReindex(domain: string | undefined, flags: StoreFlags, io: 
     return 0;
   } finally {
     await documents.close();
-    await platform.store.close();
+    await store.close();
   }
 }

@@ -1,10 +1,10 @@
-import { createPlatform, importBundleSource, type ImportReport, type Platform } from "@lineage/core";
+import { createPlatform, type ImportReport, type Platform } from "@lineage/core";
 import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
 import { createCompactSearchIndex, createDocumentTexts, createMiniSearchIndex } from "@lineage/adapter-search";
 import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
-import type { DocumentTextExtractor, ImageProcessor, SearchIndex } from "@lineage/core";
+import type { DashboardServer, DocumentTextExtractor, ImageProcessor, SearchIndex } from "@lineage/core";
 import { dirname, join, resolve } from "node:path";
 import { bundleFolderReader } from "./bundle-file.ts";
 import { openBundleStream } from "./bundle-stream.ts";
@@ -55,6 +55,8 @@ export interface OpenSettings {
   readonly importProgress?: ((file: string) => ImportProgressView) | undefined;
   /** Reads attached PDF, DOCX and ODT files for the search indexes (`serve`, `search reindex`); none by default. */
   readonly documents?: DocumentTextExtractor | undefined;
+  /** The dashboard server of the Dashboards routes (`serve`); none by default. */
+  readonly dashboards?: DashboardServer | undefined;
 }
 
 /** The full-text index adapters; both keep their snapshots under `<data>/search/`, each in its own files. */
@@ -79,6 +81,7 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
   const platform = createPlatform({
     store, searchIndex, hasher: createNodeScryptPasswordHasher(), ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}),
     ...(settings.documents ? { searchDocuments: settings.documents } : {}),
+    ...(settings.dashboards ? { dashboards: settings.dashboards } : {}),
   });
   const imports: ImportReport[] = [];
   const seeds = settings.seeds ?? [];
@@ -90,7 +93,7 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
       // Streamed, its elements staged under the data directory: a bundle of any size, never read as one string.
       const bundle = openBundleStream(path, { stagingDir: location.dataDir, onBytes: progress?.onBytes });
       try {
-        imports.push(await importBundleSource(platform, bundle, { readFile: bundleFolderReader(path), onProgress: progress?.onProgress }));
+        imports.push(await platform.bundles.importSource(bundle, { readFile: bundleFolderReader(path), onProgress: progress?.onProgress }));
       } finally {
         await bundle.close();
       }
@@ -99,7 +102,7 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
     await store.close();
     throw error;
   }
-  return { platform, imports, imported: [...(seeding ? seeds : []), ...bundles], skippedSeeds: seeding ? [] : [...seeds] };
+  return { platform, store, imports, imported: [...(seeding ? seeds : []), ...bundles], skippedSeeds: seeding ? [] : [...seeds] };
 }
 
 /** `lineage serve`: opens (creates, migrates) the store, imports the bundles, listens. */
@@ -112,8 +115,8 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   const location = { dataDir: options.dataDir ?? "./data", databaseUrl: options.databaseUrl };
   // Its worker threads start with the first document to read, and stop when idle.
   const documents = createDocumentTexts();
-  const { platform, imports, imported, skippedSeeds } = await openLineage(location, options.bundles, {
-    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents,
+  const { platform, store, imports, imported, skippedSeeds } = await openLineage(location, options.bundles, {
+    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents, dashboards,
   }).catch(async (error: unknown) => {
     await documents.close();
     throw error;
@@ -125,21 +128,21 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
     // Listens at once: the search indexes are loaded (or built) meanwhile, /health says which.
     await platform.fullsearch.engine.start({ background: true });
   } catch (error) {
-    await platform.store.close();
+    await store.close();
     await documents.close();
     throw error;
   }
   const images = createJimpImages({
     imagesDir, cacheDir: join(options.dataDir ?? "./data", "image-cache"), processor,
   });
-  const auth = withSharedThrottle(platform.store, options.auth);
-  const app = createHttpApp({ platform, images, limits: httpLimits, readiness, ...(options.logger ? { logger: options.logger } : {}), ...(dashboards ? { dashboards } : {}), ...(auth ? { auth } : {}) });
+  const auth = withSharedThrottle(store, options.auth);
+  const app = createHttpApp({ platform, images, limits: httpLimits, readiness, ...(options.logger ? { logger: options.logger } : {}), ...(auth ? { auth } : {}) });
   /** What the platform holds once the server no longer answers, released in this order. */
   const release = async () => {
     await images.close();
     await platform.fullsearch.engine.stop();
     await documents.close();
-    await platform.store.close();
+    await store.close();
   };
   try {
     const server = await startServer(app, { port: options.port ?? 8080, host: options.host ?? "127.0.0.1", readiness, limits: httpLimits });

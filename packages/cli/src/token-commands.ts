@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { isLineageError, normaliseTokenRoutes, secretHash, systemPrincipal, type TokenExpiration } from "@lineage/core";
+import { isLineageError, normaliseTokenRoutes, systemPrincipal, type TokenExpiration } from "@lineage/core";
 import type { Io } from "./io.ts";
 import type { Run } from "./lineage-program.ts";
 import { openLineage } from "./start-lineage.ts";
@@ -56,12 +56,11 @@ export function tokenCommands(program: Command, io: Io, run: Run): void {
 /** `lineage token create`: prints what the token allows, then the token alone on the last line. */
 async function tokenCreate(flags: CreateFlags, io: Io): Promise<number> {
   const expiration = flags.expire === undefined ? -1 : parseExpire(flags.expire);
-  const { platform } = await openLineage(storeLocationOf(flags));
+  const { platform, store } = await openLineage(storeLocationOf(flags));
   try {
-    if (!(await platform.store.accounts.byLogin(flags.user))) throw new UsageError(`--user: no account "${flags.user}" (lineage user list shows them)`);
-    const token = await platform.getAuthorizationToken(flags.user, flags.route, expiration, flags.oneshot ?? false, flags.description ?? "");
-    const id = (await platform.store.tokens.byHash(secretHash(token)))?.id;
-    const created = (await platform.listAuthorizationTokens(systemPrincipal())).find((t) => t.id === id);
+    if (!(await platform.accounts.find(flags.user))) throw new UsageError(`--user: no account "${flags.user}" (lineage user list shows them)`);
+    const token = await platform.tokens.create(flags.user, flags.route, { expiration, oneshot: flags.oneshot ?? false, description: flags.description ?? "" });
+    const created = await platform.tokens.find(token);
     if (created) {
       io.out(`Token ${created.id} for "${created.login}", ${created.oneshot ? "oneshot, " : ""}expires ${created.expiresAt ?? "never"}`);
       for (const route of created.routes) io.out(`  ${route.methods.join(",")} ${route.pattern}`);
@@ -69,15 +68,15 @@ async function tokenCreate(flags: CreateFlags, io: Io): Promise<number> {
     io.out(token);
     return 0;
   } finally {
-    await platform.store.close();
+    await store.close();
   }
 }
 
 /** `lineage token list`: one line per token, never a secret. */
 async function tokenList(flags: StoreFlags, io: Io): Promise<number> {
-  const { platform } = await openLineage(storeLocationOf(flags));
+  const { platform, store } = await openLineage(storeLocationOf(flags));
   try {
-    const tokens = await platform.listAuthorizationTokens(systemPrincipal());
+    const tokens = await platform.tokens.list(systemPrincipal());
     if (tokens.length === 0) io.out("No access tokens.");
     for (const t of tokens) {
       const routes = t.routes.map((r) => `${r.methods.join(",")} ${r.pattern}`).join("; ");
@@ -86,20 +85,20 @@ async function tokenList(flags: StoreFlags, io: Io): Promise<number> {
     }
     return 0;
   } finally {
-    await platform.store.close();
+    await store.close();
   }
 }
 
 /** `lineage token revoke ID...`: by public id (or by the token itself). */
 async function tokenRevoke(ids: readonly string[], flags: StoreFlags, io: Io): Promise<number> {
-  const { platform } = await openLineage(storeLocationOf(flags));
+  const { platform, store } = await openLineage(storeLocationOf(flags));
   try {
     for (const id of ids) {
-      await platform.revokeAuthorizationToken(systemPrincipal(), id);
+      await platform.tokens.revoke(systemPrincipal(), id);
       io.out(`Token ${id.length === 40 ? `${id.slice(0, 4)}…` : id} revoked.`);
     }
     return 0;
   } finally {
-    await platform.store.close();
+    await store.close();
   }
 }

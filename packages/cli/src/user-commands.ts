@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { accountProblems, HTTP_RIGHTS, LineageError, type Account, type AccountValues, type BundleProblem, type HttpRight, type Platform } from "@lineage/core";
+import { HTTP_RIGHTS, LineageError, type Account, type AccountValues, type BundleProblem, type HttpRight, type Platform } from "@lineage/core";
 import { passwordOffArgv } from "./account-password.ts";
 import type { Io } from "./io.ts";
 import type { Run } from "./lineage-program.ts";
@@ -33,17 +33,17 @@ function parseRight(raw: string, previous: string[] | undefined): string[] {
 
 /** Opens the store for one command and closes it after. */
 async function withPlatform<T>(flags: StoreFlags, work: (platform: Platform) => Promise<T>): Promise<T> {
-  const { platform } = await openLineage(storeLocationOf(flags));
+  const { platform, store } = await openLineage(storeLocationOf(flags));
   try {
     return await work(platform);
   } finally {
-    await platform.store.close();
+    await store.close();
   }
 }
 
 /** Refuses a login that has no account, as a mistake of the command line. */
 async function requireAccount(platform: Platform, login: string): Promise<void> {
-  if (!(await platform.store.accounts.byLogin(login))) throw new UsageError(`LOGIN: no account "${login}" (lineage user list shows them)`);
+  if (!(await platform.accounts.find(login))) throw new UsageError(`LOGIN: no account "${login}" (lineage user list shows them)`);
 }
 
 /**
@@ -61,7 +61,7 @@ async function refuseProblems(platform: Platform, values: AccountValues, problem
   const shown = typeof given === "string" && key !== "password" && !problem.message.includes(`"${given}"`) ? ` "${given}"` : "";
   let fix = "";
   if (key === "roles" || key === "groups") {
-    const definitions = await platform.definitions();
+    const definitions = await platform.structures.definitions();
     const known = key === "roles" ? ["admin", ...definitions.roles().map((role) => role.id).filter((id) => id !== "admin")] : definitions.groups().map((group) => group.id);
     fix = known.length ? `; the ${key} are ${known.join(", ")}` : `; there are no ${key} yet (a bundle's accounts section defines them)`;
   }
@@ -89,12 +89,12 @@ async function addUser(login: string, flags: AddFlags, io: Io): Promise<number> 
     login, displayName: flags.name, roles: flags.role, groups: flags.group, locale: flags.locale, rights: flags.right as HttpRight[] | undefined,
   };
   return withPlatform(flags, async (platform) => {
-    if (await platform.store.accounts.byLogin(login)) throw new LineageError("ACCOUNT0001", [login]);
+    if (await platform.accounts.find(login)) throw new LineageError("ACCOUNT0001", [login]);
     // Every value but the password is checked before asking for it.
-    await refuseProblems(platform, values, await accountProblems(platform.store, values));
+    await refuseProblems(platform, values, await platform.accounts.problems(values));
     const password = await newPassword(io, login, flags);
-    if (password !== undefined) await refuseProblems(platform, { login, password }, await accountProblems(platform.store, { login, password }));
-    const account = await platform.addUser({ ...values, password });
+    if (password !== undefined) await refuseProblems(platform, { login, password }, await platform.accounts.problems({ login, password }));
+    const account = await platform.accounts.add({ ...values, password });
     io.out(`Account "${account.login}" added (id ${account.id}).`);
     if (password === undefined) {
       io.out(`It has no password: it logs in only through a credential provider or an access token (lineage user passwd ${account.login} sets one).`);
@@ -138,7 +138,7 @@ export function userCommands(program: Command, io: Io, run: Run): void {
 
   withStoreOptions(user.command("list").description("list the accounts: login, name, roles, groups, locale, rights, password set or not, enabled or disabled"))
     .action((flags: StoreFlags) => run(() => withPlatform(flags, async (platform) => {
-      const accounts = await platform.listUsers();
+      const accounts = await platform.accounts.list();
       if (accounts.length === 0) io.out("No accounts.");
       else for (const line of accountTable(accounts)) io.out(line);
       return 0;
@@ -151,8 +151,8 @@ export function userCommands(program: Command, io: Io, run: Run): void {
       // Known before the password is asked for.
       await requireAccount(platform, login);
       const password = await passwordOffArgv(io, login, flags.passwordStdin === true);
-      await refuseProblems(platform, { login, password }, await accountProblems(platform.store, { login, password }));
-      const { sessionsEnded } = await platform.setPassword(login, password);
+      await refuseProblems(platform, { login, password }, await platform.accounts.problems({ login, password }));
+      const { sessionsEnded } = await platform.accounts.setPassword(login, password);
       io.out(`Password of "${login}" changed; ${plural(sessionsEnded, "session")} ended.`);
       return 0;
     })));
@@ -161,7 +161,7 @@ export function userCommands(program: Command, io: Io, run: Run): void {
     .argument("<login>", "the account's login")
     .action((login: string, flags: StoreFlags) => run(() => withPlatform(flags, async (platform) => {
       await requireAccount(platform, login);
-      const { sessionsEnded } = await platform.setAccountDisabled(login, true);
+      const { sessionsEnded } = await platform.accounts.setDisabled(login, true);
       io.out(`Account "${login}" disabled: it cannot log in, by any method, until lineage user enable ${login}; ${plural(sessionsEnded, "session")} ended.`);
       return 0;
     })));
@@ -170,7 +170,7 @@ export function userCommands(program: Command, io: Io, run: Run): void {
     .argument("<login>", "the account's login")
     .action((login: string, flags: StoreFlags) => run(() => withPlatform(flags, async (platform) => {
       await requireAccount(platform, login);
-      await platform.setAccountDisabled(login, false);
+      await platform.accounts.setDisabled(login, false);
       io.out(`Account "${login}" enabled.`);
       return 0;
     })));
@@ -179,7 +179,7 @@ export function userCommands(program: Command, io: Io, run: Run): void {
     .argument("<login>", "the account's login")
     .action((login: string, flags: StoreFlags) => run(() => withPlatform(flags, async (platform) => {
       await requireAccount(platform, login);
-      const { tokensRevoked, sessionsEnded } = await platform.removeUser(login);
+      const { tokensRevoked, sessionsEnded } = await platform.accounts.remove(login);
       io.out(`Account "${login}" removed, with ${plural(tokensRevoked, "access token")} and ${plural(sessionsEnded, "session")}.`);
       return 0;
     })));

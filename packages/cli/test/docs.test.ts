@@ -58,12 +58,12 @@ describe("docs/api.md", () => {
   const api = read(join(DOCS, "api.md"));
 
   it("lists every route the server describes, and no other", async () => {
-    const platform = createPlatform({ store: createMemoryStore() });
-    await platform.addUser({ login: "reader", password: "pw" });
+    const platform = createPlatform({ store: createMemoryStore(), dashboards: createMemoryDashboardServer() });
+    await platform.accounts.add({ login: "reader", password: "pw" });
     // Every optional service, as `lineage serve` gives them, so that every route is served.
     const dir = mkdtempSync(join(tmpdir(), "lineage-docs-"));
     const images = createJimpImages({ imagesDir: dir, cacheDir: join(dir, "cache"), workers: 1 });
-    const app = createHttpApp({ platform, images, dashboards: createMemoryDashboardServer() });
+    const app = createHttpApp({ platform, images });
     const answer = await app.request("/api/v2/openapi.json", { headers: { authorization: `Basic ${btoa("reader:pw")}` } });
     await images.close();
     rmSync(dir, { recursive: true });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher, importBundle, type Platform, type Store } from "@lineage/core";
+import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
 import { createDocumentTexts } from "@lineage/adapter-search";
 import { docxWith, odtWith, pdfWith } from "../../adapter-search/test/document-fixtures.ts";
 import { startLiveServer, type LiveServer } from "../../adapter-http/test/live-server.ts";
@@ -27,7 +27,7 @@ const documents = createDocumentTexts({ timeoutMs: 10_000 });
 async function seed(store: Store) {
   const options = { hasher: createScryptPasswordHasher({ N: 1024 }), searchDocuments: documents };
   const platform: Platform = createPlatform({ store, ...options });
-  await importBundle(platform, bundle, { readFile: (path) => FILES[path] });
+  await platform.bundles.import(bundle, { readFile: (path) => FILES[path] });
   const twin = (other: Store): Platform => createPlatform({ store: other, ...options });
   return { platform, store, twin };
 }

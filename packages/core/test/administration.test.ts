@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { issueAccessToken, listAccountsAs, secretHash } from "../src/index.ts";
+import { issueAccessToken, listAccountsAs, secretHash } from "./internals.ts";
 import { seededPlatform } from "./fixture.ts";
 
 describe("administration by a person", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LineageError, mayCreateUnder, mimeIconUri, type Principal } from "../src/index.ts";
-import { importBundle } from "../src/bundle/import-bundle.ts";
+import { LineageError, mayCreateUnder, mimeIconUri, type Principal } from "./internals.ts";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { baseBundle, FILES, folder, testPlatform } from "./bundle-test-helpers.ts";
@@ -39,7 +38,7 @@ async function withFiles() {
     });
   });
   const admin = await seed.principal("admin");
-  const report = await seed.platform.createElement(admin, {
+  const report = await seed.platform.elements.create(admin, {
     structure: "REPORT", name: "REP_ONE",
     values: {
       rp_title: "One", rp_file: upload("minutes \"final\".pdf", "application/pdf", "%PDF-1.4 one"),
@@ -54,20 +53,20 @@ describe("creating an element through the API (POST on a structure's collection)
   it("creates it owned by the caller, in the first state, with the history line in the caller's language", async () => {
     const { platform, principal } = await seededPlatform();
     const alice = await principal("alice");
-    const created = await platform.createElementByApi(alice, "ARTICLE", { values: { ar_title: "Nouveau", ar_words: "12" } });
-    expect(created).toMatchObject({ revision: 0, structure: "ARTICLE", title: "Nouveau", owner: alice.account.id, state: "draft", values: { ar_words: 12 } });
-    const [line] = (await platform.readHistory(alice, String(created.initid))).history[0]?.messages ?? [];
+    const created = await platform.elements.createByApi(alice, "ARTICLE", { values: { ar_title: "Nouveau", ar_words: "12" } });
+    expect(created.revision).toMatchObject({ revision: 0, structure: "ARTICLE", title: "Nouveau", owner: alice.account.id, state: "draft", values: { ar_words: 12 } });
+    const [line] = (await platform.revisions.history(alice, String(created.revision.initid))).history[0]?.messages ?? [];
     expect(line).toMatchObject({ code: "CREATE", level: "info", comment: "Créé par l'API", uname: "alice" });
     const admin = await principal("admin");
-    const other = await platform.createElementByApi(admin, "AUTHOR", { values: { AU_NAME: "Grace" }, caseInsensitive: true });
-    expect((await platform.readHistory(admin, String(other.initid))).history[0]?.messages[0]?.comment).toBe("Created by API");
+    const other = await platform.elements.createByApi(admin, "AUTHOR", { values: { AU_NAME: "Grace" }, caseInsensitive: true });
+    expect((await platform.revisions.history(admin, String(other.revision.initid))).history[0]?.messages[0]?.comment).toBe("Created by API");
   });
 
   it("answers 404 CRUD0200 for an unknown structure and 403 API0204 without the create grant", async () => {
     const { platform, principal } = await seededPlatform();
-    const unknown = await errorOf(async () => platform.createElementByApi(await principal("admin"), "NOPE", { values: {} }));
+    const unknown = await errorOf(async () => platform.elements.createByApi(await principal("admin"), "NOPE", { values: {} }));
     expect([unknown.code, unknown.status, unknown.reason]).toEqual(["CRUD0200", 404, "Family not found"]);
-    const refused = await errorOf(async () => platform.createElementByApi(await principal("bob"), "ARTICLE", { values: { ar_title: "x" } }));
+    const refused = await errorOf(async () => platform.elements.createByApi(await principal("bob"), "ARTICLE", { values: { ar_title: "x" } }));
     expect([refused.code, refused.status, refused.message]).toEqual(["API0204", 403, 'Document creation "ARTICLE" access deny']);
   });
 
@@ -84,7 +83,7 @@ describe("creating an element through the API (POST on a structure's collection)
       [{ ar_title: "t", ar_links: [] }, "ROUTES0107", 500, "ar_links"],
     ];
     for (const [values, code, status, field] of cases) {
-      const error = await errorOf(() => platform.createElementByApi(admin, "ARTICLE", { values }));
+      const error = await errorOf(() => platform.elements.createByApi(admin, "ARTICLE", { values }));
       expect([error.code, error.status, error.message]).toEqual([code, status, expect.stringContaining(field)]);
     }
     expect((await store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 })).length).toBe(before);
@@ -114,11 +113,11 @@ describe("the create grant in a bundle", () => {
     const bundle = baseBundle();
     bundle.profiles[0].grants.create = ["user:bob"];
     const platform = testPlatform();
-    await importBundle(platform, bundle, { readFile: folder(FILES) });
+    await platform.bundles.import(bundle, { readFile: folder(FILES) });
     expect((await platform.store.catalog.profile("PRF_NOTE"))?.grants.create).toEqual(["user:bob"]);
-    const [alice, bob] = [(await platform.principal("alice"))!, (await platform.principal("bob"))!];
-    expect((await errorOf(() => platform.createElementByApi(alice, "NOTE", { values: { no_title: "x" } }))).code).toBe("API0204");
-    expect((await platform.createElementByApi(bob, "NOTE", { values: { no_title: "By Bob" } })).title).toBe("By Bob");
+    const [alice, bob] = [(await platform.accounts.principal("alice"))!, (await platform.accounts.principal("bob"))!];
+    expect((await errorOf(() => platform.elements.createByApi(alice, "NOTE", { values: { no_title: "x" } }))).code).toBe("API0204");
+    expect((await platform.elements.createByApi(bob, "NOTE", { values: { no_title: "By Bob" } })).revision.title).toBe("By Bob");
     bundle.profiles[0].grants.create = ["bob"];
     const { problems } = await checkBundle(bundle, { store: createMemoryStore(), readFile: folder(FILES) });
     expect(problems).toContainEqual(expect.objectContaining({ path: "$.profiles[0].grants.create[0]" }));
@@ -129,7 +128,7 @@ describe("reading a structure", () => {
   it("answers its properties and its fields' definitions in the reader's language, never a field of visibility I", async () => {
     const { platform, principal } = await seededPlatform();
     const alice = await principal("alice");
-    const { data } = await platform.readStructure(alice, "ARTICLE");
+    const { data } = await platform.structures.read(alice, "ARTICLE");
     expect(data.document).toMatchObject({
       uri: "/api/v2/smart-structures/ARTICLE.json",
       properties: { title: "Article", icon: "/api/v2/images/assets/sizes/24x24c/article.png", name: "ARTICLE", revision: 0, status: "alive" },
@@ -140,7 +139,7 @@ describe("reading a structure", () => {
     expect(data.family?.structure.ar_stamp?.visibility).toBe("R");
     expect(data.family?.structure.ar_links?.content?.ar_link_rank).toMatchObject({ type: "int" });
     expect(Object.keys(data.family?.structure ?? {})).not.toContain("ar_secret");
-    const english = await platform.readStructure(await principal("bob"), "ARTICLE", { fields: "document.properties.title,family.structure" });
+    const english = await platform.structures.read(await principal("bob"), "ARTICLE", { fields: "document.properties.title,family.structure" });
     expect(english.data.family?.structure.ar_title?.label).toBe("Title");
     expect(english.data.document.attributes).toBeUndefined();
   });
@@ -148,21 +147,21 @@ describe("reading a structure", () => {
   it("answers 404 ROUTES0105 for an unknown structure, and an ETag per reader, language and definition", async () => {
     const { platform, principal, store } = await seededPlatform();
     const [alice, bob] = [await principal("alice"), await principal("bob")];
-    const unknown = await errorOf(() => platform.readStructure(alice, "NOPE"));
+    const unknown = await errorOf(() => platform.structures.read(alice, "NOPE"));
     expect([unknown.code, unknown.status, unknown.userMessage]).toEqual(["ROUTES0105", 404, 'Family "NOPE" not found']);
-    const first = (await platform.readStructure(alice, "ARTICLE")).etag;
-    expect((await platform.readStructure(alice, "ARTICLE")).etag).toBe(first);
-    expect((await platform.readStructure(bob, "ARTICLE")).etag).not.toBe(first);
+    const first = (await platform.structures.read(alice, "ARTICLE")).etag;
+    expect((await platform.structures.read(alice, "ARTICLE")).etag).toBe(first);
+    expect((await platform.structures.read(bob, "ARTICLE")).etag).not.toBe(first);
     const stored = await store.catalog.structure("ARTICLE");
     await store.transaction((tx) => tx.catalog.saveStructure({ ...stored!, title: "Story" }));
-    expect((await platform.readStructure(alice, "ARTICLE")).etag).not.toBe(first);
+    expect((await platform.structures.read(alice, "ARTICLE")).etag).not.toBe(first);
   });
 });
 
 describe("file values and the files of file fields", () => {
   it("carry the url of the files route (the revision's once fixed) and the icon of their type", async () => {
     const { platform, admin, report } = await withFiles();
-    const { data } = await platform.readElement(admin, "REP_ONE");
+    const { data } = await platform.elements.read(admin, "REP_ONE");
     const values = data.document.attributes ?? {};
     const base = `/api/v2/smart-elements/${report.initid}`;
     expect(values.rp_file).toMatchObject({
@@ -174,8 +173,8 @@ describe("file values and the files of file fields", () => {
       { url: `${base}/files/rp_more/1/b.bin?inline=true`, icon: "" },
     ]);
     expect(values.rp_row_file).toMatchObject([{ url: `${base}/files/rp_row_file/0/row.txt?inline=true` }]);
-    await platform.reviseElement(admin, report);
-    const old = await platform.readRevision(admin, "REP_ONE", "0");
+    await platform.revisions.revise(admin, report);
+    const old = await platform.revisions.read(admin, "REP_ONE", "0");
     expect(old.data.revision.attributes?.rp_file).toMatchObject({ url: `${base}/revisions/0/files/rp_file/-1/minutes%20-final-.pdf?inline=true` });
   });
 
@@ -189,34 +188,34 @@ describe("file values and the files of file fields", () => {
   it("serves a field's file to those who may view the element, of the latest revision or of one revision", async () => {
     const { platform, admin, principal, report } = await withFiles();
     const alice = await principal("alice");
-    const file = await platform.readFieldFile(alice, "REP_ONE", "rp_file", "-1");
+    const file = await platform.files.read(alice, "REP_ONE", "rp_file", "-1");
     expect([file.name, file.file.mime, new TextDecoder().decode(file.bytes), file.etag]).toEqual(['minutes "final".pdf', "application/pdf", "%PDF-1.4 one", `"${file.file.sha256}"`]);
-    expect(new TextDecoder().decode((await platform.readFieldFile(alice, String(report.initid), "rp_more", "1")).bytes)).toBe("b");
-    await platform.updateElement(admin, "REP_ONE", { values: { rp_file: upload("new.txt", "text/plain", "two") } });
-    expect((await platform.readFieldFile(alice, "REP_ONE", "rp_file", "-1")).name).toBe("new.txt");
-    await platform.reviseElement(admin, (await platform.store.elements.latest(report.initid))!);
-    await platform.updateElement(admin, "REP_ONE", { values: { rp_file: upload("third.txt", "text/plain", "three") } });
-    expect((await platform.readFieldFile(alice, "REP_ONE", "rp_file", "-1", { revision: "0" })).name).toBe("new.txt");
-    expect((await platform.readFieldFile(alice, "REP_ONE", "rp_file", "-1", { family: "REPORT" })).name).toBe("third.txt");
+    expect(new TextDecoder().decode((await platform.files.read(alice, String(report.initid), "rp_more", "1")).bytes)).toBe("b");
+    await platform.elements.update(admin, "REP_ONE", { values: { rp_file: upload("new.txt", "text/plain", "two") } });
+    expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1")).name).toBe("new.txt");
+    await platform.revisions.revise(admin, (await platform.store.elements.latest(report.initid))!);
+    await platform.elements.update(admin, "REP_ONE", { values: { rp_file: upload("third.txt", "text/plain", "three") } });
+    expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1", { revision: "0" })).name).toBe("new.txt");
+    expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1", { family: "REPORT" })).name).toBe("third.txt");
     // In the trash, the element keeps its files: its values, read from the trash, link to them.
-    await platform.deleteElement(admin, "REP_ONE");
-    expect((await platform.readFieldFile(alice, "REP_ONE", "rp_file", "-1")).name).toBe("third.txt");
+    await platform.elements.delete(admin, "REP_ONE");
+    expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1")).name).toBe("third.txt");
   });
 
   it("answers the original's codes for what cannot be served", async () => {
     const { platform, admin, principal } = await withFiles();
     const bob = await principal("bob");
     const cases: Array<[() => Promise<unknown>, string, number]> = [
-      [() => platform.readFieldFile(admin, "NOPE", "rp_file", "-1"), "CRUD0200", 404],
-      [() => platform.readFieldFile(bob, "REP_ONE", "rp_file", "-1"), "CRUD0201", 403],
-      [() => platform.readFieldFile(admin, "REP_ONE", "rp_file", "-1", { family: "ARTICLE" }), "CRUD0220", 404],
-      [() => platform.readFieldFile(admin, "REP_ONE", "rp_file", "-1", { revision: "7" }), "CRUD0221", 404],
-      [() => platform.readFieldFile(admin, "REP_ONE", "rp_hidden", "-1"), "ROUTES0116", 404],
-      [() => platform.readFieldFile(admin, "REP_ONE", "rp_title", "-1"), "ROUTES0124", 400],
-      [() => platform.readFieldFile(admin, "REP_ONE", "rp_more", "-1"), "ROUTES0121", 400],
-      [() => platform.readFieldFile(admin, "REP_ONE", "rp_file", "0"), "ROUTES0122", 400],
-      [() => platform.readFieldFile(admin, "REP_ONE", "rp_more", "5"), "ROUTES0118", 404],
-      [() => platform.readFieldFile(admin, "REP_ONE", "rp_more", "x"), "ROUTES0123", 400],
+      [() => platform.files.read(admin, "NOPE", "rp_file", "-1"), "CRUD0200", 404],
+      [() => platform.files.read(bob, "REP_ONE", "rp_file", "-1"), "CRUD0201", 403],
+      [() => platform.files.read(admin, "REP_ONE", "rp_file", "-1", { family: "ARTICLE" }), "CRUD0220", 404],
+      [() => platform.files.read(admin, "REP_ONE", "rp_file", "-1", { revision: "7" }), "CRUD0221", 404],
+      [() => platform.files.read(admin, "REP_ONE", "rp_hidden", "-1"), "ROUTES0116", 404],
+      [() => platform.files.read(admin, "REP_ONE", "rp_title", "-1"), "ROUTES0124", 400],
+      [() => platform.files.read(admin, "REP_ONE", "rp_more", "-1"), "ROUTES0121", 400],
+      [() => platform.files.read(admin, "REP_ONE", "rp_file", "0"), "ROUTES0122", 400],
+      [() => platform.files.read(admin, "REP_ONE", "rp_more", "5"), "ROUTES0118", 404],
+      [() => platform.files.read(admin, "REP_ONE", "rp_more", "x"), "ROUTES0123", 400],
     ];
     for (const [read, code, status] of cases) {
       const error = await errorOf(read);
@@ -229,11 +228,11 @@ describe("URIs of sub-collections reached through a structure's collection", () 
   it("are the plain smart-elements ones; the history is named by the logical name, else the initid", async () => {
     const { platform, principal, apple, hello } = await seededPlatform();
     const admin = await principal("admin");
-    const revisions = await platform.listRevisions(admin, "ART_HELLO", { family: "ARTICLE" });
+    const revisions = await platform.revisions.list(admin, "ART_HELLO", { family: "ARTICLE" });
     expect(revisions.data.uri).toBe("/api/v2/smart-elements/ART_HELLO/revisions/");
-    const history = await platform.readHistory(admin, String(apple.initid), { family: "ARTICLE" });
+    const history = await platform.revisions.history(admin, String(apple.initid), { family: "ARTICLE" });
     expect(history.uri).toBe(`/api/v2/smart-elements/${apple.initid}/history/`);
-    const named = await platform.readHistory(admin, String(hello.initid), { family: "ARTICLE" });
+    const named = await platform.revisions.history(admin, String(hello.initid), { family: "ARTICLE" });
     expect(named.uri).toBe("/api/v2/smart-elements/ART_HELLO/history/");
     expect(named.history[0]?.uri).toBe("/api/v2/smart-elements/ART_HELLO/revisions/0.json");
   });

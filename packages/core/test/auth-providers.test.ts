@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  createAuthenticationService, createInternalProvider, requireAccess, validateThroughProviders, type CredentialProvider,
-} from "../src/index.ts";
+  createInternalProvider, requireAccess, validateThroughProviders, type CredentialProvider,
+} from "./internals.ts";
 import { createPasswordAuthenticator } from "../src/accounts/authenticate.ts";
 import { createScryptPasswordHasher } from "../src/accounts/scrypt-password-hasher.ts";
 import { manualClock, seededPlatform } from "./fixture.ts";
@@ -40,7 +40,7 @@ describe("the provider chain", () => {
 
   it("the internal provider checks the platform's own accounts", async () => {
     const { platform } = await seededPlatform();
-    const internal = createInternalProvider(platform);
+    const internal = createInternalProvider(platform.accounts);
     expect(await internal.validateCredential("alice", "alice-pw")).toEqual({ login: "alice" });
     expect(await internal.validateCredential("alice", "nope")).toBeUndefined();
     expect(await internal.validateCredential("ghost", "alice-pw")).toBeUndefined();
@@ -55,7 +55,7 @@ describe("password verification through the service", () => {
       validateCredential: async (login, password) =>
         password === "dir-pw" ? { login, ...(login === "newbie" ? { account: { roles: ["reader"], displayName: "New Bie" } } : {}) } : undefined,
     };
-    const auth = createAuthenticationService({ platform, providers: [createInternalProvider(platform), directory], wait: async () => {} });
+    const auth = platform.auth.service({ providers: [createInternalProvider(platform.accounts), directory], wait: async () => {} });
     expect((await auth.verifyPassword("alice", "alice-pw", "a"))?.account.login).toBe("alice");
     expect((await auth.verifyPassword("bob", "dir-pw", "a"))?.account.login).toBe("bob");
     expect(await auth.verifyPassword("stranger", "dir-pw", "a")).toBeUndefined();
@@ -67,8 +67,7 @@ describe("password verification through the service", () => {
   it("delays a client's failures past its free ones, without telling whether the login exists, and never a good password", async () => {
     const { platform } = await seededPlatform();
     const waited: number[] = [];
-    const auth = createAuthenticationService({
-      platform, throttle: { clientFreeFailures: 1, baseDelayMs: 100 }, wait: async (ms) => void waited.push(ms),
+    const auth = platform.auth.service({ throttle: { clientFreeFailures: 1, baseDelayMs: 100 }, wait: async (ms) => void waited.push(ms),
     });
     for (const login of ["alice", "alice", "ghost", "ghost"]) expect(await auth.verifyPassword(login, "wrong", login === "alice" ? "10.0.0.1" : "10.0.0.2")).toBeUndefined();
     expect(waited).toEqual([100, 100]);
@@ -81,7 +80,7 @@ describe("password verification through the service", () => {
 describe("a password the internal provider remembers", () => {
   it("is known without waiting only once verified, at the stamp of a request, and never past a change of password", async () => {
     const { platform, store } = await seededPlatform();
-    const internal = createInternalProvider(platform);
+    const internal = createInternalProvider(platform.accounts);
     const stamp = await store.changes.read();
     expect(internal.rememberedCredential?.("alice", "alice-pw", stamp)).toBeUndefined();
     expect(await internal.validateCredential("alice", "alice-pw", stamp)).toEqual({ login: "alice" });
@@ -102,21 +101,21 @@ describe("a password the internal provider remembers", () => {
   it("answers for the chain only when its provider comes first", async () => {
     const { platform, store } = await seededPlatform();
     const asked: string[] = [];
-    const internal = createInternalProvider(platform);
+    const internal = createInternalProvider(platform.accounts);
     const stamp = await store.changes.read();
     await internal.validateCredential("alice", "alice-pw", stamp);
     const directory = pairProvider("directory", "alice", "alice-pw", asked);
-    const first = createAuthenticationService({ platform, providers: [internal, directory], wait: async () => {} });
+    const first = platform.auth.service({ providers: [internal, directory], wait: async () => {} });
     expect((await first.verifyPassword("alice", "alice-pw", "a", stamp))?.account.login).toBe("alice");
     expect(asked).toEqual([]);
-    const second = createAuthenticationService({ platform, providers: [directory, internal], wait: async () => {} });
+    const second = platform.auth.service({ providers: [directory, internal], wait: async () => {} });
     expect((await second.verifyPassword("alice", "alice-pw", "a", stamp))?.account.login).toBe("alice");
     expect(asked).toEqual(["directory"]);
   });
 
   it("is refused all the same while its login is locked", async () => {
     const { platform, clock } = await seededPlatform();
-    const auth = createAuthenticationService({ platform, throttle: { freeFailures: 0, baseLockMs: 1000 }, wait: async () => {} });
+    const auth = platform.auth.service({ throttle: { freeFailures: 0, baseLockMs: 1000 }, wait: async () => {} });
     expect(await auth.verifyPassword("alice", "alice-pw", "10.0.0.1")).toBeDefined();
     expect(await auth.verifyPassword("alice", "wrong", "10.0.0.1")).toBeUndefined();
     await expect(auth.verifyPassword("alice", "alice-pw", "10.0.0.1")).rejects.toMatchObject({ code: "AUTH0429" });
@@ -147,7 +146,7 @@ describe("passwords verified at the same time", () => {
   it("run the KDF once for the same login and password, and apart for others", async () => {
     const { platform, store } = await seededPlatform();
     const hasher = countingScrypt();
-    const passwords = createPasswordAuthenticator(store, platform.definitions, hasher, manualClock());
+    const passwords = createPasswordAuthenticator(store, platform.structures.definitions, hasher, manualClock());
     const burst = await Promise.all([
       ...Array.from({ length: 8 }, () => passwords.verify("alice", "alice-pw")),
       passwords.verify("alice", "wrong"),
@@ -164,7 +163,7 @@ describe("passwords verified at the same time", () => {
   it("verify anew a password changed while the first verification ran", async () => {
     const { platform, store } = await seededPlatform();
     const hasher = countingScrypt();
-    const passwords = createPasswordAuthenticator(store, platform.definitions, hasher, manualClock());
+    const passwords = createPasswordAuthenticator(store, platform.structures.definitions, hasher, manualClock());
     const running = hasher.nextRun();
     const before = passwords.verify("alice", "alice-pw");
     await running;

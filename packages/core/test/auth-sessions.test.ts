@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAuthenticationService, secretHash } from "../src/index.ts";
+import { secretHash } from "./internals.ts";
 import { seededPlatform } from "./fixture.ts";
 
 describe("sessions (fake clock)", () => {
@@ -7,7 +7,7 @@ describe("sessions (fake clock)", () => {
 
   it("stores only the hash of the cookie value and resumes as the account", async () => {
     const { platform, store, principal } = await seededPlatform();
-    const auth = createAuthenticationService({ platform, sessionPolicy: policy });
+    const auth = platform.auth.service({ sessionPolicy: policy });
     const { secret, session } = await auth.openSession(await principal("alice"));
     expect(session.id).toBe(secretHash(secret));
     expect(await store.sessions.byId(secret)).toBeUndefined();
@@ -17,7 +17,7 @@ describe("sessions (fake clock)", () => {
 
   it("expires when idle, is renewed by use, and never outlives its absolute limit", async () => {
     const { platform, clock, principal } = await seededPlatform();
-    const auth = createAuthenticationService({ platform, sessionPolicy: policy });
+    const auth = platform.auth.service({ sessionPolicy: policy });
     const alice = await principal("alice");
     const idle = (await auth.openSession(alice)).secret;
     clock.advance(600_000);
@@ -40,7 +40,7 @@ describe("sessions (fake clock)", () => {
 
   it("ends on logout", async () => {
     const { platform, principal } = await seededPlatform();
-    const auth = createAuthenticationService({ platform });
+    const auth = platform.auth.service();
     const { secret } = await auth.openSession(await principal("bob"));
     await auth.closeSession(secret);
     expect(await auth.resumeSession(secret)).toBeUndefined();
@@ -48,7 +48,7 @@ describe("sessions (fake clock)", () => {
 
   it("resumes as the account's current principal at the request's stamp", async () => {
     const { platform, store, principal } = await seededPlatform();
-    const auth = createAuthenticationService({ platform });
+    const auth = platform.auth.service();
     const { secret } = await auth.openSession(await principal("bob"));
     const bob = (await store.accounts.byLogin("bob"))!;
     await store.accounts.saveAccount({ ...bob, roles: ["editor"] });

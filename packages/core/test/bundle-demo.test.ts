@@ -4,7 +4,6 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { BundleSchema } from "../src/bundle/bundle.schema.ts";
-import { importBundle } from "../src/bundle/import-bundle.ts";
 import { snapshot, testPlatform } from "./bundle-test-helpers.ts";
 
 // The one test that reads files: the demo bundle of examples/demo.
@@ -38,7 +37,7 @@ describe("the demo bundle (examples/demo)", () => {
 
   it("imports cleanly, then again with nothing to change", async () => {
     const platform = testPlatform();
-    const first = await importBundle(platform, bundle, { readFile });
+    const first = await platform.bundles.import(bundle, { readFile });
     expect(first).toMatchObject({
       roles: { created: 4 }, groups: { created: 1 }, users: { created: 4 }, structures: { created: 3 },
       lifecycles: { created: 1 }, elements: { created: 15, updated: 0 }, searchDomains: { created: 1 }, dashboards: { created: 1 },
@@ -49,9 +48,9 @@ describe("the demo bundle (examples/demo)", () => {
     expect(article?.state).toBe("draft");
     expect((await store.catalog.structure("CONTACT"))?.profile).toBeUndefined();
     expect((await store.accounts.byLogin("carol"))?.rights).toEqual(["GET"]);
-    expect(await platform.authenticate("admin", "admin")).toMatchObject({ isAdmin: true });
+    expect(await platform.accounts.authenticate("admin", "admin")).toMatchObject({ isAdmin: true });
     const before = await snapshot(store);
-    const second = await importBundle(platform, bundle, { readFile });
+    const second = await platform.bundles.import(bundle, { readFile });
     expect(second.elements).toEqual({ created: 0, updated: 0, unchanged: 15, overwritten: 0 });
     expect(await snapshot(store)).toEqual(before);
   });

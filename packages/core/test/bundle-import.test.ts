@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { importBundle, overwriteWarning, type ImportReport } from "../src/bundle/import-bundle.ts";
+import { overwriteWarning, type ImportReport } from "../src/bundle/import-bundle.ts";
 import { systemPrincipal } from "../src/bundle/system-principal.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import { parseFileValue } from "../src/values/file-value.ts";
@@ -10,7 +10,7 @@ const elementCounts = (created: number, updated: number, unchanged: number, over
 
 function load(bundle: RawBundle = baseBundle(), files: Record<string, Uint8Array> = FILES) {
   const platform = testPlatform();
-  return { platform, run: (next: RawBundle = bundle, readFiles = files) => importBundle(platform, next, { readFile: folder(readFiles) }) };
+  return { platform, run: (next: RawBundle = bundle, readFiles = files) => platform.bundles.import(next, { readFile: folder(readFiles) }) };
 }
 
 const vaultIdOf = (value: unknown) => parseFileValue(String(value))?.vaultId;
@@ -29,8 +29,8 @@ describe("importBundle", () => {
     expect(await store.accounts.groups()).toEqual([{ id: "newsroom", roles: ["editor"] }]);
     expect(await store.accounts.byLogin("alice")).toMatchObject({ displayName: "Alice", groups: ["newsroom"], locale: "fr", rights: ["GET", "PUT", "POST", "DELETE"] });
     expect(await store.accounts.byLogin("bob")).toMatchObject({ displayName: "bob", roles: ["reader"], locale: "en", rights: ["GET"] });
-    expect(await platform.authenticate("alice", "alice-pw")).toBeDefined();
-    expect(await platform.authenticate("alice", "wrong")).toBeUndefined();
+    expect(await platform.accounts.authenticate("alice", "alice-pw")).toBeDefined();
+    expect(await platform.accounts.authenticate("alice", "wrong")).toBeUndefined();
     expect((await store.catalog.enumerate("CATEGORIES"))?.items[1]).toEqual({ key: "ai", label: "Artificial intelligence", parentKey: "tech" });
     expect((await store.catalog.profile("PRF_NOTE"))?.grants.view).toEqual(["role:editor", "user:bob"]);
     expect((await store.catalog.lifecycle("WFL_NOTE"))?.transitions[0]?.hooks).toEqual({ m1: "beforeFinish" });
@@ -176,8 +176,8 @@ describe("importBundle", () => {
   it("counts the updates that overwrite a change made through the API since the last import", async () => {
     const { platform, run } = load();
     await run();
-    const alice = (await platform.principal("alice"))!;
-    await platform.updateElement(alice, "N_ONE", { values: { no_count: 99 } });
+    const alice = (await platform.accounts.principal("alice"))!;
+    await platform.elements.update(alice, "N_ONE", { values: { no_count: 99 } });
     const report = await run();
     expect(report.elements).toEqual(elementCounts(0, 1, 2, 1));
     expect(overwriteWarning("demo.json", report)).toBe("demo.json: 1 element changed since the last import was overwritten with the bundle's values");
@@ -191,7 +191,7 @@ describe("importBundle", () => {
   it("keeps an account disabled by an administrator disabled when its bundle is imported again", async () => {
     const { platform, run } = load();
     await run();
-    await platform.setAccountDisabled("bob", true);
+    await platform.accounts.setDisabled("bob", true);
     expect((await run()).users).toEqual(counts(0, 0, 3));
     expect(await platform.store.accounts.byLogin("bob")).toMatchObject({ disabled: true });
   });
@@ -240,7 +240,7 @@ describe("importBundle", () => {
     expect((await store.catalog.structure("NOTE"))?.id).toBe(noteId);
     expect((await store.accounts.byLogin("alice"))?.id).toBe(aliceId);
     expect((await store.accounts.byLogin("alice"))?.passwordHash).not.toBe(aliceHash);
-    expect(await platform.authenticate("alice", "a-new-password")).toBeDefined();
+    expect(await platform.accounts.authenticate("alice", "a-new-password")).toBeDefined();
     expect((await store.accounts.byLogin("bob"))?.locale).toBe("de");
   });
 
@@ -250,13 +250,13 @@ describe("importBundle", () => {
     const bundle: RawBundle = baseBundle();
     delete bundle.accounts.users[1].password;
     expect((await run(bundle)).users).toEqual(counts(0, 0, 3));
-    expect(await platform.authenticate("alice", "alice-pw")).toBeDefined();
+    expect(await platform.accounts.authenticate("alice", "alice-pw")).toBeDefined();
   });
 
   it("leaves an element in the trash where it is", async () => {
     const { platform, run } = load();
     await run();
-    await platform.deleteElement(systemPrincipal(), "N_ONE");
+    await platform.elements.delete(systemPrincipal(), "N_ONE");
     const before = await snapshot(platform.store);
     expect((await run()).elements).toEqual(elementCounts(0, 0, 3));
     expect(await snapshot(platform.store)).toEqual(before);

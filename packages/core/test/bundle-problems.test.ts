@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
-import { importBundle } from "../src/bundle/import-bundle.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import type { Store } from "../src/ports/store.port.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
@@ -194,7 +193,7 @@ describe("checkBundle", () => {
 
   it("resolves names against what earlier imports stored", async () => {
     const platform = testPlatform();
-    await importBundle(platform, baseBundle(), { readFile: folder(FILES) });
+    await platform.bundles.import(baseBundle(), { readFile: folder(FILES) });
     const next = {
       accounts: { users: [{ login: "dan", groups: ["newsroom"], roles: ["reader"] }] },
       profiles: [{ name: "PRF_OTHER", grants: { view: ["user:alice", "group:newsroom", "role:editor"] } }],
@@ -212,7 +211,7 @@ describe("checkBundle", () => {
 
   it("refuses a logical name that an element of another structure has", async () => {
     const platform = testPlatform();
-    await importBundle(platform, baseBundle(), { readFile: folder(FILES) });
+    await platform.bundles.import(baseBundle(), { readFile: folder(FILES) });
     const next = { elements: [{ structure: "NOTE", name: "P_ANN", values: { no_title: "Not a person" } }] };
     expect((await check(next, platform.store)).problems).toEqual([
       { path: "$.elements[0].name", message: '"P_ANN" is an existing element of structure "PERSON", not "NOTE"' },
@@ -221,7 +220,7 @@ describe("checkBundle", () => {
 
   it("does not ask again for a needed value an existing element has", async () => {
     const platform = testPlatform();
-    await importBundle(platform, baseBundle(), { readFile: folder(FILES) });
+    await platform.bundles.import(baseBundle(), { readFile: folder(FILES) });
     const next = { elements: [{ structure: "PERSON", name: "P_ANN", values: { pe_friend: "P_ANN" } }] };
     expect((await check(next, platform.store)).problems).toEqual([]);
   });
@@ -230,12 +229,12 @@ describe("checkBundle", () => {
 describe("importBundle with problems", () => {
   it("throws BUNDLE0001 with every problem and writes nothing", async () => {
     const platform = testPlatform();
-    await importBundle(platform, baseBundle(), { readFile: folder(FILES) });
+    await platform.bundles.import(baseBundle(), { readFile: folder(FILES) });
     const before = await snapshot(platform.store);
     const { bundle, expected } = brokenBundle();
     bundle.accounts.roles.push({ id: "brand-new" });
     bundle.elements.push({ structure: "PERSON", name: "P_NEW", values: { pe_name: "New" } });
-    const error = await importBundle(platform, bundle, { readFile: folder(FILES) }).catch((e: unknown) => e);
+    const error = await platform.bundles.import(bundle, { readFile: folder(FILES) }).catch((e: unknown) => e);
     expect(isLineageError(error)).toBe(true);
     if (!isLineageError(error)) return;
     expect(error.code).toBe("BUNDLE0001");
@@ -251,7 +250,7 @@ describe("importBundle with problems", () => {
     const platform = testPlatform();
     const bundle: RawBundle = baseBundle();
     bundle.elements[0].structure = "ANIMAL";
-    await expect(importBundle(platform, bundle, { readFile: folder(FILES) })).rejects.toThrow(/Invalid bundle/);
+    await expect(platform.bundles.import(bundle, { readFile: folder(FILES) })).rejects.toThrow(/Invalid bundle/);
     expect(platform.hasher.hashes).toBe(0);
     expect(await platform.store.accounts.byLogin("admin")).toBeUndefined();
   });

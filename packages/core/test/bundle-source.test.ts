@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ELEMENT_PROBLEMS } from "../src/bundle/bundle-problems.ts";
 import type { BundlePart, BundleSource } from "../src/bundle/bundle-source.ts";
-import { importBundleSource } from "../src/bundle/import-bundle.ts";
 import type { ImportProgress } from "../src/bundle/import-progress.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import { snapshot, testPlatform } from "./bundle-test-helpers.ts";
@@ -42,7 +41,7 @@ describe("importBundleSource", () => {
     const elements = Array.from({ length: 10 }, (_, i) => person(i, (i + 1) % 10));
     const progress: ImportProgress[] = [];
     const source = streamed(elements, { structures: [PERSON] });
-    const report = await importBundleSource(platform, source, { readFile: () => undefined, onProgress: (p) => progress.push(p) });
+    const report = await platform.bundles.importSource(source, { readFile: () => undefined, onProgress: (p) => progress.push(p) });
     expect(report.elements).toEqual({ created: 10, updated: 0, unchanged: 0, overwritten: 0 });
     expect(report.structures).toEqual({ created: 1, updated: 0, unchanged: 0 });
     for (let i = 0; i < 10; i++) {
@@ -56,20 +55,20 @@ describe("importBundleSource", () => {
     expect(progress.at(-1)).toEqual({ phase: "writing", done: 10, total: 10 });
 
     const again = streamed(elements, { structures: [PERSON] });
-    expect((await importBundleSource(platform, again, { readFile: () => undefined })).elements).toEqual({ created: 0, updated: 0, unchanged: 10, overwritten: 0 });
+    expect((await platform.bundles.importSource(again, { readFile: () => undefined })).elements).toEqual({ created: 0, updated: 0, unchanged: 10, overwritten: 0 });
     expect(again.reads).toBe(3);
   });
 
   it("refuses a bundle whole, every problem by its JSON path, whichever batch and part it is in, and writes nothing", async () => {
     const platform = testPlatform();
-    await importBundleSource(platform, streamed([person(0)], { structures: [PERSON] }), { readFile: () => undefined });
+    await platform.bundles.importSource(streamed([person(0)], { structures: [PERSON] }), { readFile: () => undefined });
     const before = await snapshot(platform.store);
     const elements = [
       person(1, 2), { structure: "PERSON", name: "P2", values: { pe_age: "old" } }, person(3, 99),
       { structure: "PERSON", name: "P1" }, { structure: "BEAST", name: "B1" }, { structure: "PERSON", colour: "red" },
     ];
     const definitions = { structures: [PERSON, { ...PERSON, name: "PERSON" }], accounts: { users: [{ login: "new-user" }] }, colour: "red" };
-    const problems = await problemsOf(importBundleSource(platform, streamed(elements, definitions, 2), { readFile: () => undefined }));
+    const problems = await problemsOf(platform.bundles.importSource(streamed(elements, definitions, 2), { readFile: () => undefined }));
     expect(problems).toEqual([
       { path: "$.elements[5].colour", message: 'unknown key "colour"' },
       { path: "$.colour", message: 'unknown key "colour"' },
@@ -86,7 +85,7 @@ describe("importBundleSource", () => {
   it("lists the first problems of a bundle with very many, then how many more", async () => {
     const platform = testPlatform();
     const elements = Array.from({ length: MAX_ELEMENT_PROBLEMS + 5 }, (_, i) => ({ structure: "PERSON", name: `P${i}`, values: { pe_age: "x" } }));
-    const problems = await problemsOf(importBundleSource(platform, streamed(elements, { structures: [PERSON] }, 1000), { readFile: () => undefined }));
+    const problems = await problemsOf(platform.bundles.importSource(streamed(elements, { structures: [PERSON] }, 1000), { readFile: () => undefined }));
     expect(problems).toHaveLength(MAX_ELEMENT_PROBLEMS + 1);
     expect(problems.at(-2)?.path).toBe(`$.elements[${MAX_ELEMENT_PROBLEMS - 1}].values.pe_age`);
     expect(problems.at(-1)).toEqual({ path: "$.elements", message: "5 more problems in the elements, not listed" });

@@ -28,10 +28,11 @@ export function countingHasher(): PasswordHasher & { hashes: number } {
   return hasher;
 }
 
-export function testPlatform(): Platform & { hasher: ReturnType<typeof countingHasher> } {
+export function testPlatform(): Platform & { hasher: ReturnType<typeof countingHasher>; store: Store } {
   const hasher = countingHasher();
-  const platform = createPlatform({ store: createMemoryStore(), clock: tickingClock(), hasher });
-  return Object.assign(platform, { hasher });
+  const store = createMemoryStore();
+  const platform = createPlatform({ store, clock: tickingClock(), hasher });
+  return Object.assign(platform, { hasher, store });
 }
 
 /** Bytes that stand for an image or a text in tests (the vault does not look inside). */

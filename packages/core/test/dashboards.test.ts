@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
-  LineageError, createPlatform, importBundle, listDashboards, mayViewDashboard, readDashboard, seesDashboardOwners,
+  LineageError, createPlatform, listDashboards, mayViewDashboard, readDashboard, seesDashboardOwners,
   type DashboardSources, type ServerDashboard,
-} from "../src/index.ts";
+} from "./internals.ts";
 import { createMemoryDashboardServer, createMemoryStore, dashboardCatalogContract } from "../src/testing/index.ts";
 import { principalOf } from "../src/accounts/principal.ts";
 import type { Account } from "../src/accounts/account.ts";
@@ -122,11 +122,11 @@ describe("bundles", () => {
     const store = createMemoryStore();
     const platform = createPlatform({ store });
     const bundle = { accounts: { roles: [{ id: "clerk" }] }, dashboards: [{ slug: "sales", uuid: SALES, roles: ["clerk"] }, { slug: "open", uuid: STOCK }] };
-    expect((await importBundle(platform, bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 2, updated: 0, unchanged: 0 });
+    expect((await platform.bundles.import(bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 2, updated: 0, unchanged: 0 });
     expect(await store.catalog.dashboards()).toEqual([{ slug: "open", uuid: STOCK, roles: [] }, { slug: "sales", uuid: SALES, roles: ["clerk"] }]);
-    expect((await importBundle(platform, bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 0, updated: 0, unchanged: 2 });
+    expect((await platform.bundles.import(bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 0, updated: 0, unchanged: 2 });
     bundle.dashboards[0]!.roles = ["clerk", "admin"];
-    expect((await importBundle(platform, bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 0, updated: 1, unchanged: 1 });
+    expect((await platform.bundles.import(bundle, { readFile: () => undefined })).dashboards).toEqual({ created: 0, updated: 1, unchanged: 1 });
     expect((await store.catalog.dashboard("sales"))?.roles).toEqual(["clerk", "admin"]);
   });
 
@@ -134,7 +134,7 @@ describe("bundles", () => {
     const store = createMemoryStore();
     const platform = createPlatform({ store });
     const bundle = { dashboards: [{ slug: "sales", uuid: SALES, roles: ["clerk"] }] };
-    await expect(importBundle(platform, bundle, { readFile: () => undefined })).rejects.toMatchObject({
+    await expect(platform.bundles.import(bundle, { readFile: () => undefined })).rejects.toMatchObject({
       code: "BUNDLE0001", data: { problems: [{ path: "$.dashboards[0].roles[0]", message: 'unknown role "clerk"' }] },
     });
     expect(await store.catalog.dashboards()).toEqual([]);

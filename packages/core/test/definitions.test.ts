@@ -53,7 +53,7 @@ describe("the definitions cache", () => {
   it("keeps them over data writes, and reads them again after a definition was written", async () => {
     const { seed, store, cache, loads } = await setUp();
     const first = await cache.get(store);
-    await seed.platform.updateElement(await seed.principal("admin"), "ART_HELLO", { values: { ar_words: 7 } });
+    await seed.platform.elements.update(await seed.principal("admin"), "ART_HELLO", { values: { ar_words: 7 } });
     expect(await cache.get(store)).toBe(first);
     expect(loads()).toBe(1);
 
@@ -141,10 +141,10 @@ describe("the platform's definitions", () => {
   it("follow the definitions stamp a request read", async () => {
     const { platform, store } = await seededPlatform();
     const stamp = await store.changes.read();
-    const first = await platform.definitions(stamp);
-    expect(await platform.definitions()).toBe(first);
+    const first = await platform.structures.definitions(stamp);
+    expect(await platform.structures.definitions()).toBe(first);
     await store.catalog.saveEnumerate(categories(["Science"]));
-    const next = await platform.definitions(await store.changes.read());
+    const next = await platform.structures.definitions(await store.changes.read());
     expect(labelsOf(next)).toEqual(["Science"]);
   });
 

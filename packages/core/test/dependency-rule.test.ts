@@ -77,7 +77,7 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
-/** What breaks the core's layering: I/O imports, circles, ports importing use cases. */
+/** What breaks the core's layering: I/O imports, circles, ports importing use cases, platform.ts imported by other than the entry. */
 function dependencyProblems(sources: Sources): string[] {
   const problems: string[] = [];
   const graph = new Map([...sources].map(([path, text]) => [path, localImports(path, text)] as const));
@@ -90,6 +90,7 @@ function dependencyProblems(sources: Sources): string[] {
     for (const target of graph.get(path) ?? []) {
       const targetText = sources.get(target);
       if (isPort(path) && !isPort(target) && targetText !== undefined && isUseCase(targetText)) problems.push(`port ${path} imports use case ${target}`);
+      if (target === "platform.ts" && path !== "index.ts") problems.push(`${path} imports platform.ts (only the package entry may)`);
     }
   }
   for (const circle of circles(graph)) problems.push(`import circle: ${circle.join(" -> ")}`);
@@ -113,6 +114,12 @@ describe("the core's dependency rule", () => {
     const planted = new Map(sources);
     planted.set("ports/clock.port.ts", `import type { ElementReading } from "../elements/read-elements.ts";\n${sources.get("ports/clock.port.ts")}`);
     expect(dependencyProblems(planted)).toEqual(["port ports/clock.port.ts imports use case elements/read-elements.ts"]);
+  });
+
+  it("finds an import of platform.ts other than the package entry's", () => {
+    const planted = new Map(sources);
+    planted.set("elements/read-elements.ts", `import type { Platform } from "../platform.ts";\n${sources.get("elements/read-elements.ts")}`);
+    expect(dependencyProblems(planted)).toContain("elements/read-elements.ts imports platform.ts (only the package entry may)");
   });
 
   it("finds an import that may do I/O", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
-import { importBundle } from "../src/bundle/import-bundle.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import type { Lifecycle } from "../src/lifecycle/lifecycle.ts";
 import type { Profile } from "../src/access/profile.ts";
@@ -9,6 +8,7 @@ import { principalOf, type Principal } from "../src/accounts/principal.ts";
 import type { SmartStructure } from "../src/structures/smart-structure.ts";
 import { folder, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
 
+import { createPlatformContext, systemClock, writeResult } from "./internals.ts";
 const PROFILES: Profile[] = [
   { name: "PRF_NOTE", grants: { view: ["role:writer", "role:reader"], edit: ["role:writer"] } },
   { name: "PRF_VALIDATED", grants: { view: ["user:author"], edit: ["user:author"] } },
@@ -135,20 +135,22 @@ function rightsBundle(): RawBundle {
 
 async function rightsPlatform() {
   const platform = testPlatform();
-  await importBundle(platform, rightsBundle(), { readFile: folder({}) });
-  const as = async (login: string) => (await platform.principal(login))!;
+  await platform.bundles.import(rightsBundle(), { readFile: folder({}) });
+  const as = async (login: string) => (await platform.accounts.principal(login))!;
   const titles = async (login: string) =>
-    (await platform.listElements(await as(login), { family: "NOTE", fields: "document.properties.title", orderBy: "title" })).documents.map((d) => d.properties?.title);
+    (await platform.elements.list(await as(login), { family: "NOTE", fields: "document.properties.title", orderBy: "title" })).documents.map((d) => d.properties?.title);
   return { platform, as, titles };
 }
 
 describe("rights per element and per state, through the use cases", () => {
   it("a write's answer names an element its author may not view, and shows nothing of it", async () => {
     const { platform, as } = await rightsPlatform();
-    const own = (await platform.readElement(await as("outsider"), "NOTE_OWN")).revision;
-    const shown = await platform.writeResult(await as("outsider"), own, 0);
+    const own = (await platform.elements.read(await as("outsider"), "NOTE_OWN")).revision;
+    // What the writes' answers render (answerWrite), for a revision each may or may not view.
+    const answer = async (login: string) => writeResult(await createPlatformContext(platform.store, systemClock, platform.hasher, undefined).scope(await as(login)), own, 0);
+    const shown = await answer("outsider");
     expect(shown.document.properties).toMatchObject({ title: "Note own" });
-    const hidden = await platform.writeResult(await as("reader"), own, 0);
+    const hidden = await answer("reader");
     expect(hidden.document).toEqual({ properties: { id: own.id, initid: own.initid }, uri: `/api/v2/smart-elements/${own.initid}.json` });
   });
 
@@ -159,8 +161,8 @@ describe("rights per element and per state, through the use cases", () => {
     expect(await titles("author")).toEqual(["Note A", "Note B"]);
     const own = (await platform.store.elements.latestByName("NOTE_OWN"))!;
     expect(own).toMatchObject({ ownProfile: "PRF_PRIVATE", profile: "PRF_PRIVATE" });
-    await expect(platform.readElement(await as("reader"), "NOTE_OWN")).rejects.toMatchObject({ code: "ROUTES0101" });
-    const counts = async (login: string) => (await platform.listStructures(await as(login))).map((s) => [s.name, s.alive]);
+    await expect(platform.elements.read(await as("reader"), "NOTE_OWN")).rejects.toMatchObject({ code: "ROUTES0101" });
+    const counts = async (login: string) => (await platform.structures.list(await as(login))).map((s) => [s.name, s.alive]);
     expect(await counts("reader")).toEqual([["LINK", 1], ["NOTE", 2]]);
     // The outsider may not view NOTE through its profile, but one of its elements through its own.
     expect(await counts("outsider")).toEqual([["LINK", 1], ["NOTE", 1]]);
@@ -169,7 +171,7 @@ describe("rights per element and per state, through the use cases", () => {
   it("an element entering a state takes its profile, and leaving it for a state without one goes back to its structure's", async () => {
     const { platform, as, titles } = await rightsPlatform();
     const link = async (login: string) =>
-      (await platform.readElement(await as(login), "LINK_A")).data.document.attributes?.l_note as unknown as { displayValue: string; initid: number | null };
+      (await platform.elements.read(await as(login), "LINK_A")).data.document.attributes?.l_note as unknown as { displayValue: string; initid: number | null };
     expect((await link("reader")).displayValue).toBe("Note A");
 
     await platform.lifecycle.runTransition(await as("author"), "NOTE_A", "validate");
@@ -180,8 +182,8 @@ describe("rights per element and per state, through the use cases", () => {
 
     expect(await titles("reader")).toEqual(["Note B"]);
     expect(await titles("author")).toEqual(["Note A", "Note B"]);
-    await expect(platform.readElement(await as("reader"), "NOTE_A")).rejects.toMatchObject({ code: "ROUTES0101" });
-    expect((await platform.readElement(await as("author"), "NOTE_A")).revision.id).toBe(validated.id);
+    await expect(platform.elements.read(await as("reader"), "NOTE_A")).rejects.toMatchObject({ code: "ROUTES0101" });
+    expect((await platform.elements.read(await as("author"), "NOTE_A")).revision.id).toBe(validated.id);
     expect(await link("reader")).toMatchObject({ initid: null, displayValue: expect.not.stringContaining("Note A") });
     expect(await link("author")).toMatchObject({ initid: validated.initid, displayValue: "Note A" });
 
@@ -198,7 +200,7 @@ describe("rights per element and per state, through the use cases", () => {
 
     const bundle = rightsBundle();
     delete bundle.elements[2].profile;
-    const report = await importBundle(platform, bundle, { readFile: folder({}) });
+    const report = await platform.bundles.import(bundle, { readFile: folder({}) });
     expect(report.elements.updated).toBe(1);
     // Without a profile of its own, the element is under its state's again.
     expect(await platform.store.elements.latestByName("NOTE_OWN")).toMatchObject({ ownProfile: null, profile: "PRF_VALIDATED" });

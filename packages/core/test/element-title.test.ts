@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
-import { composeTitle, titleFields, type StructureDefinition } from "../src/index.ts";
+import { composeTitle, titleFields, type StructureDefinition } from "./internals.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { baseBundle, FILES, folder } from "./bundle-test-helpers.ts";
 import { seededPlatform } from "./fixture.ts";
@@ -44,20 +44,20 @@ describe("titles of written elements", () => {
 
   it("names a new element with no title value as the original: its structure's title and its initid, in the writer's language", async () => {
     const { platform, principal } = await withPerson();
-    const english = await platform.createElement(await principal("admin"), { structure: "PERSON", name: "PERSON_X", values: { pe_nick: "x" } });
+    const english = await platform.elements.create(await principal("admin"), { structure: "PERSON", name: "PERSON_X", values: { pe_nick: "x" } });
     expect(english.title).toBe(`untitle Person ${english.initid}`);
     expect((await platform.store.elements.byId(english.id))?.title).toBe(`untitle Person ${english.initid}`);
-    const french = await platform.createElement(await principal("alice"), { structure: "PERSON", values: {} });
+    const french = await platform.elements.create(await principal("alice"), { structure: "PERSON", values: {} });
     expect(french.title).toBe(`Personne sans titre ${french.initid}`);
   });
 
   it("recomputes the title on a change, and keeps the previous one when every title field is emptied", async () => {
     const { platform, principal } = await withPerson();
     const admin = await principal("admin");
-    const ada = await platform.createElement(admin, { structure: "PERSON", values: { pe_first: "Ada", pe_last: "Lovelace" } });
+    const ada = await platform.elements.create(admin, { structure: "PERSON", values: { pe_first: "Ada", pe_last: "Lovelace" } });
     expect(ada.title).toBe("Ada Lovelace");
-    expect((await platform.updateElement(admin, String(ada.initid), { values: { pe_first: "Augusta" } })).title).toBe("Augusta Lovelace");
-    expect((await platform.updateElement(admin, String(ada.initid), { values: { pe_first: "", pe_last: "" } })).title).toBe("Augusta Lovelace");
+    expect((await platform.elements.update(admin, String(ada.initid), { values: { pe_first: "Augusta" } })).revision.title).toBe("Augusta Lovelace");
+    expect((await platform.elements.update(admin, String(ada.initid), { values: { pe_first: "", pe_last: "" } })).revision.title).toBe("Augusta Lovelace");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LineageError } from "../src/index.ts";
+import { LineageError } from "./internals.ts";
 import { seededPlatform } from "./fixture.ts";
 
 const codeOf = async (fn: () => unknown) => {
@@ -16,9 +16,9 @@ describe("reading one element", () => {
   it("resolves initid, any revision id and logical name to the latest revision", async () => {
     const { platform, hello, principal } = await seededPlatform();
     const admin = await principal("admin");
-    const next = await platform.reviseElement(admin, hello, { comment: "second" });
+    const next = await platform.revisions.revise(admin, hello, { comment: "second" });
     for (const ref of [String(hello.initid), String(next.id), "ART_HELLO"]) {
-      const reading = await platform.readElement(admin, ref);
+      const reading = await platform.elements.read(admin, ref);
       expect(reading.revision.id).toBe(next.id);
       expect(reading.data.document.properties).toMatchObject({ id: next.id, initid: hello.initid, revision: 1, status: "alive" });
     }
@@ -26,7 +26,7 @@ describe("reading one element", () => {
 
   it("renders default properties in the original's order, with the state", async () => {
     const { platform, hello, principal } = await seededPlatform();
-    const { data } = await platform.readElement(await principal("admin"), "ART_HELLO");
+    const { data } = await platform.elements.read(await principal("admin"), "ART_HELLO");
     expect(Object.keys(data.document.properties ?? {})).toEqual(["id", "title", "icon", "initid", "name", "revision", "state", "status"]);
     expect(data.document.properties).toMatchObject({
       title: "Hello", icon: "/api/v2/images/assets/sizes/24x24c/article.png", name: "ART_HELLO",
@@ -37,7 +37,7 @@ describe("reading one element", () => {
 
   it("renders values per type and never discloses visibility I", async () => {
     const { platform, principal } = await seededPlatform();
-    const { data } = await platform.readElement(await principal("admin"), "ART_HELLO");
+    const { data } = await platform.elements.read(await principal("admin"), "ART_HELLO");
     const attributes = data.document.attributes ?? {};
     expect(attributes.ar_category).toEqual({ value: "tech", displayValue: "Technology", exists: true });
     expect(attributes.ar_tags).toEqual([{ value: "tech", displayValue: "Technology", exists: true }, { value: "ai", displayValue: "Technology/Artificial intelligence", exists: true }]);
@@ -53,7 +53,7 @@ describe("reading one element", () => {
 
   it("translates to the reader's locale", async () => {
     const { platform, principal } = await seededPlatform();
-    const { data } = await platform.readElement(await principal("alice"), "ART_HELLO", { fields: "document.attributes.ar_category,document.attributes.ar_date,document.attributes.ar_score,document.properties.state" });
+    const { data } = await platform.elements.read(await principal("alice"), "ART_HELLO", { fields: "document.attributes.ar_category,document.attributes.ar_date,document.attributes.ar_score,document.properties.state" });
     expect(data.document.attributes?.ar_category).toEqual({ value: "tech", displayValue: "Technologie", exists: true });
     expect(data.document.attributes?.ar_date).toEqual({ value: "2026-03-04", displayValue: "04/03/2026" });
     expect(data.document.attributes?.ar_score).toEqual({ value: 3.5, displayValue: "3,5" });
@@ -62,7 +62,7 @@ describe("reading one element", () => {
 
   it("describes the structure without visibility I fields", async () => {
     const { platform, principal } = await seededPlatform();
-    const { data } = await platform.readElement(await principal("alice"), "ART_HELLO", { fields: "family.structure" });
+    const { data } = await platform.elements.read(await principal("alice"), "ART_HELLO", { fields: "family.structure" });
     const structure = data.family?.structure ?? {};
     expect(structure.ar_title).toMatchObject({ id: "ar_title", label: "Titre", type: "text", needed: true, logicalOrder: 1 });
     expect(structure.ar_links?.content?.ar_link_url).toMatchObject({ type: "text" });
@@ -73,53 +73,53 @@ describe("reading one element", () => {
   it("answers the spec's codes: unknown, deleted, wrong family, forbidden", async () => {
     const { platform, principal } = await seededPlatform();
     const admin = await principal("admin");
-    expect(await codeOf(() => platform.readElement(admin, "NOPE"))).toBe("ROUTES0100");
-    expect(await codeOf(() => platform.readElement(admin, "99999"))).toBe("ROUTES0100");
-    expect(await codeOf(() => platform.readElement(admin, "ART_HELLO", { family: "AUTHOR" }))).toBe("ROUTES0104");
-    expect(await codeOf(() => platform.readElement(admin, "ART_HELLO", { family: "NOPE" }))).toBe("ROUTES0105");
-    expect(await codeOf(async () => platform.readElement(await principal("carol"), "ART_HELLO"))).toBe("ROUTES0101");
-    await platform.deleteElement(admin, "ART_HELLO");
-    expect(await codeOf(() => platform.readElement(admin, "ART_HELLO"))).toBe("ROUTES0102");
+    expect(await codeOf(() => platform.elements.read(admin, "NOPE"))).toBe("ROUTES0100");
+    expect(await codeOf(() => platform.elements.read(admin, "99999"))).toBe("ROUTES0100");
+    expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { family: "AUTHOR" }))).toBe("ROUTES0104");
+    expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { family: "NOPE" }))).toBe("ROUTES0105");
+    expect(await codeOf(async () => platform.elements.read(await principal("carol"), "ART_HELLO"))).toBe("ROUTES0101");
+    await platform.elements.delete(admin, "ART_HELLO");
+    expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO"))).toBe("ROUTES0102");
   });
 
   it("parses fields: unknown property, unknown entry, unknown or array attribute", async () => {
     const { platform, principal } = await seededPlatform();
     const admin = await principal("admin");
-    expect(await codeOf(() => platform.readElement(admin, "ART_HELLO", { fields: "document.properties.nope" }))).toBe("CRUD0202");
-    expect(await codeOf(() => platform.readElement(admin, "ART_HELLO", { fields: "document.nope" }))).toBe("ROUTES0103");
-    expect(await codeOf(() => platform.readElement(admin, "ART_HELLO", { fields: "document.attributes.nope" }))).toBe("CRUD0502");
-    expect(await codeOf(() => platform.readElement(admin, "ART_HELLO", { fields: "document.attributes.ar_secret" }))).toBe("CRUD0502");
-    expect(await codeOf(() => platform.readElement(admin, "ART_HELLO", { fields: "document.attributes.ar_links" }))).toBe("CRUD0507");
-    const all = await platform.readElement(admin, "ART_HELLO", { fields: "document.properties.all" });
+    expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { fields: "document.properties.nope" }))).toBe("CRUD0202");
+    expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { fields: "document.nope" }))).toBe("ROUTES0103");
+    expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { fields: "document.attributes.nope" }))).toBe("CRUD0502");
+    expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { fields: "document.attributes.ar_secret" }))).toBe("CRUD0502");
+    expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { fields: "document.attributes.ar_links" }))).toBe("CRUD0507");
+    const all = await platform.elements.read(admin, "ART_HELLO", { fields: "document.properties.all" });
     expect(all.data.document.properties).toMatchObject({ fromname: "ARTICLE", locked: 0, doctype: "F", owner: expect.any(Number) });
   });
 
   it("gives an ETag that changes with the reader, the rights and the element", async () => {
     const { platform, principal, clock } = await seededPlatform();
-    const first = await platform.readElement(await principal("admin"), "ART_HELLO");
+    const first = await platform.elements.read(await principal("admin"), "ART_HELLO");
     expect(first.etag).toMatch(/^"[A-Za-z0-9+/=]+"$/);
-    expect((await platform.readElement(await principal("admin"), "ART_HELLO")).etag).toBe(first.etag);
-    expect((await platform.readElement(await principal("alice"), "ART_HELLO")).etag).not.toBe(first.etag);
+    expect((await platform.elements.read(await principal("admin"), "ART_HELLO")).etag).toBe(first.etag);
+    expect((await platform.elements.read(await principal("alice"), "ART_HELLO")).etag).not.toBe(first.etag);
     clock.advance(5);
-    await platform.updateElement(await principal("admin"), "ART_HELLO", { values: { ar_words: 7 } });
-    expect((await platform.readElement(await principal("admin"), "ART_HELLO")).etag).not.toBe(first.etag);
+    await platform.elements.update(await principal("admin"), "ART_HELLO", { values: { ar_words: 7 } });
+    expect((await platform.elements.read(await principal("admin"), "ART_HELLO")).etag).not.toBe(first.etag);
   });
 });
 
 describe("lists", () => {
   it("sorts by title asc then id desc, pages, and echoes the parameters", async () => {
     const { platform, principal } = await seededPlatform();
-    const page = await platform.listElements(await principal("admin"), {});
+    const page = await platform.elements.list(await principal("admin"), {});
     expect(page.requestParameters).toEqual({ slice: 10, offset: 0, length: 4, orderBy: "title asc, id desc" });
     expect(page.documents.map((d) => d.properties?.title)).toEqual(["Ada Lovelace", "Apple pie", "Hello", "Zebra crossing"]);
-    const second = await platform.listElements(await principal("admin"), { slice: "2", offset: "1", orderBy: "title:desc" });
+    const second = await platform.elements.list(await principal("admin"), { slice: "2", offset: "1", orderBy: "title:desc" });
     expect(second.documents.map((d) => d.properties?.title)).toEqual(["Hello", "Apple pie"]);
-    expect((await platform.listElements(await principal("admin"), { slice: "all" })).requestParameters.slice).toBe("ALL");
+    expect((await platform.elements.list(await principal("admin"), { slice: "all" })).requestParameters.slice).toBe("ALL");
   });
 
   it("shows only what the caller may view", async () => {
     const { platform, principal } = await seededPlatform();
-    const carol = await platform.listElements(await principal("carol"), { slice: "all" });
+    const carol = await platform.elements.list(await principal("carol"), { slice: "all" });
     expect(carol.documents.map((d) => d.properties?.title)).toEqual(["Ada Lovelace"]);
     expect(carol.requestParameters.length).toBe(1);
   });
@@ -132,13 +132,13 @@ describe("lists", () => {
       [{ offset: "x" }, "ROUTES0140"], [{ offset: "-1" }, "ROUTES0140"],
       [{ orderBy: "title:up" }, "CRUD0501"], [{ orderBy: "ar_title" }, "CRUD0506"], [{ orderBy: "nope:asc" }, "CRUD0506"],
     ] as const) {
-      expect(await codeOf(() => platform.listElements(admin, query))).toBe(code);
+      expect(await codeOf(() => platform.elements.list(admin, query))).toBe(code);
     }
   });
 
   it("sorts a structure's list by a field and renders missing list attributes empty", async () => {
     const { platform, principal } = await seededPlatform();
-    const page = await platform.listElements(await principal("admin"), { family: "ARTICLE", orderBy: "ar_title:desc", fields: "document.properties.title,document.attributes.ar_title,document.attributes.nope,document.attributes.ar_secret" });
+    const page = await platform.elements.list(await principal("admin"), { family: "ARTICLE", orderBy: "ar_title:desc", fields: "document.properties.title,document.attributes.ar_title,document.attributes.nope,document.attributes.ar_secret" });
     expect(page.documents.map((d) => d.properties?.title)).toEqual(["Zebra crossing", "Hello", "Apple pie"]);
     expect(page.documents[0]?.attributes).toEqual({ ar_title: { value: "Zebra crossing", displayValue: "Zebra crossing" }, nope: { value: null, displayValue: "" }, ar_secret: { value: null, displayValue: "" } });
   });
@@ -148,35 +148,35 @@ describe("revisions and history", () => {
   it("lists revisions newest first with fixed old ones, and reads one", async () => {
     const { platform, hello, principal } = await seededPlatform();
     const admin = await principal("admin");
-    await platform.reviseElement(admin, hello, { state: "published", comment: "published" });
-    const list = await platform.listRevisions(admin, "ART_HELLO");
+    await platform.revisions.revise(admin, hello, { state: "published", comment: "published" });
+    const list = await platform.revisions.list(admin, "ART_HELLO");
     expect(list.data.requestParameters.orderBy).toBe("revision desc, id desc");
     expect(list.data.revisions.map((r) => [r.properties?.revision, r.properties?.status])).toEqual([[1, "alive"], [0, "fixed"]]);
     expect(list.data.revisions[1]?.uri).toBe(`/api/v2/smart-elements/${hello.initid}/revisions/0.json`);
-    const zero = await platform.readRevision(admin, "ART_HELLO", "0");
+    const zero = await platform.revisions.read(admin, "ART_HELLO", "0");
     expect(zero.data.revision.properties).toMatchObject({ id: hello.id, revision: 0, status: "fixed", state: { reference: "draft" } });
     expect(zero.data.revision.properties?.state).not.toHaveProperty("activity");
-    expect(await codeOf(() => platform.readRevision(admin, "ART_HELLO", "7"))).toBe("ROUTES0100");
-    expect(await codeOf(() => platform.listRevisions(admin, "NOPE"))).toBe("CRUD0200");
-    await platform.deleteElement(admin, "ART_HELLO");
-    expect(await codeOf(() => platform.listRevisions(admin, "ART_HELLO"))).toBe("CRUD0219");
-    expect((await platform.listRevisions(admin, "ART_HELLO", { trash: true })).data.revisions).toHaveLength(2);
+    expect(await codeOf(() => platform.revisions.read(admin, "ART_HELLO", "7"))).toBe("ROUTES0100");
+    expect(await codeOf(() => platform.revisions.list(admin, "NOPE"))).toBe("CRUD0200");
+    await platform.elements.delete(admin, "ART_HELLO");
+    expect(await codeOf(() => platform.revisions.list(admin, "ART_HELLO"))).toBe("CRUD0219");
+    expect((await platform.revisions.list(admin, "ART_HELLO", { trash: true })).data.revisions).toHaveLength(2);
   });
 
   it("records create, modify, revision and delete in the history", async () => {
     const { platform, hello, principal, clock } = await seededPlatform();
     const admin = await principal("admin");
     clock.advance(10);
-    await platform.updateElement(admin, "ART_HELLO", { values: { ar_words: 3 } });
+    await platform.elements.update(admin, "ART_HELLO", { values: { ar_words: 3 } });
     clock.advance(10);
-    await platform.reviseElement(admin, (await platform.store.elements.latest(hello.initid))!, { comment: "v1" });
+    await platform.revisions.revise(admin, (await platform.store.elements.latest(hello.initid))!, { comment: "v1" });
     clock.advance(10);
-    await platform.deleteElement(admin, "ART_HELLO");
-    const history = await platform.readHistory(admin, "ART_HELLO");
+    await platform.elements.delete(admin, "ART_HELLO");
+    const history = await platform.revisions.history(admin, "ART_HELLO");
     expect(history.history.map((h) => h.properties.revision)).toEqual([1, 0]);
     expect(history.history[0]?.messages.map((m) => m.code)).toEqual(["DELETE", "REVISION"]);
     expect(history.history[1]?.messages.map((m) => m.code)).toEqual(["MODIFY", "CREATE"]);
     expect(history.history[0]?.properties.owner).toEqual({ id: String(hello.owner), title: "admin" });
-    expect((await platform.readHistory(admin, "ART_HELLO", { revision: "0" })).history).toHaveLength(1);
+    expect((await platform.revisions.history(admin, "ART_HELLO", { revision: "0" })).history).toHaveLength(1);
   });
 });

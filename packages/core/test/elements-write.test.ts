@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPlatform, LineageError } from "../src/index.ts";
+import { createPlatform, LineageError } from "./internals.ts";
 import { countingStore } from "./counting-store.ts";
 import { seededPlatform } from "./fixture.ts";
 
@@ -19,9 +19,9 @@ describe("updating an element", () => {
   it("changes the latest revision in place, recomputes the title", async () => {
     const { platform, hello, principal } = await seededPlatform();
     const alice = await principal("alice");
-    const updated = await platform.updateElement(alice, String(hello.initid), { values: { ar_title: "Bonjour", ar_words: "42" } });
-    expect(updated).toMatchObject({ id: hello.id, revision: 0, title: "Bonjour" });
-    expect(updated.values).toMatchObject({ ar_words: 42, ar_stamp: "2026-03-04T05:06:07" });
+    const updated = await platform.elements.update(alice, String(hello.initid), { values: { ar_title: "Bonjour", ar_words: "42" } });
+    expect(updated.revision).toMatchObject({ id: hello.id, revision: 0, title: "Bonjour" });
+    expect(updated.revision.values).toMatchObject({ ar_words: 42, ar_stamp: "2026-03-04T05:06:07" });
     expect((await platform.store.elements.byId(hello.id))?.title).toBe("Bonjour");
   });
 
@@ -29,18 +29,18 @@ describe("updating an element", () => {
     const { platform, hello, principal } = await seededPlatform();
     const alice = await principal("alice");
     for (const values of [{ ar_title: "Bonjour", ar_stamp: "2030-01-01T00:00:00" }, { AR_STAMP: "2026-03-04T05:06:07", ar_title: "Bonjour" }]) {
-      const error = await errorOf(() => platform.updateElement(alice, "ART_HELLO", { values, caseInsensitive: true }));
+      const error = await errorOf(() => platform.elements.update(alice, "ART_HELLO", { values, caseInsensitive: true }));
       expect([error.code, error.status, error.message]).toEqual(["ROUTES0107", 500, expect.stringContaining('attribute "ar_stamp"')]);
       expect(error.data).toEqual({ id: "ar_stamp", index: -1, err: 'Smart field "ar_stamp" is read-only' });
     }
     expect(await platform.store.elements.byId(hello.id)).toMatchObject({ title: "Hello", modifiedAt: hello.modifiedAt, values: { ar_stamp: "2026-03-04T05:06:07" } });
-    expect((await platform.readHistory(alice, "ART_HELLO")).history[0]?.messages).toHaveLength(1);
+    expect((await platform.revisions.history(alice, "ART_HELLO")).history[0]?.messages).toHaveLength(1);
   });
 
   it("accepts form names case-insensitively", async () => {
     const { platform, principal } = await seededPlatform();
-    const updated = await platform.updateElement(await principal("admin"), "ART_HELLO", { values: { AR_TITLE: "Upper" }, caseInsensitive: true });
-    expect(updated.title).toBe("Upper");
+    const updated = await platform.elements.update(await principal("admin"), "ART_HELLO", { values: { AR_TITLE: "Upper" }, caseInsensitive: true });
+    expect(updated.revision.title).toBe("Upper");
   });
 
   it("refuses wrong types naming the field, and writes nothing", async () => {
@@ -63,32 +63,32 @@ describe("updating an element", () => {
       [{ ar_link_url: "not a list" }, "VALUE0001", /ar_link_url/],
     ];
     for (const [values, code, message] of cases) {
-      const error = await errorOf(() => platform.updateElement(admin, "ART_HELLO", { values: { ar_words: 1, ...values } }));
+      const error = await errorOf(() => platform.elements.update(admin, "ART_HELLO", { values: { ar_words: 1, ...values } }));
       expect([error.code, error.message]).toEqual([code, expect.stringMatching(message)]);
       expect(error.status).toBe(400);
     }
     expect((await platform.store.elements.byId(hello.id))?.values.ar_words).toBe(120);
-    expect((await platform.readHistory(admin, "ART_HELLO")).history[0]?.messages).toHaveLength(1);
+    expect((await platform.revisions.history(admin, "ART_HELLO")).history[0]?.messages).toHaveLength(1);
   });
 
   it("answers an array field with ROUTES0107 (500) as the spec says", async () => {
     const { platform, principal } = await seededPlatform();
-    const error = await errorOf(async () => platform.updateElement(await principal("admin"), "ART_HELLO", { values: { ar_links: [] } }));
+    const error = await errorOf(async () => platform.elements.update(await principal("admin"), "ART_HELLO", { values: { ar_links: [] } }));
     expect([error.code, error.status]).toEqual(["ROUTES0107", 500]);
   });
 
   it("checks the edit permission and the deleted state", async () => {
     const { platform, principal } = await seededPlatform();
     const [admin, bob] = [await principal("admin"), await principal("bob")];
-    expect(await codeOf(() => platform.updateElement(bob, "ART_HELLO", { values: {} }))).toBe("CRUD0201");
-    expect(await codeOf(() => platform.updateElement(admin, "ARTICLE", { values: {} }))).toBe("CRUD0213");
-    await platform.deleteElement(admin, "ART_HELLO");
-    expect(await codeOf(() => platform.updateElement(admin, "ART_HELLO", { values: {} }))).toBe("ROUTES0102");
+    expect(await codeOf(() => platform.elements.update(bob, "ART_HELLO", { values: {} }))).toBe("CRUD0201");
+    expect(await codeOf(() => platform.elements.update(admin, "ARTICLE", { values: {} }))).toBe("CRUD0213");
+    await platform.elements.delete(admin, "ART_HELLO");
+    expect(await codeOf(() => platform.elements.update(admin, "ART_HELLO", { values: {} }))).toBe("ROUTES0102");
   });
 
   it("normalises timestamps with a zone to UTC", async () => {
     const { platform, principal } = await seededPlatform();
-    const created = await platform.createElement(await principal("admin"), { structure: "ARTICLE", values: { ar_title: "T", ar_stamp: "2026-05-01T12:00:00+02:00" } });
+    const created = await platform.elements.create(await principal("admin"), { structure: "ARTICLE", values: { ar_title: "T", ar_stamp: "2026-05-01T12:00:00+02:00" } });
     expect(created.values.ar_stamp).toBe("2026-05-01T10:00:00");
   });
 });
@@ -97,24 +97,24 @@ describe("trash", () => {
   it("deletes the whole lineage, lists it in the trash, restores it", async () => {
     const { platform, hello, principal } = await seededPlatform();
     const admin = await principal("admin");
-    await platform.reviseElement(admin, hello);
-    const deleted = await platform.deleteElement(admin, "ART_HELLO");
+    await platform.revisions.revise(admin, hello);
+    const deleted = await platform.elements.delete(admin, "ART_HELLO");
     expect((await platform.store.elements.revisions(hello.initid)).every((r) => r.status === "deleted")).toBe(true);
-    expect((await platform.writeResult(admin, deleted, 0)).document).toMatchObject({ uri: `/api/v2/trash/${hello.initid}.json`, properties: { status: "deleted" } });
-    expect((await platform.listElements(admin, { slice: "all" })).documents.map((d) => d.properties?.name)).not.toContain("ART_HELLO");
-    expect((await platform.listTrash(admin)).documents.map((d) => d.uri)).toEqual([`/api/v2/trash/${hello.initid}.json`]);
-    expect(await codeOf(() => platform.deleteElement(admin, "ART_HELLO"))).toBe("ROUTES0102");
-    expect(await codeOf(() => platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "deleted" } } }))).toBe("CRUD0236");
-    const restored = await platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "alive" } } });
-    expect(restored.status).toBe("alive");
-    expect(await codeOf(() => platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "alive" } } }))).toBe("CRUD0237");
-    expect((await platform.readHistory(admin, "ART_HELLO")).history[0]?.messages.map((m) => m.code)).toEqual(["RESTORE", "DELETE", "REVISION"]);
+    expect(deleted.data.document).toMatchObject({ uri: `/api/v2/trash/${hello.initid}.json`, properties: { status: "deleted" } });
+    expect((await platform.elements.list(admin, { slice: "all" })).documents.map((d) => d.properties?.name)).not.toContain("ART_HELLO");
+    expect((await platform.trash.list(admin)).documents.map((d) => d.uri)).toEqual([`/api/v2/trash/${hello.initid}.json`]);
+    expect(await codeOf(() => platform.elements.delete(admin, "ART_HELLO"))).toBe("ROUTES0102");
+    expect(await codeOf(() => platform.trash.restore(admin, "ART_HELLO", { document: { properties: { status: "deleted" } } }))).toBe("CRUD0236");
+    const restored = await platform.trash.restore(admin, "ART_HELLO", { document: { properties: { status: "alive" } } });
+    expect(restored.revision.status).toBe("alive");
+    expect(await codeOf(() => platform.trash.restore(admin, "ART_HELLO", { document: { properties: { status: "alive" } } }))).toBe("CRUD0237");
+    expect((await platform.revisions.history(admin, "ART_HELLO")).history[0]?.messages.map((m) => m.code)).toEqual(["RESTORE", "DELETE", "REVISION"]);
   });
 
   it("needs the delete permission", async () => {
     const { platform, principal } = await seededPlatform();
-    expect(await codeOf(async () => platform.deleteElement(await principal("bob"), "ART_HELLO"))).toBe("ROUTES0110");
-    expect(await codeOf(async () => platform.deleteElement(await principal("carol"), "ART_HELLO"))).toBe("ROUTES0101");
+    expect(await codeOf(async () => platform.elements.delete(await principal("bob"), "ART_HELLO"))).toBe("ROUTES0110");
+    expect(await codeOf(async () => platform.elements.delete(await principal("carol"), "ART_HELLO"))).toBe("ROUTES0101");
   });
 });
 
@@ -122,8 +122,8 @@ describe("revisions", () => {
   it("refuses to revise a revision that is no longer the latest", async () => {
     const { platform, hello, principal } = await seededPlatform();
     const admin = await principal("admin");
-    await platform.reviseElement(admin, hello);
-    expect(await codeOf(() => platform.reviseElement(admin, hello))).toBe("ROUTES0109");
+    await platform.revisions.revise(admin, hello);
+    expect(await codeOf(() => platform.revisions.revise(admin, hello))).toBe("ROUTES0109");
     expect(await platform.store.elements.revisions(hello.initid)).toHaveLength(2);
   });
 });
@@ -136,9 +136,9 @@ describe("a write past its deadline", () => {
     const admin = await principal("admin");
     const before = await store.changes.read();
     const writes: Array<[string, () => Promise<unknown>]> = [
-      ["create", () => platform.createElement(admin, { structure: "ARTICLE", name: "ART_LATE", values: { ar_title: "Late" }, deadline: expired })],
-      ["update", () => platform.updateElement(admin, "ART_HELLO", { values: { ar_title: "Too late" }, deadline: expired })],
-      ["delete", () => platform.deleteElement(admin, "ART_HELLO", undefined, { deadline: expired })],
+      ["create", () => platform.elements.create(admin, { structure: "ARTICLE", name: "ART_LATE", values: { ar_title: "Late" }, deadline: expired })],
+      ["update", () => platform.elements.update(admin, "ART_HELLO", { values: { ar_title: "Too late" }, deadline: expired })],
+      ["delete", () => platform.elements.delete(admin, "ART_HELLO", { deadline: expired })],
     ];
     for (const [name, write] of writes) {
       const error = await errorOf(write);
@@ -149,16 +149,16 @@ describe("a write past its deadline", () => {
     expect(await store.elements.history(hello.initid)).toHaveLength(1);
     expect(await store.changes.read()).toEqual(before);
 
-    await platform.deleteElement(admin, "ART_HELLO");
-    const restore = await errorOf(() => platform.restoreElement(admin, "ART_HELLO", { document: { properties: { status: "alive" } } }, { deadline: expired }));
+    await platform.elements.delete(admin, "ART_HELLO");
+    const restore = await errorOf(() => platform.trash.restore(admin, "ART_HELLO", { document: { properties: { status: "alive" } } }, { deadline: expired }));
     expect(restore.code).toBe("API0101");
     expect((await store.elements.latest(hello.initid))?.status).toBe("deleted");
   });
 
   it("commits when the deadline has not passed", async () => {
     const { platform, principal } = await seededPlatform();
-    const updated = await platform.updateElement(await principal("admin"), "ART_HELLO", { values: { ar_title: "In time" }, deadline: { aborted: false } });
-    expect((await platform.store.elements.byId(updated.id))?.title).toBe("In time");
+    const updated = await platform.elements.update(await principal("admin"), "ART_HELLO", { values: { ar_title: "In time" }, deadline: { aborted: false } });
+    expect((await platform.store.elements.byId(updated.revision.id))?.title).toBe("In time");
   });
 
   it("is checked after the work, before the commit: a deadline passing during the transaction leaves nothing", async () => {
@@ -169,7 +169,7 @@ describe("a write past its deadline", () => {
       if (call === "elements.save") deadline.aborted = true;
     });
     const platform = createPlatform({ store, clock: seed.clock });
-    const error = await errorOf(async () => platform.updateElement(await seed.principal("admin"), "ART_HELLO", { values: { ar_title: "Slow" }, deadline }));
+    const error = await errorOf(async () => platform.elements.update(await seed.principal("admin"), "ART_HELLO", { values: { ar_title: "Slow" }, deadline }));
     expect([deadline.aborted, error.code, error.status]).toEqual([true, "API0101", 503]);
     expect((await seed.store.elements.latest(seed.hello.initid))?.title).toBe("Hello");
     expect(await seed.store.elements.history(seed.hello.initid)).toHaveLength(1);
@@ -179,10 +179,10 @@ describe("a write past its deadline", () => {
 describe("accounts", () => {
   it("authenticates with the right password only, and refuses duplicates", async () => {
     const { platform } = await seededPlatform();
-    expect((await platform.authenticate("alice", "alice-pw"))?.roles.has("editor")).toBe(true);
-    expect(await platform.authenticate("alice", "wrong")).toBeUndefined();
-    expect(await platform.authenticate("nobody", "alice-pw")).toBeUndefined();
-    await expect(platform.addUser({ login: "alice" })).rejects.toMatchObject({ code: "ACCOUNT0001" });
-    await expect(platform.addUser({ login: "bad login" })).rejects.toMatchObject({ code: "ACCOUNT0002" });
+    expect((await platform.accounts.authenticate("alice", "alice-pw"))?.roles.has("editor")).toBe(true);
+    expect(await platform.accounts.authenticate("alice", "wrong")).toBeUndefined();
+    expect(await platform.accounts.authenticate("nobody", "alice-pw")).toBeUndefined();
+    await expect(platform.accounts.add({ login: "alice" })).rejects.toMatchObject({ code: "ACCOUNT0001" });
+    await expect(platform.accounts.add({ login: "bad login" })).rejects.toMatchObject({ code: "ACCOUNT0002" });
   });
 });

@@ -11,7 +11,7 @@ import {
   parseEnumerateQuery,
   type Enumerate,
   type EnumerateParameters,
-} from "../src/index.ts";
+} from "./internals.ts";
 import { baseBundle, FILES, folder, testPlatform } from "./bundle-test-helpers.ts";
 import { seededPlatform } from "./fixture.ts";
 
@@ -195,11 +195,11 @@ describe("the data of a route", () => {
 describe("readEnumerate on the platform", () => {
   it("serves the enumerate of a field, in the reader's language", async () => {
     const { platform, principal } = await seededPlatform();
-    const data = await platform.readEnumerate(await principal("alice"), { family: "ARTICLE", field: "ar_category" }, { keyword: "cuisine" });
+    const data = await platform.enumerates.read(await principal("alice"), { family: "ARTICLE", field: "ar_category" }, { keyword: "cuisine" });
     expect(data.uri).toBe("/api/v2/smart-structures/ARTICLE/enumerates/ar_category");
     expect(data.enumItems).toEqual([{ key: "food", label: "Cuisine", originalLabel: "Food", parentkey: null, path: "food" }]);
     expect(data).toMatchObject({ key: "food", label: "Cuisine", requestParameters: { operator: "contains", keyword: "cuisine", orderBy: "none" } });
-    const all = await platform.readEnumerate(await principal("admin"), { family: "ARTICLE", field: "AR_TAGS" });
+    const all = await platform.enumerates.read(await principal("admin"), { family: "ARTICLE", field: "AR_TAGS" });
     expect(all.enumItems.map((item) => [item.key, item.path, item.longLabel])).toEqual([
       ["tech", "tech", undefined], ["ai", "tech.ai", "Technology/Artificial intelligence"], ["food", "food", undefined],
     ]);
@@ -207,7 +207,7 @@ describe("readEnumerate on the platform", () => {
 
   it("serves an enumerate by reference", async () => {
     const { platform, principal } = await seededPlatform();
-    const data = await platform.readEnumerate(await principal("bob"), { enumerate: "CATEGORIES" }, { orderBy: "label" });
+    const data = await platform.enumerates.read(await principal("bob"), { enumerate: "CATEGORIES" }, { orderBy: "label" });
     expect(data.uri).toBe("/api/v2/enumerates/CATEGORIES/");
     expect(data.enumItems.map((item) => item.label)).toEqual(["Artificial intelligence", "Food", "Technology"]);
   });
@@ -215,7 +215,7 @@ describe("readEnumerate on the platform", () => {
   it("answers the spec's errors, checking the structure, then the query, then the field", async () => {
     const { platform, principal } = await seededPlatform();
     const admin = await principal("admin");
-    const family = (name: string, field: string, query = {}) => rejected(() => platform.readEnumerate(admin, { family: name, field }, query));
+    const family = (name: string, field: string, query = {}) => rejected(() => platform.enumerates.read(admin, { family: name, field }, query));
     const unknown = await family("NOPE", "ar_category", { operator: "bad" });
     expect([unknown.code, unknown.status, unknown.reason, unknown.message]).toEqual(["CRUD0200", 404, "Family not found", 'Document "NOPE" not found']);
     expect((await family("ARTICLE", "nope", { operator: "bad" })).code).toBe("CRUD0402");
@@ -225,15 +225,15 @@ describe("readEnumerate on the platform", () => {
     expect([secret.code, secret.message]).toEqual(["CRUD0400", 'Enum "ar_secret" not exists in family "ARTICLE"']);
     const text = await family("ARTICLE", "ar_title");
     expect([text.code, text.status, text.message]).toEqual(["CRUD0401", 403, 'Attribute "ar_title" is not an enum (type "text") in family "ARTICLE"']);
-    const byRef = await rejected(() => platform.readEnumerate(admin, { enumerate: "NOPE" }));
+    const byRef = await rejected(() => platform.enumerates.read(admin, { enumerate: "NOPE" }));
     expect([byRef.code, byRef.status, byRef.message]).toEqual(["ENUM0404", 404, 'Enumerate "NOPE" not found']);
-    expect((await rejected(() => platform.readEnumerate(admin, { enumerate: "NOPE" }, { orderBy: "x" }))).code).toBe("CRUD0403");
+    expect((await rejected(() => platform.enumerates.read(admin, { enumerate: "NOPE" }, { orderBy: "x" }))).code).toBe("CRUD0403");
   });
 
   it("serves an enum field whose enumerate is missing as empty", async () => {
     const { platform, store, principal } = await seededPlatform();
     await store.catalog.saveStructure({ name: "ORPHAN", fields: [{ id: "or_kind", type: "enum", enum: "GONE" }] });
-    const data = await platform.readEnumerate(await principal("admin"), { family: "ORPHAN", field: "or_kind" });
+    const data = await platform.enumerates.read(await principal("admin"), { family: "ORPHAN", field: "or_kind" });
     expect(data).toEqual({ uri: "/api/v2/smart-structures/ORPHAN/enumerates/or_kind", requestParameters: params(), enumItems: [] });
   });
 });
@@ -243,13 +243,13 @@ describe("values of enum fields", () => {
     const { platform, store, principal } = await seededPlatform();
     await store.catalog.saveEnumerate({ name: "CATEGORIES", items: [...(await store.catalog.enumerate("CATEGORIES"))!.items, { key: "llm", label: { en: "Language models", fr: "Modèles de langue" }, parentKey: "ai" }] });
     const admin = await principal("admin");
-    await platform.updateElement(admin, "ART_HELLO", { values: { ar_category: "llm" } });
-    const { data } = await platform.readElement(await principal("alice"), "ART_HELLO");
+    await platform.elements.update(admin, "ART_HELLO", { values: { ar_category: "llm" } });
+    const { data } = await platform.elements.read(await principal("alice"), "ART_HELLO");
     expect(data.document.attributes?.ar_category).toEqual({
       value: "llm", displayValue: "Technologie/Artificial intelligence/Modèles de langue", exists: true,
     });
     await store.catalog.saveEnumerate({ name: "CATEGORIES", items: (await store.catalog.enumerate("CATEGORIES"))!.items.filter((item) => item.key !== "llm") });
-    const after = await platform.readElement(await principal("alice"), "ART_HELLO");
+    const after = await platform.elements.read(await principal("alice"), "ART_HELLO");
     expect(after.data.document.attributes?.ar_category).toEqual({ value: "llm", displayValue: "llm", exists: false });
   });
 
@@ -258,7 +258,7 @@ describe("values of enum fields", () => {
     bundle.elements[1].values.no_tags = ["tech", "nope"];
     bundle.elements[1].values.no_links[0].no_link_tags = ["zz"];
     const platform = testPlatform();
-    const error = await importBundle(platform, bundle, { readFile: folder(FILES) }).catch((e: unknown) => e);
+    const error = await platform.bundles.import(bundle, { readFile: folder(FILES) }).catch((e: unknown) => e);
     expect(isLineageError(error) && [error.code, error.status]).toEqual(["BUNDLE0001", 400]);
     const problems = isLineageError(error) ? (error.data as { problems: unknown[] }).problems : [];
     expect(problems).toEqual([

@@ -3,8 +3,8 @@ import { seededPlatform } from "./fixture.ts";
 
 describe("the ETag's rights component", () => {
   it("changes when the reader's effective rights on the element change, and only then", async () => {
-    const { platform, store, principal } = await seededPlatform();
-    const etagOf = async () => (await platform.readElement(await principal("bob"), "ART_HELLO")).etag;
+    const { platform, store, principal, scope: scopeOf } = await seededPlatform();
+    const etagOf = async () => (await platform.elements.read(await principal("bob"), "ART_HELLO")).etag;
     const bobAccount = async () => (await store.accounts.byLogin("bob"))!;
     const asReader = await etagOf();
     expect(await etagOf()).toBe(asReader);
@@ -23,7 +23,7 @@ describe("the ETag's rights component", () => {
     const inEmptyGroup = await etagOf();
     await store.accounts.saveGroup({ id: "readers", roles: ["editor"] });
     expect(await etagOf()).not.toBe(inEmptyGroup);
-    const scope = await platform.scope(await principal("bob"));
+    const scope = await scopeOf(await principal("bob"));
     expect(scope.rightsVector((await store.elements.latestByName("ART_HELLO"))!)).toBe("ved");
   });
 });

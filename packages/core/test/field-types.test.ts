@@ -38,14 +38,15 @@ function typesBundle(pin: string = SECRET): RawBundle {
 
 async function world() {
   const hasher = countingHasher();
-  const platform = createPlatform({ store: createMemoryStore(), clock: tickingClock(), hasher });
-  await importBundle(platform, typesBundle(), { readFile: folder({}) });
-  const as = async (login: string) => (await platform.principal(login))!;
-  return { platform, hasher, as };
+  const store = createMemoryStore();
+  const platform = createPlatform({ store, clock: tickingClock(), hasher });
+  await platform.bundles.import(typesBundle(), { readFile: folder({}) });
+  const as = async (login: string) => (await platform.accounts.principal(login))!;
+  return { platform, store, hasher, as };
 }
 
 const attributesOf = async (w: Awaited<ReturnType<typeof world>>, login: string, ref: string) =>
-  (await w.platform.readElement(await w.as(login), ref, { fields: "document.attributes" })).data.document.attributes ?? {};
+  (await w.platform.elements.read(await w.as(login), ref, { fields: "document.attributes" })).data.document.attributes ?? {};
 
 describe("field types time, money, password, color and account", () => {
   it("shows each value as the original shows it, in the reader's language", async () => {
@@ -57,7 +58,7 @@ describe("field types time, money, password, color and account", () => {
       it_author: { value: "jdoe", displayValue: "Jane Doe" },
       it_pin: { value: null, displayValue: null },
     });
-    await w.platform.updateElement(await w.as("admin"), "IT_A", { values: { it_price: "1234567.891" } });
+    await w.platform.elements.update(await w.as("admin"), "IT_A", { values: { it_price: "1234567.891" } });
     expect(await attributesOf(w, "jdoe", "IT_A")).toMatchObject({
       it_at: { displayValue: "09:30" },
       it_price: { value: 1234567.891, displayValue: "1 234 567,89" },
@@ -68,7 +69,7 @@ describe("field types time, money, password, color and account", () => {
     const w = await world();
     const admin = await w.as("admin");
     for (const [field, raw] of [["it_at", "25:00"], ["it_price", "12 euros"], ["it_colour", "orange"], ["it_author", "nobody"]] as const) {
-      const error = await w.platform.updateElement(admin, "IT_B", { values: { it_ref: "changed", [field]: raw } }).then(() => undefined, (e: unknown) => e);
+      const error = await w.platform.elements.update(admin, "IT_B", { values: { it_ref: "changed", [field]: raw } }).then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(LineageError);
       expect((error as LineageError).code).toBe("VALUE0001");
       expect((error as LineageError).message).toContain(field);
@@ -79,25 +80,25 @@ describe("field types time, money, password, color and account", () => {
   it("keeps a password hashed: never in an answer, a revision, the history or the search index; the same password again changes nothing", async () => {
     const w = await world();
     const admin = await w.as("admin");
-    const stored = async () => (await w.platform.store.elements.latestByName("IT_A"))!.values.it_pin as string;
+    const stored = async () => (await w.store.elements.latestByName("IT_A"))!.values.it_pin as string;
     const first = await stored();
     expect(first).not.toContain(SECRET);
     expect(await w.hasher.verify(SECRET, first)).toBe(true);
 
     // A re-import of the same bundle finds nothing changed: the password given again keeps its hash.
-    const again = await importBundle(w.platform, typesBundle(), { readFile: folder({}) });
+    const again = await w.platform.bundles.import(typesBundle(), { readFile: folder({}) });
     expect(again.elements.updated).toBe(0);
     expect(await stored()).toBe(first);
 
-    await w.platform.updateElement(admin, "IT_A", { values: { it_pin: "another secret" } });
+    await w.platform.elements.update(admin, "IT_A", { values: { it_pin: "another secret" } });
     const second = await stored();
     expect(second).not.toBe(first);
     expect(await w.hasher.verify("another secret", second)).toBe(true);
 
     const seen = JSON.stringify([
-      (await w.platform.readElement(admin, "IT_A", { fields: "document.attributes" })).data,
-      await w.platform.listRevisions(admin, "IT_A", { fields: "document.attributes" }),
-      await w.platform.readHistory(admin, "IT_A"),
+      (await w.platform.elements.read(admin, "IT_A", { fields: "document.attributes" })).data,
+      await w.platform.revisions.list(admin, "IT_A", { fields: "document.attributes" }),
+      await w.platform.revisions.history(admin, "IT_A"),
     ]);
     for (const secret of [SECRET, "another secret", first, second]) expect(seen).not.toContain(secret);
 
@@ -110,7 +111,7 @@ describe("field types time, money, password, color and account", () => {
     const w = await world();
     const admin = await w.as("admin");
     const titles = async (orderBy: string) =>
-      (await w.platform.listElements(admin, { family: "ITEM", orderBy })).documents.map((d) => d.properties?.title);
+      (await w.platform.elements.list(admin, { family: "ITEM", orderBy })).documents.map((d) => d.properties?.title);
     expect(await titles("it_at:asc")).toEqual(["B", "A"]);
     expect(await titles("it_price:desc")).toEqual(["A", "B"]);
     expect(await titles("it_colour:asc")).toEqual(["B", "A"]);

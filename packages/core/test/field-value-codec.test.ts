@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeColumnValue, encodeFieldValue, type ValueContext } from "../src/index.ts";
+import { encodeColumnValue, encodeFieldValue, type ValueContext } from "./internals.ts";
 
 const context: ValueContext = {
   enumerate: (name) => (name === "E" ? { name, items: [{ key: "a", label: "A" }, { key: "b", label: "B" }] } : undefined),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROPERTIES, parseFieldsSelection } from "../src/index.ts";
+import { DEFAULT_PROPERTIES, parseFieldsSelection } from "./internals.ts";
 
 describe("parseFieldsSelection", () => {
   it.each([

@@ -1,4 +1,4 @@
-import { createPlatform, createScryptPasswordHasher, type Clock, type Platform, type Principal, type Store } from "../src/index.ts";
+import { createPlatform, createPlatformContext, createScryptPasswordHasher, type Clock, type Platform, type Principal, type RequestScope, type Store } from "./internals.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 
 /** A clock the test moves by hand. */
@@ -10,7 +10,7 @@ export function manualClock(start = "2026-01-01T10:00:00.000Z"): Clock & { advan
 /** The principal of a login on the platform; a test naming an unknown login is wrong. */
 export function principalsOf(platform: Platform): (login: string) => Promise<Principal> {
   return async (login) => {
-    const found = await platform.principal(login);
+    const found = await platform.accounts.principal(login);
     if (!found) throw new Error(`no account ${login}`);
     return found;
   };
@@ -19,7 +19,9 @@ export function principalsOf(platform: Platform): (login: string) => Promise<Pri
 /** A platform over the given store (in memory by default) with a small catalog, four accounts and a few elements. */
 export async function seededPlatform(store: Store = createMemoryStore()) {
   const clock = manualClock();
-  const platform: Platform = createPlatform({ store, clock, hasher: createScryptPasswordHasher({ N: 1024 }) });
+  const hasher = createScryptPasswordHasher({ N: 1024 });
+  // With the store it was made on, for tests to look at what was written.
+  const platform: Platform & { readonly store: Store } = Object.assign(createPlatform({ store, clock, hasher }), { store });
   await store.transaction(async (tx) => {
     await tx.accounts.saveRole({ id: "editor", label: "Editors" });
     await tx.accounts.saveRole({ id: "reader" });
@@ -59,13 +61,13 @@ export async function seededPlatform(store: Store = createMemoryStore()) {
       ],
     });
   });
-  const admin = await platform.addUser({ login: "admin", password: "admin-pw", roles: ["admin"] });
-  await platform.addUser({ login: "alice", password: "alice-pw", groups: ["newsroom"], locale: "fr" });
-  await platform.addUser({ login: "bob", password: "bob-pw", roles: ["reader"] });
-  await platform.addUser({ login: "carol", password: "carol-pw", rights: ["GET"] });
-  const system = await platform.principalOfAccount(admin);
-  const author = await platform.createElement(system, { structure: "AUTHOR", name: "AUTHOR_ADA", values: { au_name: "Ada Lovelace" } });
-  const hello = await platform.createElement(system, {
+  const admin = await platform.accounts.add({ login: "admin", password: "admin-pw", roles: ["admin"] });
+  await platform.accounts.add({ login: "alice", password: "alice-pw", groups: ["newsroom"], locale: "fr" });
+  await platform.accounts.add({ login: "bob", password: "bob-pw", roles: ["reader"] });
+  await platform.accounts.add({ login: "carol", password: "carol-pw", rights: ["GET"] });
+  const system = await platform.accounts.principalOf(admin);
+  const author = await platform.elements.create(system, { structure: "AUTHOR", name: "AUTHOR_ADA", values: { au_name: "Ada Lovelace" } });
+  const hello = await platform.elements.create(system, {
     structure: "ARTICLE", name: "ART_HELLO",
     values: {
       ar_title: "Hello", ar_category: "tech", ar_tags: ["tech", "ai"], ar_words: 120, ar_score: 3.5, ar_date: "2026-03-04",
@@ -74,10 +76,12 @@ export async function seededPlatform(store: Store = createMemoryStore()) {
     },
   });
   clock.advance(1000);
-  const zebra = await platform.createElement(system, { structure: "ARTICLE", name: "ART_ZEBRA", values: { ar_title: "Zebra crossing" } });
+  const zebra = await platform.elements.create(system, { structure: "ARTICLE", name: "ART_ZEBRA", values: { ar_title: "Zebra crossing" } });
   clock.advance(1000);
-  const apple = await platform.createElement(system, { structure: "ARTICLE", values: { ar_title: "Apple pie", ar_category: "food" } });
+  const apple = await platform.elements.create(system, { structure: "ARTICLE", values: { ar_title: "Apple pie", ar_category: "food" } });
   /** Another node's platform: the same settings over another store on the same data, seeding nothing. */
-  const twin = (other: Store): Platform => createPlatform({ store: other, clock, hasher: platform.hasher });
-  return { platform, store, clock, author, hello, zebra, apple, principal: principalsOf(platform), twin };
+  const twin = (other: Store): Platform => createPlatform({ store: other, clock, hasher });
+  /** A request scope over the store (or another one, a counting store), as the façades open them. */
+  const scope = (principal: Principal, over: Store = store): Promise<RequestScope> => createPlatformContext(over, clock, hasher, undefined).scope(principal);
+  return { platform, store, clock, author, hello, zebra, apple, principal: principalsOf(platform), twin, scope };
 }

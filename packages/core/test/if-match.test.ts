@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ifMatchSatisfied, isLineageError } from "../src/index.ts";
+import { ifMatchSatisfied, isLineageError } from "./internals.ts";
 import { lifecyclePlatform } from "./lifecycle-fixture.ts";
 
 describe("If-Match (RFC 9110, 13.1.1)", () => {
@@ -18,16 +18,16 @@ describe("writes with ifMatch", () => {
   it("refuse a stale ETag with CRUD0238 (412) and write nothing; every write changes the ETag, even on a stopped clock", async () => {
     const seed = await lifecyclePlatform();
     const admin = await seed.principal("admin");
-    const read = () => seed.platform.readElement(admin, "ART_HELLO");
+    const read = () => seed.platform.elements.read(admin, "ART_HELLO");
     const first = await read();
     // The fixture's clock does not move: the second write happens "at the same millisecond" as the first.
-    const updated = await seed.platform.updateElement(admin, "ART_HELLO", { values: { ar_title: "One" }, ifMatch: first.etag });
+    const updated = await seed.platform.elements.update(admin, "ART_HELLO", { values: { ar_title: "One" }, ifMatch: first.etag });
     const second = await read();
     expect(second.etag).not.toBe(first.etag);
-    expect(await seed.platform.etagOf(admin, updated)).toBe(second.etag);
-    await seed.platform.updateElement(admin, "ART_HELLO", { values: { ar_title: "Two" }, ifMatch: second.etag });
+    expect(updated.etag).toBe(second.etag);
+    await seed.platform.elements.update(admin, "ART_HELLO", { values: { ar_title: "Two" }, ifMatch: second.etag });
     expect((await read()).etag).not.toBe(second.etag);
-    const refused = await seed.platform.updateElement(admin, "ART_HELLO", { values: { ar_title: "Lost" }, ifMatch: second.etag }).catch((error: unknown) => error);
+    const refused = await seed.platform.elements.update(admin, "ART_HELLO", { values: { ar_title: "Lost" }, ifMatch: second.etag }).catch((error: unknown) => error);
     expect(isLineageError(refused) && [refused.code, refused.status]).toEqual(["CRUD0238", 412]);
     expect((await read()).revision.values.ar_title).toBe("Two");
     const stale = (await read()).etag;

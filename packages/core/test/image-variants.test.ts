@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   contentDisposition, createImageVariants, mimeByContent, readImageHeader, sniffImageFormat, wantsInline,
   type ImageFormat, type ImageProcessor, type ResizePlan,
-} from "../src/index.ts";
+} from "./internals.ts";
 import { createMemoryImageStore, imageStoreContract } from "../src/testing/index.ts";
 
 /** A PNG header (signature and IHDR) of a given size: enough for everything that reads headers. */

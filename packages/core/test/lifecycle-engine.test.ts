@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { LineageError, readStateChangeBody, type ElementRevision, type HistoryEntry } from "../src/index.ts";
+import { LineageError, readStateChangeBody, type ElementRevision, type HistoryEntry } from "./internals.ts";
 import { lifecyclePlatform } from "./lifecycle-fixture.ts";
 
 async function errorOf(fn: () => unknown): Promise<LineageError> {
@@ -120,12 +120,12 @@ describe("a state change", () => {
     const revisions = await seed.store.elements.revisions(seed.hello.initid);
     expect(revisions.map((r) => [r.revision, r.state, r.fixed])).toEqual([[1, "review", false], [0, "draft", true]]);
     expect(revisions[0]?.values).toEqual(revisions[1]?.values);
-    const reading = await seed.platform.readElement(alice, "ART_HELLO");
+    const reading = await seed.platform.elements.read(alice, "ART_HELLO");
     expect(result.etag).toBe(reading.etag);
     expect(reading.data.document.properties?.state).toEqual({ reference: "review", stateLabel: "Relecture", activity: "", displayValue: "Relecture", color: "#0000AA" });
-    const listed = await seed.platform.listRevisions(alice, "ART_HELLO", { fields: "document.properties.status,document.properties.state" });
+    const listed = await seed.platform.revisions.list(alice, "ART_HELLO", { fields: "document.properties.status,document.properties.state" });
     expect(listed.data.revisions.map((r) => r.properties?.status)).toEqual(["alive", "fixed"]);
-    const [latest] = (await seed.platform.readHistory(alice, "ART_HELLO")).history;
+    const [latest] = (await seed.platform.revisions.history(alice, "ART_HELLO")).history;
     expect(latest?.messages.map((m) => [m.level, m.code, m.comment, m.uname])).toEqual([
       ["message", "STATE", "Ready for review", "alice"],
       ["notice", "STATE", 'Transition "Submit" (submit) from "Draft" to "Review"', "alice"],
@@ -150,7 +150,7 @@ describe("a state change", () => {
     });
     expect(seed.calls).toEqual(["m0:publish", "m1", "m2:published", "m3:2"]);
     expect(result.messages).toEqual([{ level: "message", text: "Published" }, { level: "message", text: "Readers notified" }]);
-    const [latest] = (await seed.platform.readHistory(await seed.principal("admin"), "ART_HELLO")).history;
+    const [latest] = (await seed.platform.revisions.history(await seed.principal("admin"), "ART_HELLO")).history;
     expect(latest?.messages[0]?.comment).toBe('Transition "Publish" (publish) from "Review" to "Published"; parameters: {"pub_date":"2026-05-01","pub_channels":["tech","food"]}');
   });
 
@@ -233,7 +233,7 @@ describe("a state change", () => {
     const result = await seed.platform.lifecycle.changeStateTo(admin, "ART_HELLO", "published", { comment: "Emergency" });
     expect(result.data.state).toMatchObject({ id: "published", isCurrentState: true });
     expect(seed.calls).toEqual([]);
-    const [latest] = (await seed.platform.readHistory(admin, "ART_HELLO")).history;
+    const [latest] = (await seed.platform.revisions.history(admin, "ART_HELLO")).history;
     expect(latest?.messages.map((m) => m.comment)).toEqual(["Emergency", 'State forced by admin from "Draft" to "Published" (no valid transition)', "change state : Draft to Published"]);
     const withParameters = await errorOf(() => seed.platform.lifecycle.changeStateTo(admin, "ART_HELLO", "archived", { parameters: { x: 1 } }));
     expect(withParameters.code).toBe("WFL0312");
@@ -253,7 +253,7 @@ describe("a state change", () => {
       const error = await errorOf(call);
       expect([error.code, error.status]).toEqual([code, status]);
     }
-    await seed.platform.deleteElement(admin, "ART_ZEBRA");
+    await seed.platform.elements.delete(admin, "ART_ZEBRA");
     const deleted = await errorOf(() => seed.platform.lifecycle.changeStateTo(admin, "ART_ZEBRA", "review"));
     expect([deleted.code, deleted.status, deleted.uri]).toEqual(["CRUD0219", 404, `/api/v2/trash/${seed.zebra.initid}.json`]);
   });

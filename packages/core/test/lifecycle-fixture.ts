@@ -1,4 +1,4 @@
-import { createPlatform, createScryptPasswordHasher, createTransitionHooks, type Lifecycle, type Platform, type Store, type TransitionHook } from "../src/index.ts";
+import { createPlatform, createScryptPasswordHasher, createTransitionHooks, type Lifecycle, type Platform, type Store, type TransitionHook } from "./internals.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { principalsOf, seededPlatform } from "./fixture.ts";
 
@@ -62,7 +62,8 @@ export async function lifecyclePlatform(store: Store = createMemoryStore(), over
   await store.transaction((tx) => tx.catalog.saveLifecycle(REVIEW_LIFECYCLE));
   const calls: string[] = [];
   const hooks = recordingHooks(calls, overrides);
-  const platform = createPlatform({ store, clock: seed.clock, hasher: createScryptPasswordHasher({ N: 1024 }), hooks });
-  const twin = (other: Store): Platform => createPlatform({ store: other, clock: seed.clock, hasher: platform.hasher, hooks });
+  const hasher = createScryptPasswordHasher({ N: 1024 });
+  const platform = createPlatform({ store, clock: seed.clock, hasher, hooks });
+  const twin = (other: Store): Platform => createPlatform({ store: other, clock: seed.clock, hasher, hooks });
   return { ...seed, platform, principal: principalsOf(platform), calls, twin };
 }

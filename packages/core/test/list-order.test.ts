@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisiveOrder, indexedOrderFields, resolvedOrderFields, type OrderTerm } from "../src/index.ts";
+import { decisiveOrder, indexedOrderFields, resolvedOrderFields, type OrderTerm } from "./internals.ts";
 
 const by = (key: string, direction: "asc" | "desc" = "asc", kind: OrderTerm["kind"] = "property"): OrderTerm => ({ kind, key, direction });
 const idDesc = by("id", "desc");

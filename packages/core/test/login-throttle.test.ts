@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
-  clientKeyOf, createAuthenticationService, createLoginThrottle, createMemoryThrottleStore, throttleKeys,
-  type CredentialProvider, type ThrottleDecision, type ThrottleEvent, type ThrottleStore,
-} from "../src/index.ts";
+  clientKeyOf, createLoginThrottle, createMemoryThrottleStore, throttleKeys,
+  type CredentialProvider, type ThrottleDecision, type AuthenticationServiceOptions, type ThrottleEvent, type ThrottleStore,
+} from "./internals.ts";
 import { throttleStoreContract } from "../src/testing/index.ts";
 import { seededPlatform } from "./fixture.ts";
 
@@ -142,12 +142,12 @@ throttleStoreContract("memory", async () => createMemoryThrottleStore());
 
 describe("the authentication service under attack", () => {
   /** A service whose waits are recorded rather than slept, and whose throttle events are kept. */
-  async function attacked(throttle: Parameters<typeof createAuthenticationService>[0]["throttle"], providers?: (platform: Awaited<ReturnType<typeof seededPlatform>>["platform"]) => CredentialProvider[]) {
+  async function attacked(throttle: AuthenticationServiceOptions["throttle"], providers?: (platform: Awaited<ReturnType<typeof seededPlatform>>["platform"]) => CredentialProvider[]) {
     const seed = await seededPlatform();
     const waited: number[] = [];
     const events: ThrottleEvent[] = [];
-    const auth = createAuthenticationService({
-      platform: seed.platform, throttle, wait: async (ms) => void waited.push(ms), onThrottled: (event) => void events.push(event),
+    const auth = seed.platform.auth.service({
+      throttle, wait: async (ms) => void waited.push(ms), onThrottled: (event) => void events.push(event),
       ...(providers ? { providers: providers(seed.platform) } : {}),
     });
     return { ...seed, auth, waited, events };

@@ -15,14 +15,14 @@ describe("values naming elements and files", () => {
     const admin = await principal("admin");
     for (const value of ["abc", 0, 1.5, "99999999999999999999"]) {
       await store.transaction(async (tx) => tx.elements.save({ ...hello, values: { ...hello.values, ar_author: value } }));
-      const reading = await platform.readElement(admin, "ART_HELLO", { fields: "document.attributes.ar_author" });
+      const reading = await platform.elements.read(admin, "ART_HELLO", { fields: "document.attributes.ar_author" });
       expect(reading.data.document.attributes?.ar_author).toMatchObject({ value, displayValue: "Information not accessible", initid: null, url: null, icon: null });
     }
   });
 
   it("refuses a docid of many digits with VALUE0001 naming the field", async () => {
     const { platform, principal } = await seededPlatform();
-    const error = await platform.updateElement(await principal("admin"), "ART_HELLO", { values: { ar_author: "12345678901234567890" } })
+    const error = await platform.elements.update(await principal("admin"), "ART_HELLO", { values: { ar_author: "12345678901234567890" } })
       .then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(LineageError);
     expect((error as LineageError).code).toBe("VALUE0001");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPlatform, type SmartField, type Platform } from "../src/index.ts";
+import { createPlatform, type SmartField, type Platform } from "./internals.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { countingStore, type CountingStore } from "./counting-store.ts";
 import { manualClock, principalsOf, seededPlatform } from "./fixture.ts";
@@ -16,7 +16,7 @@ async function widePage(width: number): Promise<{ counted: CountingStore; platfo
   const counted = countingStore(createMemoryStore());
   const { store } = counted;
   const platform = createPlatform({ store, clock: manualClock() });
-  const admin = await platform.addUser({ login: "admin", roles: ["admin"] });
+  const admin = await platform.accounts.add({ login: "admin", roles: ["admin"] });
   const fields: SmartField[] = Array.from({ length: width }, (_, i): SmartField[] => [
     { id: `wi_ref${i}`, type: "docid", structure: "PERSON" },
     { id: `wi_file${i}`, type: "file" },
@@ -46,9 +46,9 @@ async function widePage(width: number): Promise<{ counted: CountingStore; platfo
 async function listingCalls(width: number) {
   const { counted, platform, fields } = await widePage(width);
   const admin = await principalsOf(platform)("admin");
-  await platform.definitions();
+  await platform.structures.definitions();
   counted.reset();
-  const page = await platform.listElements(admin, {
+  const page = await platform.elements.list(admin, {
     family: "WIDE", slice: "10", fields: fields.map((field) => `document.attributes.${field.id}`).join(","),
   });
   return { calls: counted.reads(), page, clockReads: counted.calls.length - counted.reads().length };
@@ -74,18 +74,18 @@ describe("a request scope", () => {
     const admin = await principalsOf(platform)("admin");
     // Revise every person: the docid values now name fixed revisions.
     for (const person of await counted.store.elements.list({ status: "alive", structures: ["PERSON"], orderBy: [], limit: null, offset: 0 })) {
-      await platform.reviseElement(admin, person);
+      await platform.revisions.revise(admin, person);
     }
-    await platform.definitions();
+    await platform.structures.definitions();
     counted.reset();
-    const page = await platform.listElements(admin, { family: "WIDE", fields: fields.map((field) => `document.attributes.${field.id}`).join(",") });
+    const page = await platform.elements.list(admin, { family: "WIDE", fields: fields.map((field) => `document.attributes.${field.id}`).join(",") });
     expect(page.documents.every((d) => (d.attributes?.wi_ref1 as { displayValue?: string }).displayValue?.startsWith("Person"))).toBe(true);
     expect([...counted.reads()].sort()).toEqual(["elements.byIds", "elements.latestMany", "elements.list", "vault.files"]);
   });
 
   it("answers lookups only for what was loaded, and throws for anything else", async () => {
-    const { platform, hello, author, principal } = await seededPlatform();
-    const scope = await platform.scope(await principal("admin"));
+    const { hello, author, principal, scope: scopeOf } = await seededPlatform();
+    const scope = await scopeOf(await principal("admin"));
     expect(() => scope.element("ART_HELLO")).toThrow(/element ART_HELLO was not loaded/);
     expect(() => scope.element(author.initid)).toThrow(/was not loaded/);
     expect(() => scope.account(hello.owner)).toThrow(/account \d+ was not loaded/);
@@ -105,8 +105,7 @@ describe("a request scope", () => {
   it("reads each element once, whether asked by name, initid or revision id", async () => {
     const seed = await seededPlatform();
     const counted = countingStore(seed.store);
-    const platform = createPlatform({ store: counted.store, clock: seed.clock });
-    const scope = await platform.scope(await seed.principal("admin"));
+    const scope = await seed.scope(await seed.principal("admin"), counted.store);
     counted.reset();
     await scope.find("ART_HELLO");
     await scope.find("ART_HELLO");
@@ -117,8 +116,8 @@ describe("a request scope", () => {
   });
 
   it("opens one transaction whose scope reads through it, and refuses to nest them", async () => {
-    const { platform, store, principal } = await seededPlatform();
-    const scope = await platform.scope(await principal("admin"));
+    const { store, principal, scope: scopeOf } = await seededPlatform();
+    const scope = await scopeOf(await principal("admin"));
     const seen = await scope.transaction(async (tx) => {
       expect(tx.repos).not.toBe(store);
       await expect(tx.transaction(async () => "nested")).rejects.toThrow(/do not nest/);

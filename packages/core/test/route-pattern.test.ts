@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileRoutePattern, normaliseTokenRoutes, parseTokenRoute, routesAllow } from "../src/index.ts";
+import { compileRoutePattern, normaliseTokenRoutes, parseTokenRoute, routesAllow } from "./internals.ts";
 
 // pattern, path, expected: the syntax of original-notes.md 2.13 plus bundle.md's `*`.
 const table: Array<[string, string, boolean]> = [

@@ -104,7 +104,7 @@ describe("search domains over a structure a later bundle extends", () => {
       structures: [{ name: "BREAKING", extends: "NEWS", fields: [{ id: "br_level", type: "int" }] }],
       elements: [{ structure: "BREAKING", name: "BR_ONE", values: { nw_title: "Volcano alert", br_level: 3 } }],
     };
-    await importBundle(world.platform, child, { readFile: folder({}) });
+    await world.platform.bundles.import(child, { readFile: folder({}) });
     // What the domain indexes changed: its index is rebuilt, the one in place answering meanwhile.
     await titles("volcano");
     expect(world.log).toEqual(['domain "news" changed: rebuilding its index in the background']);
@@ -143,7 +143,7 @@ function familyBundle(): RawBundle {
 
 async function importedFamily() {
   const platform = testPlatform();
-  await importBundle(platform, familyBundle(), { readFile: folder({}) });
+  await platform.bundles.import(familyBundle(), { readFile: folder({}) });
   const principal = principalsOf(platform);
   return { platform, admin: await principal("admin"), principal };
 }
@@ -153,50 +153,50 @@ const titles = (data: { documents: { properties?: Record<string, unknown> }[] })
 describe("a structure's collection and its descendants", () => {
   it("lists the descendants' elements with the structure's own, sorted together by property or inherited field", async () => {
     const { platform, admin } = await importedFamily();
-    expect(titles(await platform.listElements(admin, { family: "DOC_BASE" }))).toEqual(["B1 zulu", "I1 acme", "broken"]);
-    expect(titles(await platform.listElements(admin, { family: "DOC_BASE", orderBy: "db_label:desc" }))).toEqual(["B1 zulu", "broken", "I1 acme"]);
-    expect(titles(await platform.listElements(admin, { family: "DOC_BASE", orderBy: "fromname:desc,title" }))).toEqual(["I1 acme", "broken", "B1 zulu"]);
-    expect(titles(await platform.listElements(admin, { family: "DOC_INVOICE" }))).toEqual(["I1 acme", "broken"]);
-    expect(titles(await platform.listElements(admin, { family: "DOC_CREDIT" }))).toEqual(["broken"]);
+    expect(titles(await platform.elements.list(admin, { family: "DOC_BASE" }))).toEqual(["B1 zulu", "I1 acme", "broken"]);
+    expect(titles(await platform.elements.list(admin, { family: "DOC_BASE", orderBy: "db_label:desc" }))).toEqual(["B1 zulu", "broken", "I1 acme"]);
+    expect(titles(await platform.elements.list(admin, { family: "DOC_BASE", orderBy: "fromname:desc,title" }))).toEqual(["I1 acme", "broken", "B1 zulu"]);
+    expect(titles(await platform.elements.list(admin, { family: "DOC_INVOICE" }))).toEqual(["I1 acme", "broken"]);
+    expect(titles(await platform.elements.list(admin, { family: "DOC_CREDIT" }))).toEqual(["broken"]);
     // A field only a descendant has does not sort its parent's collection (the original's CRUD0506).
-    await expect(platform.listElements(admin, { family: "DOC_BASE", orderBy: "cr_reason" })).rejects.toMatchObject({ code: "CRUD0506" });
+    await expect(platform.elements.list(admin, { family: "DOC_BASE", orderBy: "cr_reason" })).rejects.toMatchObject({ code: "CRUD0506" });
   });
 
   it("shows each caller only the descendants' elements they may view, under the profile each structure has or inherits", async () => {
     const { platform, principal } = await importedFamily();
-    expect(titles(await platform.listElements(await principal("clara"), { family: "DOC_BASE" }))).toEqual(["B1 zulu", "I1 acme", "broken"]);
-    expect(titles(await platform.listElements(await principal("bob"), { family: "DOC_BASE" }))).toEqual(["broken"]);
-    await expect(platform.readElement(await principal("bob"), "I_1")).rejects.toMatchObject({ code: "ROUTES0101" });
+    expect(titles(await platform.elements.list(await principal("clara"), { family: "DOC_BASE" }))).toEqual(["B1 zulu", "I1 acme", "broken"]);
+    expect(titles(await platform.elements.list(await principal("bob"), { family: "DOC_BASE" }))).toEqual(["broken"]);
+    await expect(platform.elements.read(await principal("bob"), "I_1")).rejects.toMatchObject({ code: "ROUTES0101" });
   });
 
   it("reads a descendant's element through an ancestor's collection, never an ancestor's through a descendant's", async () => {
     const { platform, admin } = await importedFamily();
-    const { data } = await platform.readElement(admin, "C_1", { family: "DOC_BASE", fields: "document.properties.all" });
-    const invoice = (await platform.definitions()).structure("DOC_INVOICE")!;
-    const credit = (await platform.definitions()).structure("DOC_CREDIT")!;
+    const { data } = await platform.elements.read(admin, "C_1", { family: "DOC_BASE", fields: "document.properties.all" });
+    const invoice = (await platform.structures.definitions()).structure("DOC_INVOICE")!;
+    const credit = (await platform.structures.definitions()).structure("DOC_CREDIT")!;
     expect(credit.id).not.toBe(invoice.id);
     expect(data.document.properties).toMatchObject({ fromname: "DOC_CREDIT", fromid: credit.id, profid: "PRF_OPEN", wid: "WFL_DOC", state: { reference: "draft" } });
-    await expect(platform.readElement(admin, "B_1", { family: "DOC_INVOICE" })).rejects.toMatchObject({ code: "ROUTES0104" });
+    await expect(platform.elements.read(admin, "B_1", { family: "DOC_INVOICE" })).rejects.toMatchObject({ code: "ROUTES0104" });
   });
 
   it("gives elements the inherited title fields, icon and lifecycle, and values of inherited fields", async () => {
     const { platform, admin } = await importedFamily();
-    const { data } = await platform.readElement(admin, "I_1");
+    const { data } = await platform.elements.read(admin, "I_1");
     expect(data.document.properties).toMatchObject({ title: "I1 acme", icon: "/api/v2/images/assets/sizes/24x24c/base.png", state: { reference: "draft" } });
     expect(data.document.attributes).toMatchObject({ db_ref: { value: "I1" }, db_label: { value: "acme" }, db_row: [{ value: "one" }] });
   });
 
   it("describes a structure with its parent as fromid and fromname, and every field it has, inherited ones included", async () => {
     const { platform, admin } = await importedFamily();
-    const definitions = await platform.definitions();
+    const definitions = await platform.structures.definitions();
     const fields = "document.properties.fromid,document.properties.fromname,family.structure";
-    const credit = await platform.readStructure(admin, "DOC_CREDIT", { fields });
+    const credit = await platform.structures.read(admin, "DOC_CREDIT", { fields });
     expect(credit.data.document.properties).toMatchObject({ fromid: definitions.structure("DOC_INVOICE")!.id, fromname: "DOC_INVOICE" });
     const tree = credit.data.family!.structure;
     expect(Object.keys(tree)).toEqual(["db_ref", "db_label", "db_rows", "inv_total", "cr_reason"]);
     expect(tree.db_label).toMatchObject({ label: "Customer", visibility: "R", logicalOrder: 2 });
     expect(tree.db_rows!.content!.db_row).toMatchObject({ label: "Line" });
-    const base = await platform.readStructure(admin, "DOC_BASE", { fields });
+    const base = await platform.structures.read(admin, "DOC_BASE", { fields });
     expect(base.data.document.properties).toMatchObject({ fromid: 0, fromname: null });
     expect(base.data.family!.structure.db_label).toMatchObject({ label: "db_label", visibility: "W" });
   });
@@ -204,8 +204,8 @@ describe("a structure's collection and its descendants", () => {
   it("changes the descendants of a structure a later bundle changes, and lets a bundle extend a stored structure", async () => {
     const { platform } = await importedFamily();
     const base = { ...familyBundle().structures[0], fields: [...BASE.fields, { id: "db_note", type: "text" }] };
-    await importBundle(platform, { structures: [base, { name: "DOC_MEMO", extends: "DOC_CREDIT", fields: [] }] }, { readFile: folder({}) });
-    const definitions = await platform.definitions();
+    await platform.bundles.import({ structures: [base, { name: "DOC_MEMO", extends: "DOC_CREDIT", fields: [] }] }, { readFile: folder({}) });
+    const definitions = await platform.structures.definitions();
     expect(definitions.structure("DOC_CREDIT")!.fields.map((f) => f.id)).toContain("db_note");
     expect(definitions.structure("DOC_MEMO")).toMatchObject({ ancestors: ["DOC_CREDIT", "DOC_INVOICE", "DOC_BASE"], profile: "PRF_OPEN" });
     expect(definitions.withDescendants("DOC_INVOICE")).toEqual(["DOC_INVOICE", "DOC_CREDIT", "DOC_MEMO"]);
@@ -265,16 +265,16 @@ describe("bundle problems of inheritance", () => {
     // Written through the import's request scope: the same rule.
     const platform = testPlatform();
     delete bundle.elements[3].values.ln_credit;
-    await importBundle(platform, bundle, { readFile: folder({}) });
+    await platform.bundles.import(bundle, { readFile: folder({}) });
     const admin = await principalsOf(platform)("admin");
-    const credit = await platform.readElement(admin, "C_1");
-    const { data } = await platform.readElement(admin, "L_1");
+    const credit = await platform.elements.read(admin, "C_1");
+    const { data } = await platform.elements.read(admin, "L_1");
     expect(data.document.attributes?.ln_doc).toMatchObject({ value: credit.revision.initid });
   });
 
   it("checks a child extending a stored structure against the parent the bundle leaves", async () => {
     const platform = testPlatform();
-    await importBundle(platform, familyBundle(), { readFile: folder({}) });
+    await platform.bundles.import(familyBundle(), { readFile: folder({}) });
     expect(await problemsOf({ structures: [{ name: "DOC_MEMO", extends: "DOC_INVOICE", titleField: "inv_total", fields: [] }] }, platform.store)).toEqual([]);
     // The same bundle redefining the parent without the field: the child's title field is gone.
     const problems = await problemsOf({ structures: [{ name: "DOC_INVOICE", extends: "DOC_BASE", fields: [] }, { name: "DOC_MEMO", extends: "DOC_INVOICE", titleField: "inv_total", fields: [] }] }, platform.store);
@@ -284,14 +284,14 @@ describe("bundle problems of inheritance", () => {
   it("refuses a later bundle giving a stored parent a field a stored child has with another type, writing nothing", async () => {
     const { platform, stored } = await storedParentAndChild([{ id: "x", type: "text", label: "Mine" }, { id: "c_rows", type: "array", fields: [{ id: "y", type: "text" }] }]);
     const later = { structures: [{ name: "P", fields: [{ id: "p_a", type: "text" }, { id: "x", type: "int" }] }] };
-    const error = await importBundle(platform, later, { readFile: folder({}) }).catch((e: unknown) => e);
+    const error = await platform.bundles.import(later, { readFile: folder({}) }).catch((e: unknown) => e);
     expect(isLineageError(error) && error.code).toBe("BUNDLE0001");
     expect(isLineageError(error) && error.data).toEqual({ problems: [
       { path: "$.structures[0].fields[1]", message: 'field "x" of "P" is also a field of "C", which extends it, with another type' },
     ] });
     expect(await platform.store.catalog.structures()).toEqual(stored);
     // The field coming through a stored parent the bundle makes P extend: told at that extends.
-    await importBundle(platform, { structures: [{ name: "Q", fields: [{ id: "x", type: "date" }] }] }, { readFile: folder({}) });
+    await platform.bundles.import({ structures: [{ name: "Q", fields: [{ id: "x", type: "date" }] }] }, { readFile: folder({}) });
     expect(await problemsOf({ structures: [{ name: "P", extends: "Q", fields: [{ id: "p_a", type: "text" }] }] }, platform.store)).toEqual([
       { path: "$.structures[0].extends", message: 'field "x" of "Q" is also a field of "C", which extends it, with another type' },
     ]);
@@ -299,11 +299,11 @@ describe("bundle problems of inheritance", () => {
 
   it("refuses a later bundle giving a stored parent a field with the id of a stored child's column, and one a grandchild has", async () => {
     const { platform, stored } = await storedParentAndChild([{ id: "c_rows", type: "array", fields: [{ id: "y", type: "text" }] }]);
-    await importBundle(platform, { structures: [{ name: "G", extends: "C", fields: [{ id: "z", type: "date" }] }] }, { readFile: folder({}) });
+    await platform.bundles.import({ structures: [{ name: "G", extends: "C", fields: [{ id: "z", type: "date" }] }] }, { readFile: folder({}) });
     const before = await platform.store.catalog.structures();
     expect(before.length).toBe(stored.length + 1);
     const later = { structures: [{ name: "P", fields: [{ id: "p_a", type: "text" }, { id: "y", type: "text" }, { id: "p_rows", type: "array", fields: [{ id: "z", type: "int" }] }] }] };
-    const error = await importBundle(platform, later, { readFile: folder({}) }).catch((e: unknown) => e);
+    const error = await platform.bundles.import(later, { readFile: folder({}) }).catch((e: unknown) => e);
     expect(isLineageError(error) && error.data).toEqual({ problems: [
       { path: "$.structures[0].fields[1]", message: 'field "y" of "P" is also a column of "C", which extends it' },
       { path: "$.structures[0].fields[2].fields[0]", message: 'field "z" of "P" is also a field of "G", which extends it, with another type' },
@@ -315,8 +315,8 @@ describe("bundle problems of inheritance", () => {
     const { platform } = await storedParentAndChild([{ id: "x", type: "text", label: "Mine", visibility: "R" }]);
     const later = { structures: [{ name: "P", fields: [{ id: "p_a", type: "text" }, { id: "x", type: "text", label: "Theirs" }] }] };
     expect(await problemsOf(later, platform.store)).toEqual([]);
-    await importBundle(platform, later, { readFile: folder({}) });
-    expect((await platform.definitions()).structure("C")!.fields).toEqual([
+    await platform.bundles.import(later, { readFile: folder({}) });
+    expect((await platform.structures.definitions()).structure("C")!.fields).toEqual([
       { id: "p_a", type: "text" },
       { id: "x", type: "text", label: "Mine", visibility: "R" },
     ]);
@@ -332,7 +332,7 @@ describe("bundle problems of inheritance", () => {
 
   it("refuses the import of a bundle with such a problem, writing nothing", async () => {
     const platform = testPlatform();
-    const error = await importBundle(platform, { structures: [{ name: "A", extends: "NOPE" }] }, { readFile: folder({}) }).catch((e: unknown) => e);
+    const error = await platform.bundles.import({ structures: [{ name: "A", extends: "NOPE" }] }, { readFile: folder({}) }).catch((e: unknown) => e);
     expect(isLineageError(error) && error.code).toBe("BUNDLE0001");
     expect(await platform.store.catalog.structures()).toEqual([]);
   });
@@ -342,6 +342,6 @@ describe("bundle problems of inheritance", () => {
 async function storedParentAndChild(childFields: readonly Record<string, unknown>[]) {
   const platform = testPlatform();
   const bundle = { structures: [{ name: "P", fields: [{ id: "p_a", type: "text" }] }, { name: "C", extends: "P", fields: childFields }] };
-  await importBundle(platform, bundle, { readFile: folder({}) });
+  await platform.bundles.import(bundle, { readFile: folder({}) });
   return { platform, stored: await platform.store.catalog.structures() };
 }

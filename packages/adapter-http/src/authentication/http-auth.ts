@@ -1,5 +1,5 @@
 import {
-  createAuthenticationService, createInternalProvider, type AuthenticationService, type AuthenticationServiceOptions,
+  type AuthenticationService, type AuthenticationServiceOptions,
   type Authenticator, type AuthRequest, type CredentialProvider, type Platform,
 } from "@lineage/core";
 import type { Context } from "hono";
@@ -19,8 +19,8 @@ export type AuthentMode = string | ((request: AuthRequest) => string | Promise<s
 export interface HttpAuthOptions extends ClientAddressOptions {
   /** `html` by default. */
   readonly mode?: AuthentMode;
-  /** Custom authenticators by id, built with the service; they may also replace html, basic or open. */
-  readonly authenticators?: Readonly<Record<string, Authenticator | ((service: AuthenticationService) => Authenticator)>>;
+  /** Custom authenticators by id, built with the service (and the platform); they may also replace html, basic or open. */
+  readonly authenticators?: Readonly<Record<string, Authenticator | ((service: AuthenticationService, platform: Platform) => Authenticator)>>;
   /** Tried in order; the internal provider alone by default. Built with the platform when given as functions. */
   readonly providers?: ReadonlyArray<CredentialProvider | ((platform: Platform) => CredentialProvider)>;
   readonly sessionCookie?: SessionCookieOptions;
@@ -56,10 +56,9 @@ export interface HttpAuth {
 export function createHttpAuth(platform: Platform, options: HttpAuthOptions = {}, logger?: Logger): HttpAuth {
   // Built first: a wrong trustedProxies entry stops the start before anything else is made.
   const addresses = createClientAddressResolver(options);
-  const providers = (options.providers ?? [createInternalProvider(platform)])
+  const providers = (options.providers ?? [platform.auth.internalProvider()])
     .map((provider) => (typeof provider === "function" ? provider(platform) : provider));
-  const service = createAuthenticationService({
-    platform,
+  const service = platform.auth.service({
     providers,
     ...(options.throttle ? { throttle: options.throttle } : {}),
     ...(options.sessionPolicy ? { sessionPolicy: options.sessionPolicy } : {}),
@@ -71,7 +70,7 @@ export function createHttpAuth(platform: Platform, options: HttpAuthOptions = {}
     ["open", createOpenAuthenticator(service)],
   ]);
   for (const [id, custom] of Object.entries(options.authenticators ?? {})) {
-    authenticators.set(id, typeof custom === "function" ? custom(service) : custom);
+    authenticators.set(id, typeof custom === "function" ? custom(service, platform) : custom);
   }
   const mode = options.mode ?? "html";
   if (typeof mode === "string" && !authenticators.has(mode)) throw new Error(`Unknown authentMode "${mode}"`);

@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, issueAccessToken, LineageError, listAccountsAs, requireAccess, type Platform, type Principal } from "@lineage/core";
+import { ADMIN_ROLE, LineageError, requireAccess, type Platform, type Principal } from "@lineage/core";
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
@@ -23,8 +23,8 @@ const EXPIRIES = [3600, 86_400, 2_592_000, 31_536_000, -1] as const;
 /** The administration page; `created`, the secret of the token just made (shown this once). */
 export async function adminPage(platform: Platform, principal: Principal, t: ConsoleText, csrf: string | undefined, created?: string) {
   requireAccess(principal, ADMIN_PAGES);
-  const accounts = await listAccountsAs(platform.store, principal);
-  const tokens = await platform.listAuthorizationTokens(principal);
+  const accounts = await platform.accounts.listAs(principal);
+  const tokens = await platform.tokens.list(principal);
   const domains = await platform.fullsearch.describeDomains(principal);
   const hidden = html`<input type="hidden" name="csrf" value="${csrf ?? ""}">`;
 
@@ -79,7 +79,7 @@ export async function createTokenPage(c: Context<HttpEnv>, platform: Platform, p
   // Only the choices the form offers: anything else is a forged or broken post, never "no expiry".
   const expiry = EXPIRIES.find((seconds) => String(seconds) === form.one("expiry"));
   if (expiry === undefined) throw new LineageError("AUTH0410", [`unknown expiry ${JSON.stringify(form.one("expiry") ?? "")}`]);
-  const secret = await issueAccessToken(platform.store, platform.clock, principal, {
+  const secret = await platform.tokens.issue(principal, {
     login: form.one("login") ?? "", routes, expiration: expiry,
     oneshot: form.one("oneshot") === "1", description: form.one("description") ?? "",
   });
@@ -90,7 +90,7 @@ export async function createTokenPage(c: Context<HttpEnv>, platform: Platform, p
 export async function revokeTokenPage(c: Context<HttpEnv>, platform: Platform, principal: Principal, t: ConsoleText, csrf: string | undefined) {
   requireAccess(principal, ADMIN_PAGES);
   checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
-  await platform.revokeAuthorizationToken(principal, c.req.param("token") ?? "");
+  await platform.tokens.revoke(principal, c.req.param("token") ?? "");
   return { redirect: "/console/admin#tokens" };
 }
 

@@ -1,4 +1,4 @@
-import { isLineageError, LineageError, type DashboardServer, type FieldDescription, type Platform, type Principal, type RenderedValue } from "@lineage/core";
+import { isLineageError, LineageError, type FieldDescription, type Platform, type Principal, type RenderedValue } from "@lineage/core";
 import { Hono, type Context } from "hono";
 import { html } from "hono/html";
 import * as v from "valibot";
@@ -50,13 +50,13 @@ function consoleHandler(auth: HttpAuth, make: (c: Context<HttpEnv>) => PageMaker
  * The console (issue 21), at /console/: pages a person reads the content through, built on the
  * same use cases and rights as the API. Server-rendered, without script.
  */
-export function consoleRoutes(auth: HttpAuth, platform: Platform, options: { dashboards?: DashboardServer | undefined } = {}): Hono<HttpEnv> {
+export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.use("/console/*", pageAuthentication(auth));
   app.use("/console", pageAuthentication(auth));
 
   app.get("/console", describedRoute(DESCRIBED.structures, consoleHandler(auth, () => async (principal, t) => {
-    const structures = await platform.listStructures(principal);
+    const structures = await platform.structures.list(principal);
     const body = structures.length === 0 ? html`<p>${t.noStructures}</p>` : html`<div class="scroll"><table>
 <thead><tr><th scope="col">${t.structure}</th><th scope="col">${t.name}</th><th scope="col">${t.elements}</th><th scope="col">${t.inTrash}</th></tr></thead>
 <tbody>${structures.map((s) => html`<tr>
@@ -72,13 +72,13 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform, options: { das
 
   app.get("/console/elements/:docid", describedRoute(DESCRIBED.element, consoleHandler(auth, (c) => async (principal, t, csrf) => {
     const ref = c.req.param("docid") ?? "";
-    const reading = await platform.readElement(principal, ref, { fields: "document.properties.all,document.attributes" });
+    const reading = await platform.elements.read(principal, ref, { fields: "document.properties.all,document.attributes" });
     const { properties = {}, attributes = {} } = reading.data.document as { properties?: Record<string, unknown>; attributes?: Record<string, RenderedValue> };
     const structureName = String(properties.fromname ?? "");
-    const described = await platform.readStructure(principal, structureName, { fields: "family.structure" });
+    const described = await platform.structures.read(principal, structureName, { fields: "family.structure" });
     const fields = (described.data.family?.structure ?? {}) as Record<string, FieldDescription>;
-    const history = await platform.readHistory(principal, ref);
-    const permissions = (await platform.scope(principal)).permissions(reading.revision);
+    const history = await platform.revisions.history(principal, ref);
+    const permissions = (await platform.elements.permissions(principal, reading.revision));
     const initid = reading.revision.initid;
     const actions = html`<div class="actions">
 ${csrf && permissions.has("edit") ? html`<a href="/console/elements/${initid}/edit">${t.edit}</a>` : ""}
@@ -104,8 +104,8 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
 
   /** The structure's fields as the person sees them, and the enumerates its editable fields choose from. */
   const formContext = async (principal: Principal, structureName: string) => {
-    const described = await platform.readStructure(principal, structureName, { fields: "family.structure,document.properties.title" });
-    const definitions = await platform.definitions();
+    const described = await platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" });
+    const definitions = await platform.structures.definitions();
     // Arrays with a column invisible to the person are shown, not edited: the count tells them.
     const structure = withColumnCounts((described.data.family?.structure ?? {}) as Record<string, FieldDescription>, definitions.structure(structureName));
     const enumerates = new Map(enumeratesOf(structure).flatMap((name) => {
@@ -125,8 +125,8 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
 
   const editPage = (c: Context<HttpEnv>): PageMaker => async (principal, t, csrf) => {
     const ref = c.req.param("docid") ?? "";
-    const reading = await platform.readElement(principal, ref, { fields: "document.properties.title,document.attributes" });
-    if (!(await platform.scope(principal)).permissions(reading.revision).has("edit")) {
+    const reading = await platform.elements.read(principal, ref, { fields: "document.properties.title,document.attributes" });
+    if (!(await platform.elements.permissions(principal, reading.revision)).has("edit")) {
       throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
     }
     const { structure, enumerates } = await formContext(principal, reading.revision.structure);
@@ -141,7 +141,7 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
     checkFormToken(csrf, form.one("csrf"), t);
     const values = postedValues(structure, form);
     try {
-      await platform.updateElement(principal, ref, { values, ifMatch: form.one("etag") });
+      await platform.elements.update(principal, ref, { values, ifMatch: form.one("etag") });
       return { redirect: `/console/elements/${reading.revision.initid}` };
     } catch (error) {
       // What the person typed stays in the form (files must be chosen again); the new ETag makes the next save theirs to decide.
@@ -152,7 +152,7 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
   const createPage = (c: Context<HttpEnv>): PageMaker => async (principal, t, csrf) => {
     const family = c.req.param("family") ?? "";
     const { structure, enumerates, title: structureTitle } = await formContext(principal, family);
-    if (!(await platform.scope(principal)).mayCreate(family)) throw new LineageError("API0204", [family]);
+    if (!(await platform.elements.mayCreate(principal, family))) throw new LineageError("API0204", [family]);
     const title = t.creating(structureTitle);
     const state = {
       action: `/console/structures/${encodeURIComponent(family)}/new`, csrf: csrf ?? "", etag: "", values: {},
@@ -163,8 +163,8 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
     checkFormToken(csrf, form.one("csrf"), t);
     const values = postedValues(structure, form);
     try {
-      const created = await platform.createElementByApi(principal, family, { values });
-      return { redirect: `/console/elements/${created.initid}` };
+      const created = await platform.elements.createByApi(principal, family, { values });
+      return { redirect: `/console/elements/${created.revision.initid}` };
     } catch (error) {
       return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: postedFormValues(structure, form), refusal }, t), title);
     }
@@ -177,13 +177,13 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
 
   app.post("/console/elements/:docid/delete", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.delete, consoleHandler(auth, (c) => async (principal, t, csrf) => {
     checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
-    await platform.deleteElement(principal, c.req.param("docid") ?? "");
+    await platform.elements.delete(principal, c.req.param("docid") ?? "");
     return { redirect: "/console/trash" };
   })));
   app.post("/console/trash/:docid/restore", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.restore, consoleHandler(auth, (c) => async (principal, t, csrf) => {
     checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
-    const restored = await platform.restoreElement(principal, c.req.param("docid") ?? "", { document: { properties: { status: "alive" } } });
-    return { redirect: `/console/elements/${restored.initid}` };
+    const restored = await platform.trash.restore(principal, c.req.param("docid") ?? "", { document: { properties: { status: "alive" } } });
+    return { redirect: `/console/elements/${restored.revision.initid}` };
   })));
 
   app.get("/console/search", describedRoute(DESCRIBED.search, consoleHandler(auth, (c) => (principal, t) => searchPage(c, platform, principal, t))));
@@ -192,7 +192,7 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
   app.get("/console/elements/:docid/transitions/:transition", describedRoute(DESCRIBED.transitionForm, transition()));
   app.post("/console/elements/:docid/transitions/:transition", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.transition, transition()));
   app.get("/console/elements/:docid/revisions", describedRoute(DESCRIBED.revisions, consoleHandler(auth, (c) => (principal, t) => revisionsPage(c, platform, principal, t))));
-  app.get("/console/dashboards", describedRoute(DESCRIBED.dashboards, consoleHandler(auth, () => (principal, t) => dashboardsPage(platform, options.dashboards, principal, t))));
+  app.get("/console/dashboards", describedRoute(DESCRIBED.dashboards, consoleHandler(auth, () => (principal, t) => dashboardsPage(platform, principal, t))));
 
   app.get("/console/admin", describedRoute(DESCRIBED.admin, consoleHandler(auth, () => (principal, t, csrf) => adminPage(platform, principal, t, csrf))));
   app.post("/console/admin/tokens", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.createToken,

@@ -1,4 +1,4 @@
-import { isLineageError, listDashboards, type DashboardServer, type Platform, type Principal } from "@lineage/core";
+import { isLineageError, type Platform, type Principal } from "@lineage/core";
 import { html } from "hono/html";
 import type { ConsoleText } from "./console-text.ts";
 
@@ -7,12 +7,12 @@ import type { ConsoleText } from "./console-text.ts";
  * rights), each a link that opens it in the dashboard server. Without a server, or when it fails,
  * the page says so instead of the list.
  */
-export async function dashboardsPage(platform: Platform, server: DashboardServer | undefined, principal: Principal, t: ConsoleText) {
+export async function dashboardsPage(platform: Platform, principal: Principal, t: ConsoleText) {
   const page = (body: ReturnType<typeof html>) => ({ title: t.dashboards, body, current: "dashboards" as const });
-  if (!server) return page(html`<p>${t.noDashboardServer}</p>`);
+  if (!platform.dashboards.configured) return page(html`<p>${t.noDashboardServer}</p>`);
   let dashboards;
   try {
-    dashboards = await listDashboards({ catalog: platform.store.catalog, roles: () => platform.store.accounts.roles(), server }, principal);
+    dashboards = await platform.dashboards.list(principal);
   } catch (error) {
     if (!isLineageError(error) || !error.code.startsWith("DASH01")) throw error;
     return page(html`<p role="alert" class="alert">${t.dashboardServerFailed}</p>`);

@@ -37,7 +37,7 @@ ${refused.length > 0 ? html`<ul>${refused.map(({ transition }) => html`<li class
 
 /** A transition's parameters described as fields, with their enumerates, in the person's locale. */
 async function parametersOf(platform: Platform, principal: Principal, structureName: string, transitionId: string) {
-  const definitions = await platform.definitions();
+  const definitions = await platform.structures.definitions();
   const lifecycleName = definitions.structure(structureName)?.lifecycle;
   const transition = lifecycleName ? definitions.lifecycle(lifecycleName)?.transitions.find((candidate) => candidate.id === transitionId) : undefined;
   const locale = principal.account.locale;
@@ -70,7 +70,7 @@ export async function transitionPage(c: Context<HttpEnv>, platform: Platform, pr
   const ref = c.req.param("docid") ?? "";
   const id = c.req.param("transition") ?? "";
   const { transition } = await platform.lifecycle.readTransition(principal, ref, id);
-  const reading = await platform.readElement(principal, ref, { fields: "document.properties.title" });
+  const reading = await platform.elements.read(principal, ref, { fields: "document.properties.title" });
   const { initid } = reading.revision;
   const { fields, enumerates } = await parametersOf(platform, principal, reading.revision.structure, id);
   const title = t.runTransition(transition.label, reading.revision.title);

@@ -34,7 +34,7 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
   const structureName = kind === "elements" ? c.req.query("structure") || undefined : undefined;
   const orderBy = c.req.query("orderBy") || "title:asc";
   const offset = Number(/^\d+$/.test(c.req.query("offset") ?? "") ? c.req.query("offset") : 0);
-  const described = structureName ? await platform.readStructure(principal, structureName, { fields: "family.structure,document.properties.title" }) : undefined;
+  const described = structureName ? await platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" }) : undefined;
   const fields = Object.values((described?.data.family?.structure ?? {}) as Record<string, FieldDescription>)
     .filter((field) => field.type !== "array" && field.type !== "password")
     .sort((a, b) => a.logicalOrder - b.logicalOrder);
@@ -44,7 +44,7 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     fields: ["document.properties.title", "document.properties.initid", "document.properties.state", "document.properties.mdate", "document.properties.fromtitle",
       ...chosen.map((id) => `document.attributes.${id}`)].join(","),
   };
-  const answer = kind === "trash" ? await platform.listTrash(principal, query) : await platform.listElements(principal, { ...query, family: structureName });
+  const answer = kind === "trash" ? await platform.trash.list(principal, query) : await platform.elements.list(principal, { ...query, family: structureName });
   const documents = answer.documents.slice(0, PAGE);
 
   const property = (document: DocumentView, name: string) => document.properties?.[name];
@@ -89,7 +89,7 @@ ${fields.map((field) => html`<label><input type="checkbox" name="columns" value=
 ${offset > 0 ? html`<a href="${listHref(kind, { ...here, offset: String(Math.max(0, offset - PAGE)) })}" rel="prev">${t.previous}</a>` : ""}
 ${answer.documents.length > PAGE ? html`<a href="${listHref(kind, { ...here, offset: String(offset + PAGE) })}" rel="next">${t.next}</a>` : ""}
 </nav>`;
-  const create = structureName && csrf && (await platform.scope(principal)).mayCreate(structureName)
+  const create = structureName && csrf && (await platform.elements.mayCreate(principal, structureName))
     ? html`<p class="actions"><a href="/console/structures/${encodeURIComponent(structureName)}/new">${t.newElement}</a></p>` : "";
   return { title, body: html`${create}${chooser}${table}${pages}`, current: kind === "trash" ? "trash" as const : "elements" as const };
 }

@@ -29,9 +29,9 @@ function leafFields(structure: Readonly<Record<string, FieldDescription>>): Fiel
 /** The revisions page: the list, the form choosing two, and their comparison. */
 export async function revisionsPage(c: Context<HttpEnv>, platform: Platform, principal: Principal, t: ConsoleText) {
   const ref = c.req.param("docid") ?? "";
-  const reading = await platform.readElement(principal, ref, { fields: "document.properties.title" });
+  const reading = await platform.elements.read(principal, ref, { fields: "document.properties.title" });
   const { initid } = reading.revision;
-  const listed = await platform.listRevisions(principal, String(initid), {
+  const listed = await platform.revisions.list(principal, String(initid), {
     slice: "all", fields: "document.properties.revision,document.properties.title,document.properties.mdate,document.properties.state",
   });
   const revisions = listed.data.revisions;
@@ -57,8 +57,8 @@ ${choice("a", t.compareLeft, left)} ${choice("b", t.compareRight, right)} <butto
   if (left === undefined || right === undefined) return { title, body: list };
 
   const fields = "document.properties.revision,document.properties.title,document.properties.state,document.properties.mdate,document.attributes";
-  const [a, b] = await Promise.all([left, right].map((number) => platform.readRevision(principal, String(initid), number, { fields })));
-  const structure = (await platform.readStructure(principal, reading.revision.structure, { fields: "family.structure" })).data.family?.structure ?? {};
+  const [a, b] = await Promise.all([left, right].map((number) => platform.revisions.read(principal, String(initid), number, { fields })));
+  const structure = (await platform.structures.read(principal, reading.revision.structure, { fields: "family.structure" })).data.family?.structure ?? {};
   const one = a!.data.revision;
   const other = b!.data.revision;
   const valueOf = (document: DocumentView, id: string) => document.attributes?.[id] as RenderedValue | undefined;

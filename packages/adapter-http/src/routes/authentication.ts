@@ -92,13 +92,13 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
 export function tokenAdminRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.get("/authent/tokens", describedRoute(DESCRIBED.tokens, async (c) => {
-    const tokens = await c.get("platform").listAuthorizationTokens(c.get("principal"));
+    const tokens = await c.get("platform").tokens.list(c.get("principal"));
     return c.json(successEnvelope({ uri: "/api/v2/authent/tokens/", tokens }));
   }));
   app.delete("/authent/tokens/:token", describedRoute(DESCRIBED.revokeToken, async (c) => {
     const id = c.req.param("token");
     if (!id) throw new LineageError("AUTH0404", [""]);
-    await c.get("platform").revokeAuthorizationToken(c.get("principal"), id);
+    await c.get("platform").tokens.revoke(c.get("principal"), id);
     return c.json(successEnvelope({ id, revoked: true }));
   }));
   return app;

@@ -1,6 +1,6 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import * as v from "valibot";
-import { LineageError, listDashboards, readDashboard, type DashboardServer, type DashboardSources } from "@lineage/core";
+import { LineageError } from "@lineage/core";
 import { successEnvelope } from "../envelope.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { describedRoute, type RouteDescription } from "../openapi/index.ts";
@@ -57,21 +57,17 @@ const INFO: RouteDescription = {
 };
 
 /**
- * The Dashboards routes (api-v2.md, Dashboards) over the configured dashboard
- * server; without one they answer DASH0100 (500). Only GET: the other methods answer 501.
+ * The Dashboards routes (api-v2.md, Dashboards) over the platform's dashboard
+ * server (`createPlatform({ dashboards })`); without one they answer DASH0100 (500). Only GET: the other methods answer 501.
  */
-export function dashboardRoutes(server: DashboardServer | undefined): Hono<HttpEnv> {
+export function dashboardRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  const sources = (c: Context<HttpEnv>): DashboardSources => {
-    const { store } = c.var.platform;
-    return { catalog: store.catalog, roles: () => store.accounts.roles(), server };
-  };
 
-  app.get("/dashboard/list", describedRoute(LIST, async (c) => c.json(successEnvelope(await listDashboards(sources(c), c.var.principal)))));
+  app.get("/dashboard/list", describedRoute(LIST, async (c) => c.json(successEnvelope(await c.var.platform.dashboards.list(c.var.principal)))));
   app.get("/dashboard/info", describedRoute(INFO, async (c) => {
     const query = v.safeParse(DashboardInfoQuerySchema, { ref: c.req.query("ref") });
     if (!query.success) throw new LineageError("DASH0001");
-    return c.json(successEnvelope(await readDashboard(sources(c), c.var.principal, query.output.ref)));
+    return c.json(successEnvelope(await c.var.platform.dashboards.read(c.var.principal, query.output.ref)));
   }));
   return app;
 }

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { ElementQuerySchema, LineageError, ListQuerySchema, parseFieldsSelection, renderElementXml, type ErrorCode } from "@lineage/core";
+import { ElementQuerySchema, LineageError, ListQuerySchema, parseFieldsSelection, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
 import { successEnvelope } from "../envelope.ts";
 import { DocumentSchema, ElementItemSchema, RequestParametersSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
@@ -103,7 +103,7 @@ export function elementRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
 
   const list = async (c: Context<HttpEnv>, family?: string) => {
-    const data = await c.get("platform").listElements(c.get("principal"), { ...listQueryOf(c), family });
+    const data = await c.get("platform").elements.list(c.get("principal"), { ...listQueryOf(c), family });
     return c.json(successEnvelope(data));
   };
   const [plain, ofStructure] = [collectionDescriptions(false), collectionDescriptions(true)];
@@ -114,10 +114,10 @@ export function elementRoutes(): Hono<HttpEnv> {
     const fields = writeAnswerFields(c);
     const { values, caseInsensitive } = await readPutValues(c);
     const { platform, principal, deadline, stamp } = c.var;
-    const created = await platform.createElementByApi(principal, c.req.param("family") ?? "", { values, caseInsensitive, deadline, stamp });
+    const created = await platform.elements.createByApi(principal, c.req.param("family") ?? "", { values, caseInsensitive, deadline, stamp, fields, startedAt: started });
     // The original answers the element alone, without PUT's duration.
-    const { document } = await platform.writeResult(principal, created, started, fields, stamp);
-    c.header("ETag", await platform.etagOf(principal, created, stamp));
+    const { document } = created.data;
+    c.header("ETag", created.etag);
     c.header("Location", document.uri);
     return c.json(successEnvelope({ document }), 201);
   }));
@@ -130,13 +130,13 @@ export function elementRoutes(): Hono<HttpEnv> {
       const platform = c.get("platform");
       const principal = c.get("principal");
       const stamp = c.get("stamp");
-      const reading = await platform.readElement(principal, name, { fields: c.req.query("fields"), family, stamp });
+      const options = { fields: c.req.query("fields"), family, stamp };
       if (format === "xml") {
-        const scope = await platform.scope(principal, stamp);
-        await scope.prepare([reading.revision]);
-        c.header("ETag", reading.etag);
-        return c.body(renderElementXml(reading.revision, scope), 200, { "Content-Type": "application/xml; charset=utf-8" });
+        const { xml, etag } = await platform.elements.readXml(principal, name, options);
+        c.header("ETag", etag);
+        return c.body(xml, 200, { "Content-Type": "application/xml; charset=utf-8" });
       }
+      const reading = await platform.elements.read(principal, name, options);
       return respondWithEtag(c, reading.etag, reading.data);
     }));
     app.put(prefix, describedRoute(described.modify, async (c) => {
@@ -146,17 +146,21 @@ export function elementRoutes(): Hono<HttpEnv> {
       const { values, caseInsensitive } = await readPutValues(c);
       const { platform, principal, deadline, stamp } = c.var;
       const ifMatch = headerOf(c, "if-match");
-      const updated = await platform.updateElement(principal, name, { values, caseInsensitive, family: c.req.param("family"), deadline, stamp, ifMatch });
-      c.header("ETag", await platform.etagOf(principal, updated, stamp));
-      return c.json(successEnvelope(await platform.writeResult(principal, updated, started, fields, stamp)));
+      const updated = await platform.elements.update(principal, name, {
+        values, caseInsensitive, family: c.req.param("family"), deadline, stamp, ifMatch, fields, startedAt: started,
+      });
+      c.header("ETag", updated.etag);
+      return c.json(successEnvelope(updated.data));
     }));
     app.delete(prefix, describedRoute(described.remove, async (c) => {
       const started = performance.now();
       const name = writableName(c.req.param("docid") ?? "", c.req.method);
       const fields = writeAnswerFields(c);
       const { platform, principal, deadline, stamp } = c.var;
-      const deleted = await platform.deleteElement(principal, name, c.req.param("family"), { deadline, stamp, ifMatch: headerOf(c, "if-match") });
-      return c.json(successEnvelope(await platform.writeResult(principal, deleted, started, fields, stamp)));
+      const deleted = await platform.elements.delete(principal, name, {
+        family: c.req.param("family"), deadline, stamp, ifMatch: headerOf(c, "if-match"), fields, startedAt: started,
+      });
+      return c.json(successEnvelope(deleted.data));
     }));
   }
   return app;

@@ -42,7 +42,7 @@ export function enumerateRoutes(): Hono<HttpEnv> {
   const read = async (c: Context<HttpEnv>, target: EnumerateTarget) => {
     const q = c.req.query();
     const query = { keyword: q.keyword, operator: q.operator, orderBy: q.orderBy ?? q.orderby };
-    return c.json(successEnvelope(await c.var.platform.readEnumerate(c.var.principal, target, query)));
+    return c.json(successEnvelope(await c.var.platform.enumerates.read(c.var.principal, target, query)));
   };
   app.get("/smart-structures/:family/enumerates/:enum", describedRoute(FIELD_VALUES, (c) => read(c, { family: c.req.param("family") ?? "", field: nameOf(c) })));
   app.get("/enumerates/:enum", describedRoute(ENUMERATE_VALUES, (c) => read(c, { enumerate: nameOf(c) })));

@@ -58,7 +58,7 @@ export function fileRoutes(): Hono<HttpEnv> {
   for (const base of FILE_BASES) {
     app.get(`${base.path}${FILE_PATH}`, describedRoute(fileDescription(base), async (c: Context<HttpEnv>) => {
       const { platform, principal, stamp } = c.var;
-      const download = await platform.readFieldFile(principal, c.req.param("docid") ?? "", c.req.param("attrid") ?? "", c.req.param("index") ?? "", {
+      const download = await platform.files.read(principal, c.req.param("docid") ?? "", c.req.param("attrid") ?? "", c.req.param("index") ?? "", {
         family: c.req.param("family"), revision: base.revision ? c.req.param("revision") : undefined, stamp,
       });
       // Checked like the element: a revalidation still goes through the rights above.

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import {
-  LineageError, contentDisposition, errorCodeDefinition, extensionOf, formatOfExtension, isLineageError, locateFieldImage, mimeOfFormat, wantsInline,
+  LineageError, contentDisposition, errorCodeDefinition, extensionOf, formatOfExtension, isLineageError, mimeOfFormat, wantsInline,
   type ImageAnswer, type ImageFormat, type ImageStore, type ImageVariants, type SourceImage,
 } from "@lineage/core";
 import type { HttpEnv } from "../http-env.ts";
@@ -134,11 +134,9 @@ function resizedName(size: string, name: string, format: ImageFormat, extension?
 /** `<vid>` or `<vid>.<ext>`: the vault image and the format the extension names. */
 async function recordedImage(c: Context<HttpEnv>, segment: string): Promise<{ source: SourceImage; extension: string }> {
   const match = /^([0-9]{1,15})(?:\.([A-Za-z0-9]+))?$/.exec(segment);
-  const vault = c.var.platform.store.vault;
-  const file = match ? await vault.file(Number(match[1])) : undefined;
-  const bytes = file && (await vault.read(file.id));
-  if (!file || !bytes) throw new LineageError("ROUTES0200", [segment]);
-  return { source: { bytes, hash: file.sha256, name: file.name }, extension: (match?.[2] ?? "").toLowerCase() };
+  const image = match ? await c.var.platform.images.recorded(Number(match[1])) : undefined;
+  if (!image) throw new LineageError("ROUTES0200", [segment]);
+  return { source: { bytes: image.bytes, hash: image.file.sha256, name: image.name }, extension: (match?.[2] ?? "").toLowerCase() };
 }
 
 /** The output format an extension asks for; API0005 for any other. */
@@ -206,10 +204,7 @@ export function imageRoutes(images: ImageServices): Hono<HttpEnv> {
     const [, size = "", extension = ""] = match;
     const format = requestedFormat(extension);
     const { platform, principal } = c.var;
-    const scope = await platform.scope(principal, c.var.stamp);
-    const { file, name } = await locateFieldImage(scope, param(c, "docid"), param(c, "attrid"), param(c, "index"));
-    const bytes = await platform.store.vault.read(file.id);
-    if (!bytes) throw new LineageError("ROUTES0200", [String(file.id)]);
+    const { file, bytes, name } = await platform.images.fieldImage(principal, param(c, "docid"), param(c, "attrid"), param(c, "index"), c.var.stamp);
     const source = { bytes, hash: file.sha256, name };
     recordedOriginal(images, source);
     const answer = await images.variants.variant(source, size, format);

@@ -58,21 +58,21 @@ export function revisionRoutes(): Hono<HttpEnv> {
   for (const base of ELEMENT_BASES) {
     const described = subCollectionDescriptions(base);
     app.get(`${base.path}/revisions`, describedRoute(described.revisions, async (c) => {
-      const result = await c.var.platform.listRevisions(c.var.principal, c.req.param("docid") ?? "", {
+      const result = await c.var.platform.revisions.list(c.var.principal, c.req.param("docid") ?? "", {
         family: c.req.param("family"), trash: base.trash, ...listQueryOf(c),
       });
       return respondWithEtag(c, result.etag, result.data);
     }));
     app.get(`${base.path}/revisions/:revision`, describedRoute(described.revision, async (c) => {
       const { name: revision } = splitFormat(c.req.param("revision") ?? "");
-      const result = await c.var.platform.readRevision(c.var.principal, c.req.param("docid") ?? "", revision, {
+      const result = await c.var.platform.revisions.read(c.var.principal, c.req.param("docid") ?? "", revision, {
         family: c.req.param("family"), trash: base.trash, fields: c.req.query("fields"), stamp: c.var.stamp,
       });
       return respondWithEtag(c, result.etag, result.data);
     }));
     app.get(`${base.path}/history`, describedRoute(described.history, async (c) => {
       const q = c.req.query();
-      const data = await c.var.platform.readHistory(c.var.principal, c.req.param("docid") ?? "", {
+      const data = await c.var.platform.revisions.history(c.var.principal, c.req.param("docid") ?? "", {
         family: c.req.param("family"), trash: base.trash, slice: q.slice, offset: q.offset, revision: q.revision, stamp: c.var.stamp,
       });
       return c.json(successEnvelope(data));

@@ -52,7 +52,7 @@ export function structureRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.get("/smart-structures/:family", describedRoute(READ, async (c) => {
     const { name } = splitFormat(c.req.param("family") ?? "");
-    const reading = await c.var.platform.readStructure(c.var.principal, name, { fields: c.req.query("fields"), stamp: c.var.stamp });
+    const reading = await c.var.platform.structures.read(c.var.principal, name, { fields: c.req.query("fields"), stamp: c.var.stamp });
     return respondWithEtag(c, reading.etag, reading.data);
   }));
   return app;

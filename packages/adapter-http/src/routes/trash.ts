@@ -33,12 +33,12 @@ const RESTORE: RouteDescription = {
 export function trashRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.get("/trash", describedRoute(LIST, async (c) => {
-    const data = await c.var.platform.listTrash(c.var.principal, listQueryOf(c));
+    const data = await c.var.platform.trash.list(c.var.principal, listQueryOf(c));
     return c.json(successEnvelope(data));
   }));
   app.get("/trash/:docid", describedRoute(READ, async (c) => {
     const { name } = splitFormat(c.req.param("docid") ?? "");
-    const reading = await c.var.platform.readElement(c.var.principal, name, { fields: c.req.query("fields"), trash: true, stamp: c.var.stamp });
+    const reading = await c.var.platform.trash.read(c.var.principal, name, { fields: c.req.query("fields"), stamp: c.var.stamp });
     return respondWithEtag(c, reading.etag, reading.data);
   }));
   app.put("/trash/:docid", describedRoute(RESTORE, async (c) => {
@@ -46,9 +46,11 @@ export function trashRoutes(): Hono<HttpEnv> {
     const { name } = splitFormat(c.req.param("docid") ?? "");
     const fields = writeAnswerFields(c);
     const { platform, principal, deadline } = c.var;
-    const restored = await platform.restoreElement(principal, name, await readJsonBody(c), { deadline, stamp: c.var.stamp, ifMatch: headerOf(c, "if-match") });
-    c.header("ETag", await platform.etagOf(principal, restored, c.var.stamp));
-    return c.json(successEnvelope(await platform.writeResult(principal, restored, started, fields, c.var.stamp)));
+    const restored = await platform.trash.restore(principal, name, await readJsonBody(c), {
+      deadline, stamp: c.var.stamp, ifMatch: headerOf(c, "if-match"), fields, startedAt: started,
+    });
+    c.header("ETag", restored.etag);
+    return c.json(successEnvelope(restored.data));
   }));
   return app;
 }

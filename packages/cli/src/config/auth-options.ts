@@ -1,5 +1,5 @@
 import type { HttpAuthOptions } from "@lineage/adapter-http";
-import { createInternalProvider, type AuthenticationService, type Authenticator, type CredentialProvider, type Platform } from "@lineage/core";
+import { type AuthenticationService, type Authenticator, type CredentialProvider, type Platform } from "@lineage/core";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
@@ -62,13 +62,13 @@ export async function authOptionsOf({ config, dir }: LoadedConfig): Promise<Http
   const html = parseOptions(HtmlConfigSchema, modes.html?.config, "authentModeConfig.html.config");
   const basic = parseOptions(BasicConfigSchema, modes.basic?.config, "authentModeConfig.basic.config");
 
-  const authenticators: Record<string, (service: AuthenticationService) => Authenticator> = {};
+  const authenticators: Record<string, (service: AuthenticationService, platform: Platform) => Authenticator> = {};
   for (const [id, entry] of Object.entries(modes)) {
     if (!entry.class) continue;
     const key = `authentModeConfig.${id}.class`;
     const Class = await importClass(entry.class, dir, key);
-    authenticators[id] = (service) => {
-      const context: AuthenticatorContext = { id, service, platform: service.platform, configDir: dir };
+    authenticators[id] = (service, platform) => {
+      const context: AuthenticatorContext = { id, service, platform, configDir: dir };
       const instance = requireMethods<Authenticator>(new Class(entry.config ?? {}, context as never), ["checkAuthentication", "askAuthentication", "checkAuthorization"], key);
       return withId(instance, id);
     };
@@ -79,7 +79,7 @@ export async function authOptionsOf({ config, dir }: LoadedConfig): Promise<Http
     const { class: specifier, ...options } = config.authentProvidersConfig?.[id] ?? {};
     if (!specifier) {
       // The internal provider: the adapter's default, by this position in the chain.
-      providers.push((platform) => createInternalProvider(platform, id));
+      providers.push((platform) => platform.auth.internalProvider(id));
       continue;
     }
     const key = `authentProvidersConfig.${id}.class`;

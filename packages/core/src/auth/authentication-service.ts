@@ -1,7 +1,9 @@
 import type { Principal } from "../accounts/principal.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import { isLineageError, LineageError } from "../errors/lineage-error.ts";
-import type { Platform } from "../platform.ts";
+import type { AccountsFacade } from "../accounts/accounts-facade.ts";
+import type { AddUserInput } from "../accounts/account.ts";
+import type { PlatformContext } from "../scope/platform-context.ts";
 import type { CredentialProvider } from "../ports/credential-provider.port.ts";
 import { rememberedThroughProviders, validateThroughProviders } from "./credential-chain.ts";
 import { createInternalProvider } from "./internal-provider.ts";
@@ -11,7 +13,6 @@ import { useAccessToken } from "./manage-tokens.ts";
 import { DEFAULT_SESSION_POLICY, type Session, type SessionPolicy } from "./session.ts";
 
 export interface AuthenticationServiceOptions {
-  readonly platform: Platform;
   /** Tried in this order; the internal provider alone by default. */
   readonly providers?: readonly CredentialProvider[];
   /** A throttle, or the options of the default one (counting in memory unless they name a store). */
@@ -49,7 +50,8 @@ export type TokenCheck =
  * stored account after any write, so a change of roles or rights applies at once.
  */
 export interface AuthenticationService {
-  readonly platform: Platform;
+  /** The accounts the service authenticates: principals of logins, for authenticators of their own. */
+  readonly accounts: AccountsFacade;
   readonly providers: readonly CredentialProvider[];
   readonly sessionPolicy: SessionPolicy;
   /**
@@ -68,18 +70,19 @@ export interface AuthenticationService {
 
 const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Binds providers, throttle and session policy to a platform. */
-export function createAuthenticationService(options: AuthenticationServiceOptions): AuthenticationService {
-  const { platform } = options;
-  const { store, clock } = platform;
-  const providers = options.providers ?? [createInternalProvider(platform)];
+/** Binds providers, throttle and session policy to a platform's accounts (`platform.auth.service(options)`). */
+export function createAuthenticationService(
+  context: PlatformContext, accounts: AccountsFacade, options: AuthenticationServiceOptions = {},
+): AuthenticationService {
+  const { store, clock } = context;
+  const providers = options.providers ?? [createInternalProvider(accounts)];
   const throttle = options.throttle && "admit" in options.throttle ? options.throttle : createLoginThrottle(options.throttle);
   const wait = options.wait ?? timer;
   const now = () => clock.now().getTime();
   const sessionPolicy = { ...DEFAULT_SESSION_POLICY, ...options.sessionPolicy };
   const principalOfId = async (id: number, stamp?: ChangeStamp) => {
     const account = await store.accounts.byId(id);
-    return account && !account.disabled ? platform.principalOfAccount(account, stamp) : undefined;
+    return account && !account.disabled ? accounts.principalOf(account, stamp) : undefined;
   };
 
   const tell = (reason: ThrottleEvent["reason"], login: string | undefined, clientAddress: string, waitMs: number) =>
@@ -106,23 +109,23 @@ export function createAuthenticationService(options: AuthenticationServiceOption
   }
 
   /** The principal of a confirmed login: its account, created first when a provider described one. */
-  async function provision(login: string, account: Parameters<Platform["addUser"]>[0] | undefined, stamp?: ChangeStamp): Promise<Principal | undefined> {
-    const existing = await platform.principal(login, stamp);
+  async function provision(login: string, account: AddUserInput | undefined, stamp?: ChangeStamp): Promise<Principal | undefined> {
+    const existing = await accounts.principal(login, stamp);
     return existing || !account ? existing : createAccount(login, account);
   }
 
-  async function createAccount(login: string, account: Parameters<Platform["addUser"]>[0]): Promise<Principal | undefined> {
+  async function createAccount(login: string, account: AddUserInput): Promise<Principal | undefined> {
     try {
-      return await platform.principalOfAccount(await platform.addUser(account));
+      return await accounts.principalOf(await accounts.add(account));
     } catch (error) {
       // Two first logins at once: the other one created the account.
-      if (isLineageError(error) && error.code === "ACCOUNT0001") return platform.principal(login);
+      if (isLineageError(error) && error.code === "ACCOUNT0001") return accounts.principal(login);
       throw error;
     }
   }
 
   return {
-    platform,
+    accounts,
     providers,
     sessionPolicy,
     // Basic auth runs this at every request: each await it saves is a turn of the microtask queue saved.
@@ -168,7 +171,7 @@ export function createAuthenticationService(options: AuthenticationServiceOption
         await fail(decision, undefined, clientAddress);
         return { kind: "refused" };
       }
-      return { kind: use.kind, principal: await platform.principalOfAccount(use.account, stamp) };
+      return { kind: use.kind, principal: await accounts.principalOf(use.account, stamp) };
     },
     openSession: (principal) => openSession(store, clock, sessionPolicy, principal.account.id),
     async resumeSession(secret, stamp) {

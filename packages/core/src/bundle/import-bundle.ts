@@ -13,7 +13,7 @@ import { loadDefinitions, type Definitions } from "../scope/definitions.ts";
 import type { RequestScope } from "../scope/request-scope.ts";
 import { createRequestScope } from "../scope/create-request-scope.ts";
 import type { Repositories } from "../ports/store.port.ts";
-import type { Platform } from "../platform.ts";
+import type { PlatformContext } from "../scope/platform-context.ts";
 import type { NewAccount } from "../ports/account-repository.port.ts";
 import type { StructureDefinition } from "../structures/smart-structure.ts";
 import { isEmptyValue } from "../values/field-value-codec.ts";
@@ -82,7 +82,7 @@ export interface ImportBundleOptions {
  *   readFile: (path) => readFileSync(join(folder, path)),
  * });
  */
-export function importBundle(platform: Platform, input: unknown, options: ImportBundleOptions): Promise<ImportReport> {
+export function importBundle(platform: PlatformContext, input: unknown, options: ImportBundleOptions): Promise<ImportReport> {
   return importBundleSource(platform, bundleSourceOf(input), options);
 }
 
@@ -92,7 +92,7 @@ export function importBundle(platform: Platform, input: unknown, options: Import
  * the import's one transaction. A fourth read sets the docid values that name elements of later
  * batches (or that close a cycle), once their targets exist.
  */
-export async function importBundleSource(platform: Platform, source: BundleSource, options: ImportBundleOptions): Promise<ImportReport> {
+export async function importBundleSource(platform: PlatformContext, source: BundleSource, options: ImportBundleOptions): Promise<ImportReport> {
   const check = await checkBundleSource(source, { store: platform.store, readFile: options.readFile, onProgress: options.onProgress });
   const bundle = check.definitions;
   if (!bundle) throw bundleError(check.problems);
@@ -138,7 +138,7 @@ export function overwriteWarning(bundle: string, report: ImportReport): string |
 type FileReader = (relativePath: string) => Uint8Array | undefined;
 
 /** Password hashes by login, made before the transaction (hashing is async): an unchanged password keeps its hash. */
-async function passwordHashes(platform: Platform, users: readonly BundleUser[]): Promise<Map<string, string | null>> {
+async function passwordHashes(platform: PlatformContext, users: readonly BundleUser[]): Promise<Map<string, string | null>> {
   const entries = await Promise.all(users.map(async (user): Promise<[string, string | null]> => {
     const stored = (await platform.store.accounts.byLogin(user.login))?.passwordHash ?? null;
     if (user.password === undefined) return [user.login, stored];
@@ -255,7 +255,7 @@ interface ElementPlan {
 
 /** What the batches of one import share. */
 interface ImportRun {
-  readonly platform: Platform;
+  readonly platform: PlatformContext;
   readonly tx: Repositories;
   readonly elements: ElementsImport;
   readonly counts: ElementImportCounts;
@@ -278,7 +278,7 @@ interface ImportRun {
  * order; a value naming an element of a later batch (or closing a cycle) is
  * set once every batch is written.
  */
-async function importElements(platform: Platform, tx: Repositories, elements: ElementsImport, counts: ElementImportCounts): Promise<void> {
+async function importElements(platform: PlatformContext, tx: Repositories, elements: ElementsImport, counts: ElementImportCounts): Promise<void> {
   const system = systemPrincipal();
   // The definitions the transaction wrote above.
   const definitions = await loadDefinitions(tx, "");

@@ -83,6 +83,9 @@ export function listAliveElements(scope: RequestScope, options: ListOptions = {}
   return listElements(scope, "alive", options, uri, (row) => `/api/v2/smart-elements/${row.initid}.json`);
 }
 
+/** A page of elements as a list route answers it. */
+export type ElementList = Awaited<ReturnType<typeof listElements>>;
+
 /** GET /trash/: deleted elements the principal may view. */
 export function listTrash(scope: RequestScope, options: ListOptions = {}) {
   return listElements(scope, "deleted", { ...options, family: undefined }, "/api/v2/trash/", (row) => trashUri(row.initid));
@@ -176,6 +179,11 @@ export async function readRevision(scope: RequestScope, ref: string, revisionNum
   return { etag, data };
 }
 
+/** A page of a lineage's revisions, with the list's ETag. */
+export type RevisionList = Awaited<ReturnType<typeof listRevisions>>;
+/** One revision of a lineage, with its ETag. */
+export type RevisionReading = Awaited<ReturnType<typeof readRevision>>;
+
 export interface HistoryOptions extends RevisionOptions {
   readonly slice?: string | undefined;
   readonly offset?: string | undefined;
@@ -232,3 +240,6 @@ export async function readHistory(scope: RequestScope, ref: string, options: His
     }),
   };
 }
+
+/** A lineage's history, grouped by revision, newest first. */
+export type ElementHistory = Awaited<ReturnType<typeof readHistory>>;

@@ -294,3 +294,6 @@ export async function writeResult(scope: RequestScope, revision: ElementRevision
   await scope.prepare([revision]);
   return { document: renderDocument(revision, selection, scope, "one"), duration };
 }
+
+/** What PUT, DELETE and restore answer: the element as GET shows it by default, and the time spent. */
+export type WriteResult = Awaited<ReturnType<typeof writeResult>>;

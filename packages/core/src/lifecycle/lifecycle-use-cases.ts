@@ -1,4 +1,3 @@
-import type { Principal } from "../accounts/principal.ts";
 import { findState } from "./lifecycle.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
@@ -6,7 +5,6 @@ import { etagFor } from "../elements/if-match.ts";
 import { locateElement, type LocateRules } from "../elements/locate-element.ts";
 import type { RequestScope } from "../scope/request-scope.ts";
 import type { Stamped } from "../scope/definitions.ts";
-import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { CheckedTransition, StateChangeRequest, TransitionMessage, WorkflowEngine, WorkflowSubject } from "../ports/workflow-engine.port.ts";
 import { currentStateOf } from "./lifecycle-engine.ts";
 import {
@@ -56,8 +54,32 @@ function knownState(subject: WorkflowSubject, state: string): void {
   if (!findState(subject.lifecycle, state)) throw new LineageError("CRUD0228", [state, title(subject), subject.lifecycle.name]);
 }
 
+/** The states of GET states/. */
+export interface StateList {
+  readonly uri: string;
+  readonly states: StateListItem[];
+}
+
+/** One state, as GET and POST states/<state> answer it. */
+export interface StateAnswer {
+  readonly uri: string;
+  readonly state: StateReading;
+}
+
+/** The transitions of GET transitions/: `valid` when one leaves the current state. */
+export interface TransitionList {
+  readonly uri: string;
+  readonly transitions: { readonly id: string; readonly uri: string; readonly label: string; readonly valid: boolean }[];
+}
+
+/** One transition, as GET transitions/<transition> answers it. */
+export interface TransitionAnswer {
+  readonly uri: string;
+  readonly transition: TransitionDescription;
+}
+
 /** GET states/: the next states the principal may reach, or every state with `all`. */
-export async function listStates(scope: RequestScope, engine: WorkflowEngine, ref: string, options: StateListOptions = {}): Promise<{ uri: string; states: StateListItem[] }> {
+export async function listStates(scope: RequestScope, engine: WorkflowEngine, ref: string, options: StateListOptions = {}): Promise<StateList> {
   const subject = await locateSubject(scope, ref, options);
   const uris = lifecycleUris(ref, options.family);
   const current = currentStateOf(subject);
@@ -75,7 +97,7 @@ export async function listStates(scope: RequestScope, engine: WorkflowEngine, re
 /** GET states/<state>: one state, with the transition leading there from the current state. */
 export async function readState(
   scope: RequestScope, engine: WorkflowEngine, ref: string, state: string, options: LifecycleOptions = {},
-): Promise<{ uri: string; state: StateReading }> {
+): Promise<StateAnswer> {
   const subject = await locateSubject(scope, ref, options);
   knownState(subject, state);
   const uris = lifecycleUris(ref, options.family);
@@ -87,7 +109,7 @@ export async function readState(
 /** POST states/<state>: runs the transition leading there (an admin may force a state no transition leads to). */
 export async function changeStateTo(
   scope: RequestScope, engine: WorkflowEngine, ref: string, state: string, input: StateChangeInput = {}, options: LifecycleOptions = {},
-): Promise<StateChangeResult<{ uri: string; state: StateReading }>> {
+): Promise<StateChangeResult<StateAnswer>> {
   const subject = await locateSubject(scope, ref, options);
   const outcome = await engine.changeState(subject, { ...input, target: { state } });
   const after: WorkflowSubject = { ...subject, element: outcome.revision };
@@ -101,7 +123,7 @@ export async function changeStateTo(
 }
 
 /** GET transitions/: every transition of the lifecycle; `valid` when it leaves the current state (rights not checked). */
-export async function listTransitions(scope: RequestScope, engine: WorkflowEngine, ref: string, options: LifecycleOptions = {}) {
+export async function listTransitions(scope: RequestScope, engine: WorkflowEngine, ref: string, options: LifecycleOptions = {}): Promise<TransitionList> {
   const subject = await locateSubject(scope, ref, options);
   const uris = lifecycleUris(ref, options.family);
   return {
@@ -115,7 +137,7 @@ export async function listTransitions(scope: RequestScope, engine: WorkflowEngin
 /** GET transitions/<transition>: the transition, its ends and its parameters. */
 export async function readTransition(
   scope: RequestScope, engine: WorkflowEngine, ref: string, id: string, options: LifecycleOptions = {},
-): Promise<{ uri: string; transition: TransitionDescription }> {
+): Promise<TransitionAnswer> {
   const subject = await locateSubject(scope, ref, options);
   const found = (await engine.transitions(subject)).find((o) => o.transition.id === id);
   if (!found) throw new LineageError("CRUD0229", [id, title(subject), subject.lifecycle.name]);
@@ -131,26 +153,4 @@ export async function runTransition(
   const outcome = await engine.changeState(subject, { ...input, target: { transition: id } });
   const state = outcome.revision.state ?? subject.lifecycle.firstState;
   return { data: { state: stateObject(subject.lifecycle, state, state, scope.locale) }, messages: outcome.messages, etag: await etagFor(scope, outcome.revision) };
-}
-
-/** The lifecycle use cases bound to a platform: the acting principal first, like every use case. */
-export interface LifecycleUseCases {
-  listStates(principal: Principal, ref: string, options?: StateListOptions): ReturnType<typeof listStates>;
-  readState(principal: Principal, ref: string, state: string, options?: LifecycleOptions): ReturnType<typeof readState>;
-  changeStateTo(principal: Principal, ref: string, state: string, input?: StateChangeInput, options?: LifecycleOptions): ReturnType<typeof changeStateTo>;
-  listTransitions(principal: Principal, ref: string, options?: LifecycleOptions): ReturnType<typeof listTransitions>;
-  readTransition(principal: Principal, ref: string, transition: string, options?: LifecycleOptions): ReturnType<typeof readTransition>;
-  runTransition(principal: Principal, ref: string, transition: string, input?: StateChangeInput, options?: LifecycleOptions): ReturnType<typeof runTransition>;
-}
-
-/** Binds the lifecycle use cases to a way of making request scopes and an engine. */
-export function bindLifecycleUseCases(scopeOf: (principal: Principal, stamp?: ChangeStamp) => Promise<RequestScope>, engine: WorkflowEngine): LifecycleUseCases {
-  return {
-    listStates: async (p, ref, options) => listStates(await scopeOf(p, options?.stamp), engine, ref, options),
-    readState: async (p, ref, state, options) => readState(await scopeOf(p, options?.stamp), engine, ref, state, options),
-    changeStateTo: async (p, ref, state, input, options) => changeStateTo(await scopeOf(p, options?.stamp), engine, ref, state, input, options),
-    listTransitions: async (p, ref, options) => listTransitions(await scopeOf(p, options?.stamp), engine, ref, options),
-    readTransition: async (p, ref, transition, options) => readTransition(await scopeOf(p, options?.stamp), engine, ref, transition, options),
-    runTransition: async (p, ref, transition, input, options) => runTransition(await scopeOf(p, options?.stamp), engine, ref, transition, input, options),
-  };
 }

@@ -73,8 +73,14 @@ export async function describeSearchDomains(principal: Principal, engine: Search
   };
 }
 
+/** The domains with their configuration and volumes, as administrators see them. */
+export type DomainDescriptions = Awaited<ReturnType<typeof describeSearchDomains>>;
+
+/** The elements reindexed, by domain. */
+export type ReindexReport = Record<string, { id: number; title: string }[]>;
+
 /** POST /api/admin/fullsearch/domains/: reindexes what is outdated; the elements reindexed per domain. */
-export async function reindexSearchDomains(principal: Principal, engine: SearchEngine): Promise<Record<string, { id: number; title: string }[]>> {
+export async function reindexSearchDomains(principal: Principal, engine: SearchEngine): Promise<ReindexReport> {
   guard(principal, "POST");
   const report = await engine.reindexOutdated();
   return Object.fromEntries(Object.entries(report).map(([name, elements]) => [name, elements.map((e) => ({ id: e.initid, title: e.title }))]));

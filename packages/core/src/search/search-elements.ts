@@ -136,3 +136,6 @@ export async function searchElements(scope: RequestScope, engine: SearchEngine, 
     documents,
   };
 }
+
+/** A page of search results, best first, with highlights. */
+export type SearchResults = Awaited<ReturnType<typeof searchElements>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DocumentTextExtractor } from "../../src/index.ts";
+import type { DocumentTextExtractor } from "../internals.ts";
 import type { RawBundle } from "../bundle-test-helpers.ts";
 import { bytes } from "../bundle-test-helpers.ts";
 import { searchBundle, searchWorld } from "./search-fixture.ts";

@@ -110,8 +110,8 @@ function instrumented(inner: Store) {
 async function library() {
   const io = instrumented(createMemoryStore());
   const platform = createPlatform({ store: io.store, clock: tickingClock(), hasher: countingHasher(), searchLog: () => {} });
-  await importBundle(platform, libraryBundle(), { readFile: folder(libraryFiles()) });
-  const admin = (await platform.principal("admin"))!;
+  await platform.bundles.import(libraryBundle(), { readFile: folder(libraryFiles()) });
+  const admin = (await platform.accounts.principal("admin"))!;
   return { io, platform, admin };
 }
 
@@ -135,7 +135,7 @@ describe("search engine reads in batches", () => {
     expect(await titles('"science fiction" leckie')).toHaveLength(BOOKS / 2);
     expect(await titles("volume 7")).toEqual(["Book number 7"]);
 
-    for (let i = 0; i < BOOKS; i++) await platform.updateElement(admin, `B_${i}`, { values: { bk_title: `Volume ${i}` } });
+    for (let i = 0; i < BOOKS; i++) await platform.elements.update(admin, `B_${i}`, { values: { bk_title: `Volume ${i}` } });
     io.reset();
     await engine.sync();
     expect(io.calls("elements.latest")).toBe(0);
@@ -209,7 +209,7 @@ describe("search engine background work", () => {
     await wait(30);
     expect(log).toContain("applying changes failed: connection lost");
     io.fail(undefined);
-    await platform.updateElement(admin, "B_1", { values: { bk_title: "Iceberg" } });
+    await platform.elements.update(admin, "B_1", { values: { bk_title: "Iceberg" } });
     await wait(30);
     expect(engine.index.coverage("books")!.seq).toBeGreaterThan(before);
   });
@@ -219,8 +219,8 @@ describe("search engine started in the background", () => {
   it("returns at once; a search waits a while for the index being built, then FSEA0004; the index is there after", async () => {
     const io = instrumented(createMemoryStore());
     const platform = createPlatform({ store: io.store, clock: tickingClock(), hasher: countingHasher(), searchLog: () => {}, searchOpenWaitMs: 30 });
-    await importBundle(platform, libraryBundle(), { readFile: folder(libraryFiles()) });
-    const admin = (await platform.principal("admin"))!;
+    await platform.bundles.import(libraryBundle(), { readFile: folder(libraryFiles()) });
+    const admin = (await platform.accounts.principal("admin"))!;
     const { engine } = platform.fullsearch;
     const release = io.hold();
     await engine.start({ background: true });

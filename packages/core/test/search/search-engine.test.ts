@@ -44,11 +44,11 @@ describe("full-text search", () => {
     const { platform, as } = await searchWorld();
     const admin = await as("admin");
     const titles = async (q: string) => (await platform.fullsearch.search(admin, "news", { q })).documents.map((d) => d.properties?.title);
-    await platform.updateElement(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
+    await platform.elements.update(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
     expect(await titles("tsunami")).toEqual(["Weekly digest"]);
-    await platform.deleteElement(admin, "N_BODY");
+    await platform.elements.delete(admin, "N_BODY");
     expect(await titles("tsunami")).toEqual([]);
-    await platform.restoreElement(admin, "N_BODY", { document: { properties: { status: "alive" } } });
+    await platform.trash.restore(admin, "N_BODY", { document: { properties: { status: "alive" } } });
     expect(await titles("tsunami")).toEqual(["Weekly digest"]);
     expect(await titles("published")).toEqual([]);
     await platform.lifecycle.runTransition(admin, "N_TITLE", "publish", {});
@@ -68,7 +68,7 @@ describe("full-text search", () => {
     expect((await search("volcano")).titles).toHaveLength(3);
     // Nothing committed since: the index is known to be current, its domain known.
     expect(await search("volcano")).toEqual({ titles: ["Volcano eruption", "Secret volcano base", "Weekly digest"], asked: [] });
-    await platform.updateElement(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
+    await platform.elements.update(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
     const after = await search("tsunami");
     expect(after.titles).toEqual(["Weekly digest"]);
     // Asked again under the new stamp; the domain is a definition, which did not change.
@@ -125,7 +125,7 @@ describe("search administration", () => {
     const { platform, as } = await searchWorld();
     const admin = await as("admin");
     await platform.fullsearch.describeDomains(admin);
-    await platform.updateElement(admin, "N_BODY", { values: { nw_summary: "changed" } });
+    await platform.elements.update(admin, "N_BODY", { values: { nw_summary: "changed" } });
     const data = await platform.fullsearch.describeDomains(await as("searcher"));
     expect(data.config.map((d) => d.name)).toEqual(["news", "notes"]);
     const news = data.config[0]!;
@@ -149,19 +149,19 @@ describe("search administration", () => {
     const { platform, as } = await searchWorld();
     const admin = await as("admin");
     await platform.fullsearch.describeDomains(admin);
-    await platform.updateElement(admin, "N_FILE", { values: { nw_title: "Attached report, revised" } });
+    await platform.elements.update(admin, "N_FILE", { values: { nw_title: "Attached report, revised" } });
     const news = (await platform.fullsearch.describeDomains(admin)).config[0]!;
     expect(news.database.files.find((f) => f.status === "W")?.count).toBe(1);
   });
 
   it("reindexes what is outdated and tells what per domain", async () => {
-    const { platform, as } = await searchWorld();
+    const { platform, store, as } = await searchWorld();
     const admin = await as("admin");
     await platform.fullsearch.describeDomains(admin);
-    await platform.updateElement(admin, "N_BODY", { values: { nw_summary: "changed" } });
+    await platform.elements.update(admin, "N_BODY", { values: { nw_summary: "changed" } });
     // A document the index lost, and one it should not hold.
     const index = platform.fullsearch.engine.index;
-    index.remove("news", [(await platform.store.elements.latestByName("N_TITLE"))!.initid]);
+    index.remove("news", [(await store.elements.latestByName("N_TITLE"))!.initid]);
     index.upsert("news", [{ id: 999, structure: "NEWS", terms: { A: ["ghost"] } }]);
     const report = await platform.fullsearch.reindexOutdated(await as("searcher"));
     expect(report.news?.map((e) => e.title).sort()).toEqual(["Volcano eruption", "Weekly digest"]);
@@ -185,8 +185,8 @@ describe("search index lifecycle", () => {
     await first.platform.fullsearch.engine.stop();
     expect(first.log).toEqual(['domain "news": no usable index, building it', 'domain "notes": no usable index, building it']);
     // Same store, new process: an element changes while nothing runs.
-    const store = first.platform.store;
-    await first.platform.updateElement(await first.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    const store = first.store;
+    await first.platform.elements.update(await first.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
     const { createPlatform } = await import("../../src/platform.ts");
     const log: string[] = [];
     const second = createPlatform({
@@ -195,7 +195,7 @@ describe("search index lifecycle", () => {
     await second.fullsearch.engine.start();
     await second.fullsearch.engine.stop();
     expect(log).toEqual([]);
-    const admin = (await second.principal("admin"))!;
+    const admin = (await second.accounts.principal("admin"))!;
     expect((await second.fullsearch.search(admin, "news", { q: "iceberg" })).documents.map((d) => d.properties?.title)).toEqual(["Photo of an iceberg"]);
   });
 
@@ -209,7 +209,7 @@ describe("search index lifecycle", () => {
     bundle.searchDomains[0].configs[0].fields.push({ field: "nw_body", weight: "A" });
     const { importBundle } = await import("../../src/bundle/import-bundle.ts");
     const before = world.platform.fullsearch.engine.index.coverage("news")!.fingerprint;
-    await importBundle(world.platform, bundle, { readFile: folder(SEARCH_FILES) });
+    await world.platform.bundles.import(bundle, { readFile: folder(SEARCH_FILES) });
     // The index in place answers while the new one is built in the background.
     expect((await world.platform.fullsearch.search(admin, "news", { q: "volcano" })).documents).not.toEqual([]);
     expect(world.log).toEqual(['domain "news" changed: rebuilding its index in the background']);
@@ -221,7 +221,7 @@ describe("search index lifecycle", () => {
     // Another process (lineage search reindex) rebuilds with the next generation.
     const { createPlatform } = await import("../../src/platform.ts");
     const other = createPlatform({
-      store: world.platform.store, searchIndex: createMemorySearchIndex({ disk }), searchLog: () => {}, searchCallables: { state: () => "" },
+      store: world.store, searchIndex: createMemorySearchIndex({ disk }), searchLog: () => {}, searchCallables: { state: () => "" },
     });
     await other.fullsearch.engine.rebuild("news", { announce: true });
     world.log.length = 0;
@@ -240,11 +240,11 @@ describe("search index lifecycle", () => {
       const bundle = searchBundle();
       bundle.searchDomains[0].configs[0].fields.push({ field: "nw_body", weight });
       const { importBundle } = await import("../../src/bundle/import-bundle.ts");
-      await importBundle(world.platform, bundle, { readFile: folder(SEARCH_FILES) });
+      await world.platform.bundles.import(bundle, { readFile: folder(SEARCH_FILES) });
     };
     await redefine("A");
     await titles("x");
-    await world.platform.updateElement(admin, "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    await world.platform.elements.update(admin, "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
     await engine.rebuild("news");
     expect(await titles("iceberg")).toEqual(["Photo of an iceberg"]);
     const before = engine.index.coverage("news")!.fingerprint;
@@ -264,7 +264,7 @@ describe("search index lifecycle", () => {
     const { engine } = world.platform.fullsearch;
     await engine.start();
     const expected = { fingerprint: engine.index.coverage("news")!.fingerprint, generation: 0 };
-    await world.platform.updateElement(await world.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    await world.platform.elements.update(await world.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
     await engine.sync();
     failing = true;
     await engine.stop();
@@ -275,6 +275,6 @@ describe("search index lifecycle", () => {
     expect((await memory.open("news", expected))?.seq).toBe(applied);
     failing = true;
     await expect(engine.rebuild("news", { announce: true })).rejects.toThrow("disk full");
-    expect(await world.platform.store.search.generation("news")).toBe(0);
+    expect(await world.store.search.generation("news")).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { importBundle } from "../../src/bundle/import-bundle.ts";
+import type { Store } from "../../src/ports/store.port.ts";
 import { createPlatform, type Platform, type PlatformOptions } from "../../src/platform.ts";
 import type { Principal } from "../../src/accounts/principal.ts";
 import { createMemoryStore } from "../../src/testing/index.ts";
@@ -71,6 +71,8 @@ export const SEARCH_FILES = {
 
 export interface SearchWorld {
   readonly platform: Platform;
+  /** The store the platform was made on. */
+  readonly store: Store;
   readonly as: (login: string) => Promise<Principal>;
   readonly log: string[];
 }
@@ -80,17 +82,19 @@ export async function searchWorld(
   options: Partial<PlatformOptions> = {}, bundle: RawBundle = searchBundle(), files: Readonly<Record<string, Uint8Array>> = {},
 ): Promise<SearchWorld> {
   const log: string[] = [];
+  const store = options.store ?? createMemoryStore();
   const platform = createPlatform({
-    store: createMemoryStore(), clock: tickingClock(), hasher: countingHasher(),
+    clock: tickingClock(), hasher: countingHasher(),
     searchCallables: { state: (element) => (element.state === "published" ? "published online" : "") },
     searchLog: (line) => log.push(line),
     ...options,
+    store,
   });
-  await importBundle(platform, bundle, { readFile: folder({ ...SEARCH_FILES, ...files }) });
+  await platform.bundles.import(bundle, { readFile: folder({ ...SEARCH_FILES, ...files }) });
   const as = async (login: string) => {
-    const principal = await platform.principal(login);
+    const principal = await platform.accounts.principal(login);
     if (!principal) throw new Error(`no account ${login}`);
     return principal;
   };
-  return { platform, as, log };
+  return { platform, store, as, log };
 }

@@ -1,0 +1,23 @@
+import type { PlatformContext } from "../scope/platform-context.ts";
+import { checkBundle, type BundleCheck } from "./bundle-problems.ts";
+import type { BundleSource } from "./bundle-source.ts";
+import { importBundle, importBundleSource, type ImportBundleOptions, type ImportReport } from "./import-bundle.ts";
+
+/** Bundles (docs/bundles.md): definitions, accounts and first elements, checked whole, imported in one transaction. */
+export interface BundlesFacade {
+  /** Every problem of a bundle against the store, each at its JSON path; nothing is written. */
+  check(input: unknown, readFile: ImportBundleOptions["readFile"]): Promise<BundleCheck>;
+  /** Imports a parsed bundle: definitions first, then elements, in one transaction (BUNDLE0001 with every problem when refused). */
+  import(input: unknown, options: ImportBundleOptions): Promise<ImportReport>;
+  /** Imports a bundle read in parts (a file streamed a batch of elements at a time). */
+  importSource(source: BundleSource, options: ImportBundleOptions): Promise<ImportReport>;
+}
+
+/** The bundles façade over a platform's context. */
+export function createBundlesFacade(context: PlatformContext): BundlesFacade {
+  return {
+    check: (input, readFile) => checkBundle(input, { store: context.store, readFile }),
+    import: (input, options) => importBundle(context, input, options),
+    importSource: (source, options) => importBundleSource(context, source, options),
+  };
+}

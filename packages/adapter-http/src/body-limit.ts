@@ -25,9 +25,11 @@ export function bodyLimit(maxSize: number): MiddlewareHandler {
   return async (c, next) => {
     if (!c.req.raw.body || !c.req.raw.headers.has("transfer-encoding")) return limit(c, next);
     let stop = () => {};
+    let declaredOver = false;
     const declaredTooMuch = new Promise<never>((_, refuse) => {
       stop = onDeclaredBodySize((c.env as NodeBindings | undefined)?.incoming, (total) => {
         if (total <= maxSize) return;
+        declaredOver = true;
         try {
           tooLarge(c);
         } catch (error) {
@@ -37,10 +39,11 @@ export function bodyLimit(maxSize: number): MiddlewareHandler {
     });
     try {
       // Refused on a declaration, Hono's read of the body is left pending, not cancelled: cancelling
-      // would destroy the socket before the 413 is sent. The body read whole, declarations are over.
+      // would destroy the socket before the 413 is sent; should that read ever finish, the route
+      // still never runs. The body read whole, declarations are over.
       return await Promise.race([limit(c, () => {
         stop();
-        return next();
+        return declaredOver ? tooLarge(c) : next();
       }), declaredTooMuch]);
     } finally {
       stop();

@@ -3,7 +3,6 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import { parseArgs } from "node:util";
 import { positive } from "./bench-options.ts";
-import { requestId } from "../packages/adapter-http/src/request-id.ts";
 
 /** What this script uses of Hono and its middlewares (resolved from the HTTP adapter's package: the root does not depend on them). */
 type Middleware = (c: never, next: () => Promise<void>) => Promise<unknown>;
@@ -18,13 +17,15 @@ const fromHttpAdapter = createRequire(new URL("../packages/adapter-http/package.
 const { Hono } = fromHttpAdapter("hono") as { Hono: new () => BareApp };
 const { methodOverride } = fromHttpAdapter("hono/method-override") as { methodOverride(options: { app: BareApp; header: string }): Middleware };
 const { requestId: honoRequestId } = fromHttpAdapter("hono/request-id") as { requestId(options: { limitLength: number }): Middleware };
+const { timeout: honoTimeout } = fromHttpAdapter("hono/timeout") as { timeout(duration: number): Middleware };
 const { describeRoute } = fromHttpAdapter("hono-openapi") as { describeRoute(spec: { summary: string }): Middleware };
 const { getRequestListener } = fromHttpAdapter("@hono/node-server") as {
   getRequestListener(fetch: BareApp["fetch"]): (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
 };
 
 /*
- * `pnpm exec tsx bench/middleware-cost.ts`: what one piece on the request path costs, in µs of CPU
+ * `NODE_OPTIONS=--conditions=@lineage/source pnpm exec tsx bench/middleware-cost.ts` (the request timeout
+ * imports the core from its sources): what one piece on the request path costs, in µs of CPU
  * per request, measured on a bare Hono app (one route answering a short text) through
  * @hono/node-server's request listener with no socket, each variant in turn in this one process
  * (--rounds rounds of --requests requests each, 10 in flight), so that the difference between two
@@ -33,12 +34,21 @@ const { getRequestListener } = fromHttpAdapter("@hono/node-server") as {
  *   - the request id: ours (request-id.ts) and Hono's hono/request-id, without and with an incoming id;
  *   - a route described by hono-openapi's describeRoute (a middleware of its own) and the same route
  *     without it (describedRoute puts the description on the handler instead);
- *   - Hono's method-override, for a GET (the hot path: it must cost nothing) and for a POST overridden as a PUT.
- * Prints a table of the medians and lowest rounds; writes nothing.
+ *   - Hono's method-override, for a GET (the hot path: it must cost nothing) and for a POST overridden as a PUT;
+ *   - the request timeout (30 s, never reached): ours (request-timeout.ts: one timer for all the requests in
+ *     flight, and the deadline a write hands its transaction) and Hono's hono/timeout (a timer and a race each).
+ * --only "no middleware,request timeout" keeps the variants whose names start so; --built takes our
+ * pieces from packages/adapter-http/dist (`pnpm build` first) rather than from their sources through tsx. Prints a table of the
+ * medians and lowest rounds; writes nothing.
  */
 
-const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "15" }, requests: { type: "string", default: "5000" } } });
+const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "15" }, requests: { type: "string", default: "5000" }, only: { type: "string" }, built: { type: "boolean", default: false } } });
 const rounds = positive("rounds", args.rounds, 200);
+// tsx names every closure it compiles (esbuild's keepNames): a closure made per request costs more
+// than in the JavaScript tsc emits, which is what the server runs (`pnpm build` first).
+const ours = args.built ? "../packages/adapter-http/dist" : "../packages/adapter-http/src";
+const { requestId } = (await import(`${ours}/request-id.${args.built ? "js" : "ts"}`)) as typeof import("../packages/adapter-http/src/request-id.ts");
+const { requestTimeout } = (await import(`${ours}/request-timeout.${args.built ? "js" : "ts"}`)) as typeof import("../packages/adapter-http/src/request-timeout.ts");
 const requests = positive("requests", args.requests, 1_000_000);
 
 type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
@@ -58,7 +68,7 @@ const HEADERS = { host: "bench", accept: "application/json", authorization: "Bas
 interface Variant { readonly name: string; readonly listen: Listener; readonly method: string; readonly path: string; readonly headers: Record<string, string> }
 
 const withId = { ...HEADERS, "x-request-id": "lb1-trace-0042" };
-const VARIANTS: Variant[] = [
+const ALL_VARIANTS: Variant[] = [
   { name: "no middleware", listen: app([]), method: "GET", path: "/item", headers: HEADERS },
   { name: "request id: ours", listen: app([requestId() as Middleware]), method: "GET", path: "/item", headers: HEADERS },
   { name: "request id: Hono's", listen: app([honoRequestId({ limitLength: 128 })]), method: "GET", path: "/item", headers: HEADERS },
@@ -67,8 +77,13 @@ const VARIANTS: Variant[] = [
   { name: "route described by describeRoute (a middleware)", listen: app([]), method: "GET", path: "/described", headers: HEADERS },
   { name: "method override (Hono's): a GET", listen: app([], { override: true }), method: "GET", path: "/item", headers: HEADERS },
   { name: "method override (Hono's): a POST as PUT", listen: app([], { override: true }), method: "POST", path: "/item", headers: { ...HEADERS, "x-http-method-override": "PUT" } },
+  { name: "request timeout: ours", listen: app([requestTimeout(30_000) as Middleware]), method: "GET", path: "/item", headers: HEADERS },
+  { name: "request timeout: Hono's", listen: app([honoTimeout(30_000)]), method: "GET", path: "/item", headers: HEADERS },
   { name: "a PUT (what the overridden POST becomes)", listen: app([]), method: "PUT", path: "/item", headers: HEADERS },
 ];
+
+const prefixes = args.only?.split(",").map((prefix) => prefix.trim());
+const VARIANTS = ALL_VARIANTS.filter((variant) => !prefixes || prefixes.some((prefix) => variant.name.startsWith(prefix)));
 
 function request(variant: Variant): Promise<void> {
   const incoming = new IncomingMessage(new Socket());
@@ -93,7 +108,12 @@ function request(variant: Variant): Promise<void> {
 
 async function round(variant: Variant, count: number): Promise<number> {
   const started = process.cpuUsage();
-  for (let i = 0; i < count; i += 10) await Promise.all(Array.from({ length: 10 }, () => request(variant)));
+  for (let i = 0; i < count; i += 10) {
+    await Promise.all(Array.from({ length: 10 }, () => request(variant)));
+    // Back to the event loop, as a server is after each socket read: without it the loop never leaves the
+    // microtask queue, and the streams' process.nextTick callbacks pile up unrun (the heap grew 1.4 KB a request).
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   const used = process.cpuUsage(started);
   return (used.user + used.system) / count;
 }

@@ -1,5 +1,6 @@
 import { LineageError } from "@lineage/core";
 import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit as honoBodyLimit } from "hono/body-limit";
 import { onDeclaredBodySize } from "./declared-body-size.ts";
 
 interface NodeBindings {
@@ -7,56 +8,45 @@ interface NodeBindings {
 }
 
 /**
- * Refuses a request body over `maxSize` bytes with 413 API0010: at once when its Content-Length
- * says so, while reading a chunked body as its bytes arrive, and at once when its chunk-size lines
- * declare more (as served by startServer: declared-body-size.ts), without waiting for bytes a
- * client may never send. The refusal closes the connection: the rest of the body is not read.
- * A chunked body within the limit is read whole before the route runs, as Hono's bodyLimit does.
+ * Refuses a request body over `maxSize` bytes with 413 API0010, closing the connection (the rest of
+ * the body is not read). Hono's bodyLimit refuses at once a Content-Length over it, and a chunked
+ * body as its bytes arrive (a body within the limit is read whole before the route runs). Beside it,
+ * a chunked body whose chunk-size lines declare more (as served by startServer:
+ * declared-body-size.ts) is refused at once too: neither Hono's bodyLimit nor Node's timeouts can,
+ * and a client declaring 2^64-1 bytes and sending none would hold the request until it times out
+ * (503, not 413: packages/adapter-http/test/limits.e2e.test.ts, "a chunk size declared over the limit").
  */
 export function bodyLimit(maxSize: number): MiddlewareHandler {
-  const tooLarge = (c: Context): LineageError => {
+  const tooLarge = (c: Context): never => {
     c.header("Connection", "close");
-    return new LineageError("API0010", [maxSize]);
+    throw new LineageError("API0010", [maxSize]);
   };
+  const limit = honoBodyLimit({ maxSize, onError: tooLarge });
   return async (c, next) => {
-    const raw = c.req.raw;
-    if (!raw.body) return next();
-    const chunked = raw.headers.has("transfer-encoding");
-    if (!chunked && raw.headers.has("content-length")) {
-      if (Number.parseInt(raw.headers.get("content-length") ?? "0", 10) > maxSize) throw tooLarge(c);
-      return next();
-    }
-    let refuse!: (error: LineageError) => void;
-    const declaredTooMuch = new Promise<never>((_, reject) => {
-      refuse = reject;
-    });
-    // Once the body is read, nothing looks at it any more.
-    declaredTooMuch.catch(() => {});
-    const stop = onDeclaredBodySize((c.env as NodeBindings | undefined)?.incoming, (total) => {
-      if (total > maxSize) refuse(tooLarge(c));
-    });
-    let size = 0;
-    let buffer = new Uint8Array(0);
-    const reader = raw.body.getReader();
-    try {
-      for (;;) {
-        // A read left pending is not cancelled: that would destroy the socket before the 413 is sent.
-        const read = await Promise.race([reader.read(), declaredTooMuch]);
-        if (read.done) break;
-        const offset = size;
-        size += read.value.length;
-        if (size > maxSize) throw tooLarge(c);
-        if (size > buffer.length) {
-          const grown = new Uint8Array(Math.min(maxSize, Math.max(size, buffer.length * 2)));
-          grown.set(buffer.subarray(0, offset));
-          buffer = grown;
+    if (!c.req.raw.body || !c.req.raw.headers.has("transfer-encoding")) return limit(c, next);
+    let stop = () => {};
+    let declaredOver = false;
+    const declaredTooMuch = new Promise<never>((_, refuse) => {
+      stop = onDeclaredBodySize((c.env as NodeBindings | undefined)?.incoming, (total) => {
+        if (total <= maxSize) return;
+        declaredOver = true;
+        try {
+          tooLarge(c);
+        } catch (error) {
+          refuse(error);
         }
-        buffer.set(read.value, offset);
-      }
+      });
+    });
+    try {
+      // Refused on a declaration, Hono's read of the body is left pending, not cancelled: cancelling
+      // would destroy the socket before the 413 is sent; should that read ever finish, the route
+      // still never runs. The body read whole, declarations are over.
+      return await Promise.race([limit(c, () => {
+        stop();
+        return declaredOver ? tooLarge(c) : next();
+      }), declaredTooMuch]);
     } finally {
       stop();
     }
-    c.req.raw = new Request(raw, { body: buffer.subarray(0, size) });
-    return next();
   };
 }

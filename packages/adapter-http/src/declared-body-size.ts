@@ -7,7 +7,9 @@ import type { Socket } from "node:net";
  * sending nothing leaves the body reader waiting for bytes that never come, until the request
  * timeout. So the server reads the framing of each connection's bytes beside Node's parser
  * (never altering them), and the body limit (body-limit.ts) refuses at once a body declared
- * over it.
+ * over it. Neither Hono's bodyLimit nor Node's own timeouts (requestTimeout, headersTimeout) can:
+ * without this, such a request is answered 503 when it times out, not 413 at once
+ * (limits.e2e.test.ts, "a chunk size declared over the limit").
  */
 
 interface Declared {
@@ -192,9 +194,8 @@ function connectionReader(next: () => IncomingMessage | undefined) {
 /**
  * Follows the chunk-size lines of every request `server` receives, for `onDeclaredBodySize`.
  * Listening to a socket's data makes Node feed its parser from JavaScript rather than natively
- * (http.Server switches by itself when a `data` listener is added). Measured on GET one element
- * (server CPU per request, 6 alternating rounds): no difference beyond this machine's noise; the
- * reader itself takes about 0.6 µs per request.
+ * (http.Server switches by itself when a `data` listener is added). What that costs a request:
+ * docs/benchmarks.md, "HTTP infrastructure" (bench/declared-body-size.ts).
  */
 export function watchDeclaredBodySizes(server: Server): void {
   const followed = new WeakMap<Socket, IncomingMessage[]>();

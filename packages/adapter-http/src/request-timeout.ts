@@ -67,6 +67,10 @@ function createDeadlines(ms: number) {
  * request's `deadline` is aborted: body readers check it (a PUT whose body
  * took too long to arrive is answered 503 and never written), and writes
  * hand it to their transaction, which then rolls back instead of committing.
+ * Ours rather than Hono's hono/timeout, which races the rest against one timer per request: it
+ * gives the rest no deadline to check, and cannot stop the clock of a write that has begun to
+ * commit, so that write would be answered 503 (limits.e2e.test.ts, "a PUT that committed in time").
+ * Its cost against Hono's: docs/benchmarks.md, "HTTP infrastructure".
  */
 export function requestTimeout(ms: number): MiddlewareHandler<HttpEnv> {
   const deadlines = createDeadlines(ms);

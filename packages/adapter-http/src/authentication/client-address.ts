@@ -1,5 +1,7 @@
 import type { Context } from "hono";
+import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
+import proxyAddr from "proxy-addr";
 import { headerOf } from "../request-header.ts";
 
 /** The header a trusted proxy writes the client's address in. */
@@ -29,35 +31,20 @@ const MAX_NAME = 64;
  * The client address of requests: the connection's, unless it comes from a
  * trusted proxy; then the forwarded chain is read from its right end (what
  * the nearest proxy wrote) leftwards, past every trusted proxy, to the first
- * address that is not one. Entries a client wrote itself sit to the left of
+ * address that is not one (proxy-addr's walk). Entries a client wrote itself sit to the left of
  * what its proxy appended, so they are never reached unless that proxy is trusted.
  * Throws on an entry of `trustedProxies` that is no address or range.
  */
 export function createClientAddressResolver(options: ClientAddressOptions = {}): (c: Context) => RequestAddresses {
-  const trusted = trustedProxyList(options.trustedProxies ?? []);
+  const isTrusted = trustedProxyList(options.trustedProxies ?? []);
   const header = options.forwardedHeader ?? "x-forwarded-for";
-  if (!trusted) {
-    return (c) => {
-      const peer = peerOf(c);
-      return { client: unmapped(peer), peer };
-    };
-  }
-  const isTrusted = (address: string) => {
-    const family = isIP(address);
-    return family !== 0 && trusted.check(address, family === 4 ? "ipv4" : "ipv6");
-  };
   return (c) => {
     const peer = peerOf(c);
-    let client = peer;
-    if (isTrusted(peer)) {
-      const value = headerOf(c, header);
-      const chain = value ? (header === "forwarded" ? forwardedFor(value) : value.split(",")) : [];
-      for (let i = chain.length - 1; i >= 0 && isTrusted(client); i--) {
-        const entry = normalizedEntry(chain[i] ?? "");
-        if (entry) client = entry;
-      }
-    }
-    return { client: unmapped(client), peer };
+    // Most requests come from no proxy: their headers are not even read.
+    if (!isTrusted?.(peer)) return { client: unmapped(peer), peer };
+    const value = headerOf(c, header);
+    const chain = value ? (header === "forwarded" ? forwardedFor(value) : value.split(",")) : [];
+    return { client: unmapped(proxyAddr(forwardedRequest(peer, chain), isTrusted)), peer };
   };
 }
 
@@ -70,7 +57,13 @@ export function isProxyAddress(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-function trustedProxyList(entries: readonly string[]): BlockList | undefined {
+/**
+ * The trust test proxy-addr walks the chain with; undefined when no proxy is trusted. Node's
+ * BlockList, not proxy-addr's own `compile`: that one refuses `0.0.0.0/0`, which the configuration
+ * takes, reads `0` or `127.1` as addresses where the configuration reads names, and does not count
+ * IPv4 clients in an IPv6 range that holds their `::ffff:` form (`::/0`).
+ */
+function trustedProxyList(entries: readonly string[]): ((address: string) => boolean) | undefined {
   if (entries.length === 0) return undefined;
   const list = new BlockList();
   for (const entry of entries) {
@@ -80,7 +73,20 @@ function trustedProxyList(entries: readonly string[]): BlockList | undefined {
     if (bits === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(bits), type);
   }
-  return list;
+  return (address) => {
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
+  };
+}
+
+/**
+ * What proxy-addr reads of a request (the connection's address and X-Forwarded-For), with the
+ * chain's entries as addresses: without their quotes, brackets or port, so that a proxy writing
+ * `10.1.2.3:5555` is still recognised as trusted; the Forwarded header's `for=` values in its place.
+ */
+function forwardedRequest(peer: string, chain: readonly string[]): IncomingMessage {
+  const entries = chain.map(normalizedEntry).filter((entry) => entry !== undefined);
+  return { socket: { remoteAddress: peer }, headers: { "x-forwarded-for": entries.join(",") } } as unknown as IncomingMessage;
 }
 
 function peerOf(c: Context): string {

@@ -88,6 +88,8 @@ export { LIFECYCLE_RULES, locateSubject, type LifecycleOptions, type StateListOp
 export * from "./platform.ts";
 export * from "./bundle/bundle.schema.ts";
 export * from "./bundle/bundle-problems.ts";
+export * from "./bundle/problems/bundle-check.ts";
+export { issueProblems } from "./bundle/problems/problem-report.ts";
 export * from "./bundle/import-bundle.ts";
 export * from "./bundle/bundle-source.ts";
 export * from "./bundle/bundle-names.ts";

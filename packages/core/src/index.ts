@@ -91,6 +91,7 @@ export * from "./bundle/bundle-problems.ts";
 export * from "./bundle/problems/bundle-check.ts";
 export { issueProblems } from "./bundle/problems/problem-report.ts";
 export * from "./bundle/import-bundle.ts";
+export * from "./bundle/import-report.ts";
 export * from "./bundle/bundle-source.ts";
 export * from "./bundle/bundle-names.ts";
 export * from "./bundle/import-progress.ts";

@@ -1,9 +1,11 @@
 import type { Bundle } from "../bundle.schema.ts";
 import type { BundleNames } from "../bundle-names.ts";
 import type { ImportProgressListener } from "../import-progress.ts";
+import { LineageError } from "../../errors/lineage-error.ts";
 import type { Store } from "../../ports/store.port.ts";
 
-// What a check is given and answers, apart from checkBundle so that the section checks use it without importing it back.
+// What a check is given and answers, and the error an import makes of its problems: apart from
+// checkBundle, so that the section checks and the import of the elements need not import it back.
 
 /** One thing wrong in a bundle, where it is (`$.structures[0].fields[2].type`) and why. */
 export interface BundleProblem {
@@ -42,3 +44,12 @@ export interface SourceCheck {
 
 /** Element problems listed at most: past this many, the last problem says how many more there are. */
 export const MAX_ELEMENT_PROBLEMS = 10_000;
+
+/** The error of a refused bundle: BUNDLE0001 with every problem in `data.problems`. */
+export function bundleError(problems: readonly BundleProblem[]): LineageError {
+  const first = problems[0];
+  const summary = first
+    ? `${problems.length} problem${problems.length > 1 ? "s" : ""}, the first at ${first.path}: ${first.message}`
+    : "no bundle";
+  return new LineageError("BUNDLE0001", [summary], { data: { problems } });
+}

@@ -123,6 +123,7 @@ export * from "./search/search-query.ts";
 export * from "./search/highlight.ts";
 export * from "./search/element-text.ts";
 export * from "./search/search-engine.ts";
+export type { RebuildOptions, RebuildProgress } from "./search/index-opening.ts";
 export * from "./search/search-elements.ts";
 export * from "./search/search-administration.ts";
 export * from "./search/fullsearch-use-cases.ts";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { formatImportReport, overwriteWarning } from "@lineage/core";
 import type { Io } from "./io.ts";
-import type { Run } from "./lineage-program.ts";
+import type { Run } from "./command-run.ts";
 import { importProgress } from "./import-progress.ts";
 import { openLineage } from "./start-lineage.ts";
 import { storeLocationOf, withStoreOptions, type StoreFlags } from "./store-location.ts";

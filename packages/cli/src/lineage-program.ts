@@ -1,4 +1,5 @@
 import { Command, type Option } from "commander";
+import type { Run } from "./command-run.ts";
 import { importCommand } from "./import-command.ts";
 import type { Io } from "./io.ts";
 import { postgresCommand } from "./postgres-command.ts";
@@ -6,9 +7,6 @@ import { searchCommands } from "./search-commands.ts";
 import { serveCommand } from "./serve-command.ts";
 import { tokenCommands } from "./token-commands.ts";
 import { userCommands } from "./user-commands.ts";
-
-/** Runs a command's work; its resolved number is the exit status. */
-export type Run = (work: () => Promise<number>) => Promise<void>;
 
 /** Help lines are wrapped at this width whatever the terminal, so that the help reads the same everywhere. */
 const HELP_WIDTH = 100;

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { Io } from "./io.ts";
-import type { Run } from "./lineage-program.ts";
+import type { Run } from "./command-run.ts";
 import { parsePort } from "./port-number.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { createDocumentTexts } from "@lineage/adapter-search";
 import type { Io } from "./io.ts";
-import type { Run } from "./lineage-program.ts";
+import type { Run } from "./command-run.ts";
 import { progressBar } from "./progress-bar.ts";
 import { openLineage } from "./start-lineage.ts";
 import { storeLocationOf, withStoreOptions, type StoreFlags } from "./store-location.ts";

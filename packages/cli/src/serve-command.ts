@@ -4,7 +4,7 @@ import { formatImportReport, overwriteWarning } from "@lineage/core";
 import { authOptionsOf } from "./config/auth-options.ts";
 import { loadConfig } from "./config/load-config.ts";
 import type { Io } from "./io.ts";
-import type { Run } from "./lineage-program.ts";
+import type { Run } from "./command-run.ts";
 import { flagsOfConfig, limitFlagsOf, serveSettings, withServeLimitOptions } from "./serve-flags.ts";
 import { startLineage } from "./start-lineage.ts";
 import { storeLocationOf, withStoreOptions, type StoreFlags } from "./store-location.ts";

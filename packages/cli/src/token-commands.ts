@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { isLineageError, normaliseTokenRoutes, systemPrincipal, type TokenExpiration } from "@lineage/core";
 import type { Io } from "./io.ts";
-import type { Run } from "./lineage-program.ts";
+import type { Run } from "./command-run.ts";
 import { openLineage } from "./start-lineage.ts";
 import { storeLocationOf, withStoreOptions, type StoreFlags } from "./store-location.ts";
 import { UsageError } from "./usage-error.ts";

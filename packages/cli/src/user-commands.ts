@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import { HTTP_RIGHTS, LineageError, type Account, type AccountValues, type BundleProblem, type HttpRight, type Platform } from "@lineage/core";
 import { passwordOffArgv } from "./account-password.ts";
 import type { Io } from "./io.ts";
-import type { Run } from "./lineage-program.ts";
+import type { Run } from "./command-run.ts";
 import { collect } from "./repeated-flag.ts";
 import { openLineage } from "./start-lineage.ts";
 import { storeLocationOf, withStoreOptions, type StoreFlags } from "./store-location.ts";

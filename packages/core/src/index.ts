@@ -39,9 +39,10 @@ export { createTransitionHooks, type TransitionHook, type TransitionHookContext,
 export type { FullSearchQuery } from "./search/search-elements.ts";
 export type { SearchEngine } from "./search/search-engine.ts";
 export type { SearchCallable, SearchCallables } from "./search/element-text.ts";
-export type { ImportReport, ImportBundleOptions } from "./bundle/import-bundle.ts";
-export { formatImportReport, overwriteWarning } from "./bundle/import-bundle.ts";
-export type { BundleProblem, BundleCheck } from "./bundle/bundle-problems.ts";
+export type { ImportBundleOptions } from "./bundle/import-bundle.ts";
+export type { ImportReport } from "./bundle/import-report.ts";
+export { formatImportReport, overwriteWarning } from "./bundle/import-report.ts";
+export type { BundleProblem, BundleCheck } from "./bundle/problems/bundle-check.ts";
 export type { BundlePart, BundleSource } from "./bundle/bundle-source.ts";
 export type { ImportProgress } from "./bundle/import-progress.ts";
 export type { Bundle } from "./bundle/bundle.schema.ts";

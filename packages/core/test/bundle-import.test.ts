@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { overwriteWarning, type ImportReport } from "../src/bundle/import-bundle.ts";
+import { overwriteWarning, type ImportReport } from "../src/bundle/import-report.ts";
 import { systemPrincipal } from "../src/bundle/system-principal.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import { parseFileValue } from "../src/values/file-value.ts";

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { checkBundle, issueProblems } from "../src/bundle/bundle-problems.ts";
+import { checkBundle } from "../src/bundle/bundle-problems.ts";
+import { issueProblems } from "../src/bundle/problems/problem-report.ts";
 import { BundleSchema } from "../src/bundle/bundle.schema.ts";
 import { jsonPath } from "../src/bundle/bundle-values.ts";
 import { createMemoryStore } from "../src/testing/index.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ELEMENT_PROBLEMS } from "../src/bundle/bundle-problems.ts";
+import { MAX_ELEMENT_PROBLEMS } from "../src/bundle/problems/bundle-check.ts";
 import type { BundlePart, BundleSource } from "../src/bundle/bundle-source.ts";
 import type { ImportProgress } from "../src/bundle/import-progress.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";

@@ -1,4 +1,4 @@
-import type { BundleProblem } from "../bundle/bundle-problems.ts";
+import type { BundleProblem } from "../bundle/problems/bundle-check.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import type { Account, AddUserInput } from "./account.ts";

@@ -1,4 +1,5 @@
-import { checkBundle, type BundleProblem } from "../bundle/bundle-problems.ts";
+import { checkBundle } from "../bundle/bundle-problems.ts";
+import type { BundleProblem } from "../bundle/problems/bundle-check.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Store } from "../ports/store.port.ts";

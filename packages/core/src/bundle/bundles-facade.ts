@@ -1,7 +1,9 @@
 import type { PlatformContext } from "../scope/platform-context.ts";
-import { checkBundle, type BundleCheck } from "./bundle-problems.ts";
+import { checkBundle } from "./bundle-problems.ts";
+import type { BundleCheck } from "./problems/bundle-check.ts";
 import type { BundleSource } from "./bundle-source.ts";
-import { importBundle, importBundleSource, type ImportBundleOptions, type ImportReport } from "./import-bundle.ts";
+import { importBundle, importBundleSource, type ImportBundleOptions } from "./import-bundle.ts";
+import type { ImportReport } from "./import-report.ts";
 
 /** Bundles (docs/bundles.md): definitions, accounts and first elements, checked whole, imported in one transaction. */
 export interface BundlesFacade {

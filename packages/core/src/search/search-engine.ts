@@ -1,19 +1,23 @@
 import type { ElementRevision } from "../elements/smart-element.ts";
 import { createDefinitionsCache, type Definitions } from "../scope/definitions.ts";
-import { createRequestScope } from "../scope/create-request-scope.ts";
 import { LineageError } from "../errors/lineage-error.ts";
-import { SYSTEM_ACCOUNT, systemPrincipal } from "../bundle/system-principal.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
-import type { IndexedDocument, SearchHit, SearchIndex } from "../ports/search-index.port.ts";
+import type { SearchHit, SearchIndex } from "../ports/search-index.port.ts";
 import type { Store } from "../ports/store.port.ts";
 import { analyzerFor, type Analyzer } from "./analyzer.ts";
-import { elementText, indexedDocument, prepareElementTexts, type ElementText, type SearchCallables } from "./element-text.ts";
+import { createChangeFeed } from "./change-feed.ts";
+import { createDomainDocuments } from "./domain-documents.ts";
+import type { ElementText, SearchCallables } from "./element-text.ts";
+import type { EngineState } from "./engine-state.ts";
 import { createFileTextCache, type FileTextCache } from "./file-text.ts";
 import type { DocumentTextExtractor } from "../ports/document-text.port.ts";
 import { createIndexLanes } from "./index-lanes.ts";
-import { domainFingerprint, domainStructures, withInheritedConfigs, type SearchDomain } from "./search-domain.ts";
+import { createIndexOpening, type RebuildOptions } from "./index-opening.ts";
+import { createIndexPersistence } from "./index-persistence.ts";
+import { withInheritedConfigs, type SearchDomain } from "./search-domain.ts";
 import type { SearchQuery } from "./search-query.ts";
 
+/** What createSearchEngine is given. */
 export interface SearchEngineOptions {
   readonly store: Store;
   readonly index: SearchIndex;
@@ -43,15 +47,6 @@ export interface StartOptions {
    * a server listens meanwhile, and searches of a domain not open yet wait `openWaitMs` for it.
    */
   readonly background?: boolean;
-}
-
-/** Progress of a rebuild: elements done out of total. */
-export type RebuildProgress = (done: number, total: number) => void;
-
-export interface RebuildOptions {
-  readonly onProgress?: RebuildProgress;
-  /** Raise the domain's generation, so that other processes on the same store load the new index. */
-  readonly announce?: boolean;
 }
 
 /**
@@ -98,31 +93,6 @@ export interface SearchEngine {
   nextUpdate(): Date;
 }
 
-interface OpenDomain {
-  readonly domain: SearchDomain;
-  readonly fingerprint: string;
-  /** The structures whose elements the domain indexes. */
-  readonly structures: ReadonlySet<string>;
-  changedSincePersist: number;
-  lastPersist: number;
-}
-
-const openDomain = (domain: SearchDomain): OpenDomain => ({
-  domain, fingerprint: domainFingerprint(domain), structures: new Set(domainStructures(domain)), changedSincePersist: 0, lastPersist: Date.now(),
-});
-
-/** The name a domain's next index is built under, so that searches use the current one until it is complete. */
-const shadowOf = (name: string) => `${name}\u0000next`;
-
-const BATCH = 500;
-const PERSIST_AFTER_CHANGES = 1000;
-const PERSIST_AFTER_MS = 5 * 60_000;
-
-const isAlive = (element: ElementRevision) => element.status === "alive";
-const byInitid = (a: ElementRevision, b: ElementRevision) => a.initid - b.initid;
-/** A macrotask: timers and I/O run between two batches of a build, however fast the store answers. */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
 /**
  * The search engine over a store and an index.
  *
@@ -141,23 +111,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const definitionsOf = options.definitions ?? definitionsOfStore(store);
   const fileTexts = createFileTextCache(undefined, options.documents);
   const lanes = createIndexLanes();
-  const open = new Map<string, OpenDomain>();
-  // Loading or building a domain that has no index open yet (or must reload): one at a time per domain.
-  const opening = new Map<string, Promise<OpenDomain>>();
-  const rebuilding = new Map<string, Promise<number>>();
+  const shared: EngineState = { store, index, lanes, open: new Map(), log };
+  const { open } = shared;
   let timer: ReturnType<typeof setInterval> | undefined;
   let ticking: Promise<void> | undefined;
   let nextRun = Date.now();
-  // Snapshots being written in the background: stop() waits for them.
-  const writing = new Set<Promise<void>>();
-  // Raised by stop(): a rebuild started before gives up at its next step.
-  let epoch = 0;
-  const warned = new Set<string>();
-  const warn = (message: string) => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    log(message);
-  };
 
   // A domain's configs cover the descendants of their structures: applied whenever a domain is read.
   const storedDomain = async (name: string): Promise<SearchDomain | undefined> => {
@@ -187,208 +145,12 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    */
   const currentAt = new Map<string, string>();
 
-  async function textsOf(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]> {
-    if (elements.length === 0) return [];
-    const principal = { ...systemPrincipal(), account: { ...SYSTEM_ACCOUNT, locale: domain.lang } };
-    const scope = createRequestScope(store, principal, await definitionsOf());
-    const files = await prepareElementTexts(domain, elements, scope, fileTexts);
-    const context = { scope, files, callables, warn };
-    return elements.map((element) => elementText(element, domain, context));
-  }
-
-  async function documentsOf(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<IndexedDocument[]> {
-    const texts = await textsOf(domain, elements);
-    const analyzer = analyzerFor(domain.stem);
-    return elements.map((element, i) => indexedDocument(element, texts[i]!, analyzer));
-  }
-
-  /** The latest revisions of these lineages that are alive, by initid, in one read. */
-  async function aliveLatest(initids: readonly number[]): Promise<ElementRevision[]> {
-    if (initids.length === 0) return [];
-    return (await store.elements.latestMany([...new Set(initids)])).filter(isAlive).sort(byInitid);
-  }
-
-  /**
-   * Applies pending changes to the index named `target` (the domain's, or its
-   * shadow), a batch at a time; adds the elements it reindexed or removed to
-   * `touched` when given. The caller holds the target's lane, or owns the shadow.
-   */
-  async function applyChanges(state: OpenDomain, limit: number, target: string, touched?: Set<number>): Promise<number> {
-    let applied = 0;
-    while (applied < limit) {
-      const from = index.coverage(target)?.seq ?? 0;
-      const changes = await store.search.changesAfter(from, Math.min(BATCH, limit - applied));
-      if (changes.length === 0) break;
-      const relevant = [...new Set(changes.filter((change) => state.structures.has(change.structure)).map((change) => change.initid))];
-      const alive = await aliveLatest(relevant);
-      const documents = await documentsOf(state.domain, alive);
-      const kept = new Set(alive.map((element) => element.initid));
-      const gone = relevant.filter((id) => !kept.has(id));
-      // In one synchronous step: the index never shows a sequence number without the documents it stands for.
-      if (documents.length > 0) index.upsert(target, documents);
-      if (gone.length > 0) index.remove(target, gone);
-      index.advance(target, changes[changes.length - 1]!.seq);
-      applied += changes.length;
-      state.changedSincePersist += relevant.length;
-      if (touched) for (const id of relevant) touched.add(id);
-    }
-    return applied;
-  }
-
-  /** Applies pending changes to a domain's index in place, in its lane. */
-  function catchUp(name: string, limit: number): Promise<number> {
-    return lanes.run(name, async () => {
-      const state = open.get(name);
-      return state ? applyChanges(state, limit, name) : 0;
-    });
-  }
-
-  /**
-   * Builds a domain's index under its shadow name, in batches, then catches
-   * it up with the changes made meanwhile and makes it the domain's index.
-   */
-  async function build(state: OpenDomain, generation: number, onProgress?: RebuildProgress): Promise<number> {
-    const { name } = state.domain;
-    const shadow = shadowOf(name);
-    const startedIn = epoch;
-    const stopped = () => {
-      if (epoch !== startedIn) throw new Error(`the rebuild of domain "${name}" was stopped`);
-    };
-    // Changes after this point are applied once the build is over: none is missed.
-    const seq = await store.search.lastSeq();
-    const all = await store.search.aliveInitids([...state.structures]);
-    index.reset(shadow, { fingerprint: state.fingerprint, generation, seq });
-    try {
-      let done = 0;
-      onProgress?.(0, all.length);
-      for (let start = 0; start < all.length; start += BATCH) {
-        await nextTurn();
-        stopped();
-        const elements = await aliveLatest(all.slice(start, start + BATCH));
-        index.upsert(shadow, await documentsOf(state.domain, elements));
-        done += elements.length;
-        onProgress?.(done, all.length);
-      }
-      await nextTurn();
-      stopped();
-      // Most of the catching up outside the lane, so that searches go on meanwhile; the rest with the swap.
-      await applyChanges(state, Number.MAX_SAFE_INTEGER, shadow);
-      await lanes.run(name, async () => {
-        stopped();
-        await applyChanges(state, Number.MAX_SAFE_INTEGER, shadow);
-        index.replace(name, shadow);
-        state.changedSincePersist = 0;
-        open.set(name, state);
-      });
-      return done;
-    } finally {
-      // Given up (an error, or stop()): the shadow is forgotten; after the swap this does nothing.
-      if (index.coverage(shadow)) index.drop(shadow);
-    }
-  }
-
-  /** One build of a domain at a time: asked again meanwhile, the build running answers. */
-  function building(name: string, task: () => Promise<number>): Promise<number> {
-    const running = rebuilding.get(name);
-    if (running) return running;
-    const started = task().finally(() => rebuilding.delete(name));
-    rebuilding.set(name, started);
-    return started;
-  }
-
-  /** Persists a domain; the answer rejects if the snapshot could not be written (which is also logged). */
-  function persist(state: OpenDomain): Promise<void> {
-    const name = state.domain.name;
-    state.changedSincePersist = 0;
-    state.lastPersist = Date.now();
-    let written: Promise<void>;
-    try {
-      // Captured now, whatever happens to the index while it is written.
-      written = Promise.resolve(index.persist(name));
-    } catch (error) {
-      written = Promise.reject(error as Error);
-    }
-    const settled = written.catch((error: unknown) => {
-      log(`domain "${name}": writing its snapshot failed: ${(error as Error).message}`);
-      // What the snapshot missed is written next time.
-      state.changedSincePersist = Math.max(state.changedSincePersist, 1);
-    });
-    writing.add(settled);
-    void settled.finally(() => writing.delete(settled));
-    return written;
-  }
-
-  /** Loads a domain's persisted index, or builds it (persisted in the background) when there is no usable one. */
-  async function openNow(domain: SearchDomain): Promise<OpenDomain> {
-    const { name } = domain;
-    const state = openDomain(domain);
-    const generation = await store.search.generation(name);
-    const loaded = await lanes.run(name, async () => {
-      if (!(await index.open(name, { fingerprint: state.fingerprint, generation }))) return false;
-      open.set(name, state);
-      return true;
-    });
-    if (loaded) return state;
-    log(`domain "${name}": no usable index, building it`);
-    await building(name, async () => {
-      const count = await build(state, generation);
-      void persist(state);
-      return count;
-    });
-    return open.get(name) ?? state;
-  }
-
-  /** A domain's first opening, waited for at most `openWaitMs`: past it FSEA0004, the opening going on. */
-  async function firstOpening(domain: SearchDomain): Promise<OpenDomain> {
-    const task = prepared(domain);
-    let timeout: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timeout = setTimeout(() => resolve(undefined), openWaitMs);
-    });
-    try {
-      const state = await Promise.race([task, late]);
-      if (state) return state;
-      task.catch(() => {});
-      throw new LineageError("FSEA0004", [domain.name]);
-    } finally {
-      clearTimeout(timeout);
-    }
-  }
-
-  /** Opens a domain once, however many ask meanwhile. */
-  function opened(domain: SearchDomain): Promise<OpenDomain> {
-    const running = opening.get(domain.name);
-    if (running) return running;
-    const task = openNow(domain).finally(() => opening.delete(domain.name));
-    opening.set(domain.name, task);
-    return task;
-  }
-
-  /**
-   * The open state of a domain, current with its recorded definition and
-   * generation. A domain whose definition changed keeps answering from its
-   * index while the new one is built in the background.
-   */
-  async function prepared(domain: SearchDomain): Promise<OpenDomain> {
-    const { name } = domain;
-    const state = open.get(name);
-    if (!state) return opened(domain);
-    if (rebuilding.has(name) || opening.has(name)) return state;
-    if (state.fingerprint !== domainFingerprint(domain)) {
-      log(`domain "${name}" changed: rebuilding its index in the background`);
-      rebuild(name).catch((error: unknown) => log(`domain "${name}": rebuilding failed: ${(error as Error).message}`));
-      return state;
-    }
-    const generation = await store.search.generation(name);
-    // Replaced meanwhile (by a rebuild of ours, which records its generation after the swap): that index is current.
-    const now = open.get(name);
-    if (now !== state || rebuilding.has(name) || opening.has(name)) return now ?? opened(domain);
-    if (index.coverage(name)?.generation !== generation) {
-      log(`domain "${name}" was rebuilt by another process: loading its index`);
-      return opened(domain);
-    }
-    return state;
-  }
+  const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log });
+  const feed = createChangeFeed(shared, documents);
+  const persistence = createIndexPersistence(shared);
+  const opening = createIndexOpening(shared, { feed, documents, persistence, domain: domainNamed, openWaitMs });
+  const { prepared, firstOpening, rebuild } = opening;
+  const { apply: applyChanges, catchUp } = feed;
 
   async function sync(limit = 10_000): Promise<number> {
     let applied = 0;
@@ -410,50 +172,16 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return applied;
   }
 
-  function rebuild(name: string, rebuildOptions: RebuildOptions = {}): Promise<number> {
-    return building(name, () => rebuildNow(name, rebuildOptions));
-  }
-
-  async function rebuildNow(name: string, rebuildOptions: RebuildOptions): Promise<number> {
-    const state = openDomain(await domainNamed(name));
-    const current = await store.search.generation(name);
-    const generation = rebuildOptions.announce ? current + 1 : current;
-    const count = await build(state, generation, rebuildOptions.onProgress);
-    await persist(state);
-    if (rebuildOptions.announce) await store.search.setGeneration(name, generation);
-    return count;
-  }
-
   async function reindexDomain(domain: SearchDomain): Promise<ElementRevision[]> {
     await prepared(domain);
-    const { name } = domain;
-    const touched = new Set<number>();
-    await lanes.run(name, async () => {
-      const state = open.get(name);
-      if (!state) return;
-      await applyChanges(state, Number.MAX_SAFE_INTEGER, name, touched);
-      const alive = new Set(await store.search.aliveInitids([...state.structures]));
-      const missing = [...alive].filter((id) => !index.has(name, id));
-      const elements = await aliveLatest(missing);
-      const documents = await documentsOf(state.domain, elements);
-      const stray = index.ids(name).filter((id) => !alive.has(id));
-      if (documents.length > 0) index.upsert(name, documents);
-      if (stray.length > 0) index.remove(name, stray);
-      state.changedSincePersist += documents.length + stray.length;
-      for (const id of [...missing, ...stray]) touched.add(id);
-    });
-    if (touched.size === 0) return [];
-    return (await store.elements.latestMany([...touched])).sort(byInitid);
+    return feed.reindex(domain.name);
   }
 
   async function runTick(): Promise<void> {
     nextRun = Date.now() + intervalMs;
     try {
       await sync();
-      for (const state of open.values()) {
-        const due = state.changedSincePersist >= PERSIST_AFTER_CHANGES || (state.changedSincePersist > 0 && Date.now() - state.lastPersist > PERSIST_AFTER_MS);
-        if (due) void persist(state);
-      }
+      persistence.persistDue();
     } catch (error) {
       log(`applying changes failed: ${(error as Error).message}`);
     }
@@ -480,22 +208,22 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       } else {
         for (const domain of domains) await prepared(domain);
         // The snapshots of the indexes just built are in place once started (a failed write is logged, and retried later).
-        await Promise.all(writing);
+        await persistence.written();
         await tick();
       }
       timer ??= setInterval(() => void tick(), intervalMs);
       timer.unref?.();
     },
-    building: () => [...new Set([...opening.keys(), ...rebuilding.keys()])].sort(),
+    building: opening.building,
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      epoch++;
+      opening.halt();
       await ticking;
-      await Promise.all([...rebuilding.values(), ...opening.values()].map((task) => task.catch(() => {})));
+      await opening.settled();
       await lanes.idle();
-      for (const state of open.values()) if (state.changedSincePersist > 0) void persist(state);
-      await Promise.all(writing);
+      persistence.persistChanged();
+      await persistence.written();
     },
     domain: domainNamed,
     domains: storedDomains,
@@ -521,7 +249,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       });
     },
     rebuild,
-    texts: textsOf,
+    texts: documents.texts,
     async reindexOutdated() {
       const report: Record<string, ElementRevision[]> = {};
       for (const domain of await storedDomains()) report[domain.name] = await reindexDomain(domain);

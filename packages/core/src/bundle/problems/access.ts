@@ -1,0 +1,36 @@
+import { fieldIndex } from "../../structures/smart-structure.ts";
+import { pathStep } from "../bundle-values.ts";
+import { checkGrant } from "./accounts.ts";
+import type { BundleView } from "./bundle-view.ts";
+import type { Known } from "./known-names.ts";
+import { duplicates, type Report } from "./problem-report.ts";
+
+/** Profiles: unique names, and grants that name known roles, groups and users. */
+export function checkProfiles(view: BundleView, known: Known, report: Report): void {
+  view.profiles.forEach((profile, i) => {
+    if (!profile) return;
+    for (const [permission, entries] of Object.entries(profile.grants ?? {})) {
+      entries?.forEach((entry, k) => checkGrant(entry, `$.profiles[${i}].grants.${permission}[${k}]`, known, report));
+    }
+  });
+  duplicates(view.profiles, (p) => p.name, "$.profiles", "name", "profile", report);
+}
+
+/** Field accesses: unique names, known grantees, and fields that a structure naming the field access has. */
+export function checkFieldAccesses(view: BundleView, known: Known, report: Report): void {
+  duplicates(view.fieldAccesses, (a) => a.name, "$.fieldAccesses", "name", "field access", report);
+  view.fieldAccesses.forEach((access, i) => {
+    if (!access) return;
+    const users = known.fieldAccessUsers(access.name);
+    const fields = new Set(users.flatMap((structure) => [...fieldIndex(structure).keys()]));
+    access.layers.forEach((layer, k) => {
+      const path = `$.fieldAccesses[${i}].layers[${k}]`;
+      checkGrant(layer.grant, `${path}.grant`, known, report);
+      // A field access no structure names yet may name any field: the structures come later.
+      if (users.length === 0) return;
+      for (const id of Object.keys(layer.fields)) {
+        if (!fields.has(id)) report(`${path}.fields${pathStep(id)}`, `no structure with field access "${access.name}" has a field "${id}"`);
+      }
+    });
+  });
+}

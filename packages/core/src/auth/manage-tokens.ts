@@ -93,8 +93,18 @@ export async function useAccessToken(store: Store, clock: Clock, secret: string,
 /** Every token, for administrators (403 ROUTES0131 for others). */
 export async function listAccessTokens(store: Store, clock: Clock, principal: Principal): Promise<TokenSummary[]> {
   requireAccess(principal, { route: "authent::tokens", anyRole: ["admin"] });
+  return summaries(store, clock, await store.tokens.list());
+}
+
+/** The token a secret names, without its secret (the command line shows what it just made); undefined when there is none. */
+export async function findAccessToken(store: Store, clock: Clock, secret: string): Promise<TokenSummary | undefined> {
+  const token = await store.tokens.byHash(secretHash(secret));
+  return token && (await summaries(store, clock, [token]))[0];
+}
+
+/** Tokens as administrators see them: their account's login, never their hash. */
+async function summaries(store: Store, clock: Clock, tokens: readonly AccessToken[]): Promise<TokenSummary[]> {
   const now = clock.now();
-  const tokens = await store.tokens.list();
   const accounts = await store.accounts.byIds([...new Set(tokens.map((token) => token.accountId))]);
   const logins = new Map(accounts.map((account) => [account.id, account.login]));
   return tokens.map((token) => ({

@@ -1,10 +1,9 @@
 import type { Account } from "../accounts/account.ts";
 import { issueAccessToken, type TokenRequest } from "../accounts/administration.ts";
 import type { Principal } from "../accounts/principal.ts";
-import { systemPrincipal } from "../bundle/system-principal.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
-import { createAccessToken, listAccessTokens, revokeAccessToken, type TokenSummary } from "./manage-tokens.ts";
-import { secretHash, type TokenExpiration } from "./access-token.ts";
+import { createAccessToken, findAccessToken, listAccessTokens, revokeAccessToken, type TokenSummary } from "./manage-tokens.ts";
+import type { TokenExpiration } from "./access-token.ts";
 import type { TokenRouteInput } from "./token-route.ts";
 
 /** What a new token is given beyond its account and routes. */
@@ -36,10 +35,7 @@ export function createTokensFacade(context: PlatformContext): TokensFacade {
   return {
     create: (account, routes, options = {}) => createAccessToken(store, clock, account, routes, options.expiration, options.oneshot, options.description),
     issue: (principal, request) => issueAccessToken(store, clock, principal, request),
-    async find(secret) {
-      const id = (await store.tokens.byHash(secretHash(secret)))?.id;
-      return id === undefined ? undefined : (await listAccessTokens(store, clock, systemPrincipal())).find((token) => token.id === id);
-    },
+    find: (secret) => findAccessToken(store, clock, secret),
     list: (principal) => listAccessTokens(store, clock, principal),
     revoke: (principal, idOrSecret) => revokeAccessToken(store, principal, idOrSecret),
   };

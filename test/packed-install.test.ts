@@ -20,7 +20,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FIXTURE = join(import.meta.dirname, "packed-app");
-const PACKAGES = readdirSync(join(ROOT, "packages")).filter((name) => existsSync(join(ROOT, "packages", name, "package.json")));
+/** The published packages: packages/integration-tests is private (the workspace's tests, never packed). */
+const PACKAGES = readdirSync(join(ROOT, "packages")).filter((name) => {
+  const manifest = join(ROOT, "packages", name, "package.json");
+  return existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { private?: boolean }).private !== true;
+});
 const run = promisify(execFile);
 
 /**
@@ -94,7 +98,7 @@ beforeAll(async () => {
   const tarballs = join(app, "tarballs");
   const build = await succeed(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, env: process.env });
   const [pnpm, pnpmArgs] = pnpmCommand();
-  const pack = await succeed(pnpm, [...pnpmArgs, "--recursive", "--filter", "./packages/*", "pack", "--pack-destination", tarballs], { cwd: ROOT, env: process.env });
+  const pack = await succeed(pnpm, [...pnpmArgs, "--recursive", ...PACKAGES.flatMap((name) => ["--filter", `./packages/${name}`]), "pack", "--pack-destination", tarballs], { cwd: ROOT, env: process.env });
   cpSync(FIXTURE, app, { recursive: true });
   const prebuilds = join(app, "prebuilds");
   const sqliteVersion = await prebuiltSqlite(prebuilds);

@@ -4,7 +4,7 @@ import type { BundlePart, BundleSource } from "../src/bundle/bundle-source.ts";
 import { importBundleSource } from "../src/bundle/import-bundle.ts";
 import type { ImportProgress } from "../src/bundle/import-progress.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
-import { snapshot, testPlatform } from "./bundle-test-helpers.ts";
+import { snapshot, testPlatform } from "../src/testing/bundle-helpers.ts";
 
 const PERSON = {
   name: "PERSON", titleField: "pe_name",

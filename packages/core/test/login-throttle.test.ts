@@ -4,7 +4,7 @@ import {
   type CredentialProvider, type ThrottleDecision, type ThrottleEvent, type ThrottleStore,
 } from "../src/index.ts";
 import { throttleStoreContract } from "../src/testing/index.ts";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 const SECOND = 1000;
 

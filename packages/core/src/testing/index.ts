@@ -18,3 +18,6 @@ export {
   FILES, baseBundle, bytes, countingHasher, folder, snapshot, testPlatform, tickingClock, vaultFiles, type RawBundle,
 } from "./bundle-helpers.ts";
 export { SEARCH_FILES, searchBundle, searchWorld, type SearchWorld } from "./search-world.ts";
+export { workflowEngineContract, type WorkflowEngineNeeds } from "./workflow-engine.contract.ts";
+export { dashboardServerContract, type DashboardSeed, type DashboardServerUnderTest } from "./dashboard-server.contract.ts";
+export { documentTextExtractorContract, type DocumentSample, type DocumentTextExtractorContractOptions } from "./document-text-extractor.contract.ts";

@@ -19,8 +19,8 @@ export async function bandedImage(width: number, height: number, format: ImageFo
   return new Uint8Array(buffer);
 }
 
-/** Decodes image bytes (whatever the format) to know their size and read pixels. */
-export async function decode(bytes: Uint8Array) {
+/** Decodes image bytes (whatever the format) to read pixels (not exported: jimp's type cannot be named in declarations). */
+async function decode(bytes: Uint8Array) {
   return Jimp.fromBuffer(Buffer.from(bytes));
 }
 

@@ -1,2 +1,2 @@
 /** `@lineage/adapter-images/testing`: real images made by jimp, and their pixels read back. */
-export { bandedImage, decode, noisyPng, pixel } from "./image-fixtures.ts";
+export { bandedImage, noisyPng, pixel } from "./image-fixtures.ts";

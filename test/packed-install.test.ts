@@ -20,7 +20,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FIXTURE = join(import.meta.dirname, "packed-app");
-const PACKAGES = readdirSync(join(ROOT, "packages")).filter((name) => existsSync(join(ROOT, "packages", name, "package.json")));
+const WORKSPACE_PACKAGES = readdirSync(join(ROOT, "packages")).filter((name) => existsSync(join(ROOT, "packages", name, "package.json")));
+const isPrivate = (name: string) => (JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8")) as { private?: boolean }).private === true;
+/** The published packages: packages/integration-tests is private (the workspace's tests, never packed). */
+const PACKAGES = WORKSPACE_PACKAGES.filter((name) => !isPrivate(name));
+const PRIVATE = WORKSPACE_PACKAGES.filter(isPrivate);
 const run = promisify(execFile);
 
 /**
@@ -94,7 +98,7 @@ beforeAll(async () => {
   const tarballs = join(app, "tarballs");
   const build = await succeed(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, env: process.env });
   const [pnpm, pnpmArgs] = pnpmCommand();
-  const pack = await succeed(pnpm, [...pnpmArgs, "--recursive", "--filter", "./packages/*", "pack", "--pack-destination", tarballs], { cwd: ROOT, env: process.env });
+  const pack = await succeed(pnpm, [...pnpmArgs, "--recursive", "--filter", "./packages/*", ...PRIVATE.flatMap((name) => ["--filter", `!./packages/${name}`]), "pack", "--pack-destination", tarballs], { cwd: ROOT, env: process.env });
   cpSync(FIXTURE, app, { recursive: true });
   const prebuilds = join(app, "prebuilds");
   const sqliteVersion = await prebuiltSqlite(prebuilds);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher } from "../../packages/core/src/index.ts";
-import { createMemoryStore } from "../../packages/core/src/testing/index.ts";
+import { createPlatform, createScryptPasswordHasher } from "@lineage/core";
+import { createMemoryStore } from "@lineage/core/testing";
 import { ENUM_NAME, enumerateBundle, enumerateItems } from "../enumerate-bundle.ts";
 
 describe("the Enumerates benchmark's bundle", () => {

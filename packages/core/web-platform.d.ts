@@ -49,3 +49,14 @@ interface URL {
   readonly pathname: string;
   readonly search: string;
 }
+
+/**
+ * Compression streams in zlib's deflate format (the test kit's PNG images): a chunk written to
+ * `writable` comes out of `readable` compressed or decompressed.
+ */
+interface ByteTransformStream {
+  readonly writable: { getWriter(): { write(chunk: Uint8Array): Promise<void>; close(): Promise<void> } };
+  readonly readable: { getReader(): { read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> } };
+}
+declare var CompressionStream: new (format: "deflate") => ByteTransformStream;
+declare var DecompressionStream: new (format: "deflate") => ByteTransformStream;

@@ -1,8 +1,8 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAlternatingProxy, type AlternatingProxy } from "../../../packages/adapter-http/test/alternating-proxy.ts";
-import { documentedFetch } from "../../../packages/adapter-http/test/openapi-answers.ts";
-import { openSharedStores, E2E_STORE, type SharedStores } from "../../../packages/adapter-http/test/test-stores.ts";
+import { startAlternatingProxy, type AlternatingProxy } from "@lineage/integration-tests";
+import { documentedFetch } from "@lineage/integration-tests";
+import { openSharedStores, E2E_STORE, type SharedStores } from "@lineage/integration-tests";
 import { createRecipeApp } from "../src/app.ts";
 import { startKitchen, type Kitchen } from "./kitchen-service.ts";
 

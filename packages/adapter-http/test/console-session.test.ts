@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryStore } from "@lineage/core/testing";
-import { countingStore } from "../../core/test/counting-store.ts";
-import { seededPlatform } from "../../core/test/fixture.ts";
+import { countingStore } from "@lineage/core/testing";
+import { seededPlatform } from "@lineage/core/testing";
 import { createHttpApp } from "../src/index.ts";
 
 describe("a console page", () => {

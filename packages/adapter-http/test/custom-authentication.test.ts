@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seededPlatform } from "../../core/test/fixture.ts";
+import { seededPlatform } from "@lineage/core/testing";
 import { createHttpApp } from "../src/index.ts";
 
 /*

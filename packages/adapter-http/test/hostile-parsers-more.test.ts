@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   analyzerFor, compileRoutePattern, normaliseTokenRoutes, parseImageSize, parseSearchQuery, parseTokenRoute, planResize, routesAllow,
 } from "@lineage/core";
-import { hostileJson, hostileString, parsedOrRefused } from "./hostile-arbitraries.ts";
+import { hostileJson, hostileString, parsedOrRefused } from "../src/testing/hostile-arbitraries.ts";
 
 /*
  * The same property for the parsers of images (sizes, issue 6), full-text search (queries, issue 7)

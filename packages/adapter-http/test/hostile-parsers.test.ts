@@ -4,13 +4,13 @@ import {
   MAX_SLICE, parseEnumerateQuery, parseFieldsSelection, parseOffset, parseOrderBy, parseSlice, readStateChangeBody,
   type SmartStructure,
 } from "@lineage/core";
-import { seededPlatform } from "../../core/test/fixture.ts";
+import { seededPlatform } from "@lineage/core/testing";
 import { createMemoryStore } from "@lineage/core/testing";
 import { decodeJsonAttributes } from "../src/request-body.ts";
 import { acceptsJson, splitFormat } from "../src/resource-name.ts";
 import { redactedPath } from "../src/request-log.ts";
 import { requestIdOf } from "../src/request-id.ts";
-import { hostileJson, hostileString, parsedOrRefused } from "./hostile-arbitraries.ts";
+import { hostileJson, hostileString, parsedOrRefused } from "../src/testing/hostile-arbitraries.ts";
 
 /*
  * Property tests of every query and body parser, without I/O: whatever a client sends,
@@ -86,7 +86,7 @@ describe("bodies", () => {
   });
 
   it("a bundle document is imported or refused with BUNDLE0001, never half-imported", async () => {
-    const demo = JSON.parse((await import("node:fs")).readFileSync(new URL("../../../examples/demo/bundle.json", import.meta.url), "utf8"));
+    const demo = JSON.parse((await import("node:fs")).readFileSync([import.meta.dirname, "..", "..", "..", "examples/demo/bundle.json"].join("/"), "utf8"));
     /** The demo bundle with one value somewhere replaced by a hostile one. */
     const mutated = fc.tuple(fc.nat(), hostileJson).map(([pick, replacement]) => {
       const copy = structuredClone(demo);

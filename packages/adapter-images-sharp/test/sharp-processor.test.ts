@@ -1,4 +1,4 @@
-import { imageProcessorContract } from "@lineage/adapter-images/testing";
+import { imageProcessorContract } from "@lineage/core/testing";
 import { createSharpProcessor } from "../src/sharp-processor.ts";
 
 imageProcessorContract("sharp", () => createSharpProcessor());

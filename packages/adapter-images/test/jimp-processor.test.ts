@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isLineageError } from "@lineage/core";
 import { createJimpProcessor } from "../src/jimp-processor.ts";
-import { bandedImage } from "./image-fixtures.ts";
-import { imageProcessorContract } from "./processor.contract.ts";
+import { bandedImage } from "../src/testing/image-fixtures.ts";
+import { imageProcessorContract } from "@lineage/core/testing";
 
 imageProcessorContract("jimp in worker threads", () => createJimpProcessor({ workers: 2 }));
 

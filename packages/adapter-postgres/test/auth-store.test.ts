@@ -2,7 +2,7 @@ import { afterAll } from "vitest";
 import type { Store } from "@lineage/core";
 import { authStoreContract } from "@lineage/core/testing";
 import { openPostgresStore } from "../src/index.ts";
-import { freshDatabase } from "./fresh-database.ts";
+import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 const urls = new Map<Store, string>();
 afterAll(() => urls.clear());

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { expect, it } from "vitest";
 import { openPostgresStore } from "../src/index.ts";
-import { freshDatabase } from "./fresh-database.ts";
+import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 it("fails a transaction whose connection the server ends, with 503 API0110, and goes on with the next", async () => {
   const url = await freshDatabase();

@@ -1,7 +1,7 @@
 import type { Store } from "@lineage/core";
 import { dashboardCatalogContract } from "@lineage/core/testing";
 import { openPostgresStore } from "../src/index.ts";
-import { freshDatabase } from "./fresh-database.ts";
+import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 const urls = new Map<Store, string>();
 

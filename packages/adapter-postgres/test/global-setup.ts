@@ -6,15 +6,7 @@ import type { TestProject } from "vitest/node";
 import { startPostgresServer, type PostgresServer } from "@lineage/postgres-server";
 import { openPostgresStore } from "../src/index.ts";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The test run's PostgreSQL server (its main database). */
-    postgresUrl: string;
-    /** A migrated, empty database on it, to copy for each test (testDatabases). */
-    postgresTemplate: string;
-  }
-}
-
+// What it provides (postgresUrl, postgresTemplate) is declared beside its reader, in src/testing/index.ts.
 export const TEMPLATE = "lineage_template";
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ElementQuery, ElementValues, OrderTerm } from "@lineage/core";
 import { listPageSql } from "../src/list-statement.ts";
 import { openPostgresStore } from "../src/index.ts";
-import { freshDatabase } from "./fresh-database.ts";
+import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 /*
  * Field orders on inherited fields (bundle `extends`): a child's collection sorted by a field its

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { storeContract } from "@lineage/core/testing";
 import { openPostgresStore } from "../src/index.ts";
-import { freshDatabase } from "./fresh-database.ts";
+import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 storeContract("postgres, clock kept by notifications", async () => openPostgresStore({ url: await freshDatabase(), changes: "notify" }));
 

@@ -1,5 +1,5 @@
 import { storeContract } from "@lineage/core/testing";
 import { openPostgresStore } from "../src/index.ts";
-import { freshDatabase } from "./fresh-database.ts";
+import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 storeContract("postgres", async () => openPostgresStore({ url: await freshDatabase() }));

@@ -4,7 +4,7 @@ import { createPlatform, readableKeys, SORTABLE_PROPERTIES, type ElementQuery, t
 import { groupedPageSql } from "../src/grouped-page.ts";
 import { listPageSql, listStatement } from "../src/list-statement.ts";
 import { openPostgresStore } from "../src/index.ts";
-import { freshDatabase } from "./fresh-database.ts";
+import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 const ROWS = 30_000;
 const STRUCTURES = 10;

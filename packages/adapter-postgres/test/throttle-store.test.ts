@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from "vitest";
 import { throttleStoreContract } from "@lineage/core/testing";
 import { openPostgresStore, type PostgresStore } from "../src/index.ts";
-import { freshDatabase } from "./fresh-database.ts";
+import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 const opened: PostgresStore[] = [];
 afterAll(async () => {

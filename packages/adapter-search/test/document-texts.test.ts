@@ -1,7 +1,7 @@
 import { strToU8 } from "fflate";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDocumentTexts, documentKind } from "../src/index.ts";
-import { docxWith, odtBomb, odtWith, pdfWith } from "./document-fixtures.ts";
+import { docxWith, odtBomb, odtWith, pdfWith } from "../src/testing/document-fixtures.ts";
 
 // Issue 19, item 12: the text of PDF, DOCX and ODT files, read in worker threads bounded in
 // time, heap and size; a document that cannot be read is refused (the index marks it K).

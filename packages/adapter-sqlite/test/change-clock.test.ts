@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPlatform, type Enumerate } from "@lineage/core";
-import { seededPlatform } from "../../core/test/fixture.ts";
+import { seededPlatform } from "@lineage/core/testing";
 import { openSqliteStore } from "../src/index.ts";
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LineageError } from "@lineage/core";
 import { createSupersetServer, type SupersetServerOptions } from "../src/index.ts";
-import { fakeDashboard, startFakeSuperset, type FakeSuperset } from "./fake-superset.ts";
+import { fakeDashboard, startFakeSuperset, type FakeSuperset } from "../src/testing/fake-superset.ts";
 
 // The Superset adapter against a stand-in Superset on loopback (real HTTP).
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkConfig, main, type Io } from "../src/index.ts";
 import { LINEAGE_FROM_SOURCES as LINEAGE } from "./lineage-command.ts";
 
-const root = resolve(import.meta.dirname, "../../..");
+const root = resolve(import.meta.dirname, "..", "..", "..");
 const demo = join(root, "examples/demo/bundle.json");
 const exampleConfig = join(root, "examples/auth-extensions/lineage.config.json");
 

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 
-const ROOT = resolve(import.meta.dirname, "../../..");
+const ROOT = resolve(import.meta.dirname, "..", "..", "..");
 
 /**
  * Brings every package's dist/ up to date with its sources (`pnpm build`, incremental: a third of a

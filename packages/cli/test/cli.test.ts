@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, type Io } from "../src/index.ts";
 import { LINEAGE } from "./lineage-command.ts";
 
-const root = resolve(import.meta.dirname, "../../..");
+const root = resolve(import.meta.dirname, "..", "..", "..");
 const demo = join(root, "examples/demo/bundle.json");
 
 function capture(): Io & { lines: string[]; errors: string[] } {

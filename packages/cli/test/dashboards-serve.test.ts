@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeDashboard, startFakeSuperset, type FakeSuperset } from "../../adapter-superset/test/fake-superset.ts";
+import { fakeDashboard, startFakeSuperset, type FakeSuperset } from "@lineage/adapter-superset/testing";
 import { startLineage } from "../src/index.ts";
 
 // `dashboards` of startLineage (the configuration file's key) reaches the Dashboards routes.
 
-const demo = resolve(import.meta.dirname, "../../../examples/demo/bundle.json");
+const demo = resolve(import.meta.dirname, "..", "..", "..", "examples/demo/bundle.json");
 const DEMO_UUID = "5b1f0f4e-8c3a-4d7e-9a61-2f0c3b7d9e10";
 const dirs: string[] = [];
 let superset: FakeSuperset;

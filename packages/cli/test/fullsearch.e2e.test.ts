@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main, type Io } from "../src/index.ts";
 import { startLineage, type LineageOptions, type RunningLineage } from "../src/start-lineage.ts";
-import { freshDatabase } from "../../adapter-postgres/test/fresh-database.ts";
-import { E2E_STORE } from "../../adapter-http/test/test-stores.ts";
-import { expectDocumentedAnswer } from "../../adapter-http/test/openapi-answers.ts";
+import { freshDatabase } from "@lineage/adapter-postgres/testing";
+import { E2E_STORE } from "@lineage/integration-tests";
+import { expectDocumentedAnswer } from "@lineage/integration-tests";
 
 // End to end over a real server: SQLite file, search index persisted in the data directory, HTTP on loopback.
 // On PostgreSQL: two nodes on one database, each with its own data directory (its own index and

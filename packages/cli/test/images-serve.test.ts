@@ -7,7 +7,7 @@ import { startLineage, type RunningLineage } from "../src/start-lineage.ts";
 
 // `lineage serve` on the demo bundle: the Images directory beside the bundle, the demo's images resized by the routes.
 
-const root = resolve(import.meta.dirname, "../../..");
+const root = resolve(import.meta.dirname, "..", "..", "..");
 const demo = join(root, "examples/demo/bundle.json");
 const auth = { authorization: `Basic ${Buffer.from("admin:admin").toString("base64")}` };
 const dirs: string[] = [];

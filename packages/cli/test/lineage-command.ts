@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 
-const ROOT = resolve(import.meta.dirname, "../../..");
+const ROOT = resolve(import.meta.dirname, "..", "..", "..");
 const BIN = join(ROOT, "packages/cli/bin/lineage.mjs");
 
 /*

@@ -5,7 +5,7 @@ import { LINEAGE } from "./lineage-command.ts";
 
 /* `lineage serve` as a real child process (packages/cli/bin/lineage.mjs), its output kept line by line. */
 
-export const ROOT = resolve(import.meta.dirname, "../../..");
+export const ROOT = resolve(import.meta.dirname, "..", "..", "..");
 export const DEMO = join(ROOT, "examples/demo/bundle.json");
 
 export interface ServeProcess {

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectDocumentedAnswer } from "../../adapter-http/test/openapi-answers.ts";
+import { expectDocumentedAnswer } from "@lineage/integration-tests";
 import { spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
 import { basic, DEMO, ROOT, spawnServe, type ServeProcess } from "./serve-process.ts";
 import { LINEAGE } from "./lineage-command.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { issueAccessToken, listAccountsAs, secretHash } from "./internals.ts";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 describe("administration by a person", () => {
   it("lists the accounts with their roles and groups for an administrator only", async () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { LineageError, mayCreateUnder, mimeIconUri, type Principal } from "./internals.ts";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { baseBundle, FILES, folder, testPlatform } from "./bundle-test-helpers.ts";
-import { seededPlatform } from "./fixture.ts";
+import { baseBundle, FILES, folder, testPlatform } from "../src/testing/bundle-helpers.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 // The resources issue 19 adds (creation in a structure's collection, a structure, the files of
 // file fields) and the PUT and URI rules it fixes, as the core answers them: no I/O but the memory store.

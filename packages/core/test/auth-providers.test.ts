@@ -4,7 +4,7 @@ import {
 } from "./internals.ts";
 import { createPasswordAuthenticator } from "../src/accounts/authenticate.ts";
 import { createScryptPasswordHasher } from "../src/accounts/scrypt-password-hasher.ts";
-import { manualClock, seededPlatform } from "./fixture.ts";
+import { manualClock, seededPlatform } from "../src/testing/seeded-platform.ts";
 
 /** A provider that confirms one pair and records that it was asked. */
 function pairProvider(id: string, login: string, password: string, asked: string[], extra: Partial<CredentialProvider> = {}): CredentialProvider {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { secretHash } from "./internals.ts";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 describe("sessions (fake clock)", () => {
   const policy = { idleSeconds: 600, absoluteSeconds: 1800 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { secretHash, systemPrincipal } from "./internals.ts";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 const noWait = async () => {};
 

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { BundleSchema } from "../src/bundle/bundle.schema.ts";
-import { snapshot, testPlatform } from "./bundle-test-helpers.ts";
+import { snapshot, testPlatform } from "../src/testing/bundle-helpers.ts";
 
 // The one test that reads files: the demo bundle of examples/demo.
-const demo = (path: string) => fileURLToPath(new URL(`../../../examples/demo/${path}`, import.meta.url));
+const demo = (path: string) => join(import.meta.dirname, "..", "..", "..", "examples", "demo", path);
 const readFile = (path: string) => (existsSync(demo(path)) ? new Uint8Array(readFileSync(demo(path))) : undefined);
 const bundle: unknown = JSON.parse(readFileSync(demo("bundle.json"), "utf8"));
 

@@ -3,7 +3,7 @@ import { overwriteWarning, type ImportReport } from "../src/bundle/import-report
 import { systemPrincipal } from "../src/bundle/system-principal.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import { parseFileValue } from "../src/values/file-value.ts";
-import { baseBundle, bytes, FILES, folder, snapshot, testPlatform, vaultFiles, type RawBundle } from "./bundle-test-helpers.ts";
+import { baseBundle, bytes, FILES, folder, snapshot, testPlatform, vaultFiles, type RawBundle } from "../src/testing/bundle-helpers.ts";
 
 const counts = (created: number, updated: number, unchanged: number) => ({ created, updated, unchanged });
 const elementCounts = (created: number, updated: number, unchanged: number, overwritten = 0) => ({ ...counts(created, updated, unchanged), overwritten });

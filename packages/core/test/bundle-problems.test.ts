@@ -3,7 +3,7 @@ import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import type { Store } from "../src/ports/store.port.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { baseBundle, FILES, folder, snapshot, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
+import { baseBundle, FILES, folder, snapshot, testPlatform, type RawBundle } from "../src/testing/bundle-helpers.ts";
 import example from "./fixtures/bundle-md-example.json" with { type: "json" };
 
 const check = (bundle: unknown, store: Store = createMemoryStore()) => checkBundle(bundle, { store, readFile: folder(FILES) });

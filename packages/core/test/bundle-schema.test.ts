@@ -5,7 +5,7 @@ import { issueProblems } from "../src/bundle/problems/problem-report.ts";
 import { BundleSchema } from "../src/bundle/bundle.schema.ts";
 import { jsonPath } from "../src/bundle/bundle-values.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { baseBundle, FILES, folder, type RawBundle } from "./bundle-test-helpers.ts";
+import { baseBundle, FILES, folder, type RawBundle } from "../src/testing/bundle-helpers.ts";
 import example from "./fixtures/bundle-md-example.json" with { type: "json" };
 import dashboards from "./fixtures/bundle-md-dashboards.json" with { type: "json" };
 

@@ -3,7 +3,7 @@ import { MAX_ELEMENT_PROBLEMS } from "../src/bundle/problems/bundle-check.ts";
 import type { BundlePart, BundleSource } from "../src/bundle/bundle-source.ts";
 import type { ImportProgress } from "../src/bundle/import-progress.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
-import { snapshot, testPlatform } from "./bundle-test-helpers.ts";
+import { snapshot, testPlatform } from "../src/testing/bundle-helpers.ts";
 
 const PERSON = {
   name: "PERSON", titleField: "pe_name",

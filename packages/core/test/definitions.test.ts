@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createDefinitionsCache } from "../src/scope/definitions.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { countingStore } from "./counting-store.ts";
-import { seededPlatform } from "./fixture.ts";
+import { countingStore } from "../src/testing/counting-store.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 /** A seeded store behind a counting wrapper, and a fresh definitions cache. */
 async function setUp(onCall?: (call: string) => void) {

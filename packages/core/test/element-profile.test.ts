@@ -6,7 +6,7 @@ import type { Profile } from "../src/access/profile.ts";
 import { isReadable, listScope, readableFilter, revisionPermissions, revisionProfile } from "../src/access/element-profile.ts";
 import { principalOf, type Principal } from "../src/accounts/principal.ts";
 import type { SmartStructure } from "../src/structures/smart-structure.ts";
-import { folder, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
+import { folder, testPlatform, type RawBundle } from "../src/testing/bundle-helpers.ts";
 
 import { createPlatformContext, systemClock, writeResult } from "./internals.ts";
 const PROFILES: Profile[] = [

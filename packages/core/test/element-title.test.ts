@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { composeTitle, titleFields, type StructureDefinition } from "./internals.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { baseBundle, FILES, folder } from "./bundle-test-helpers.ts";
-import { seededPlatform } from "./fixture.ts";
+import { baseBundle, FILES, folder } from "../src/testing/bundle-helpers.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 const PERSON: StructureDefinition = {
   name: "PERSON", title: { en: "Person", fr: "Personne" }, titleFields: ["pe_last", "pe_first"],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LineageError } from "./internals.ts";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 const codeOf = async (fn: () => unknown) => {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPlatform, LineageError } from "./internals.ts";
-import { countingStore } from "./counting-store.ts";
-import { seededPlatform } from "./fixture.ts";
+import { countingStore } from "../src/testing/counting-store.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 async function errorOf(fn: () => unknown): Promise<LineageError> {
   try {

@@ -12,8 +12,8 @@ import {
   type Enumerate,
   type EnumerateParameters,
 } from "./internals.ts";
-import { baseBundle, FILES, folder, testPlatform } from "./bundle-test-helpers.ts";
-import { seededPlatform } from "./fixture.ts";
+import { baseBundle, FILES, folder, testPlatform } from "../src/testing/bundle-helpers.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 const PLACES: Enumerate = {
   name: "PLACES",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 describe("the ETag's rights component", () => {
   it("changes when the reader's effective rights on the element change, and only then", async () => {

@@ -3,8 +3,8 @@ import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { importBundle } from "../src/bundle/import-bundle.ts";
 import { isLineageError } from "../src/errors/lineage-error.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { folder, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
-import { principalsOf } from "./fixture.ts";
+import { folder, testPlatform, type RawBundle } from "../src/testing/bundle-helpers.ts";
+import { principalsOf } from "../src/testing/seeded-platform.ts";
 
 /** An invoice structure whose secret only auditors read and whose notes only auditors write. */
 function invoiceBundle(): RawBundle {

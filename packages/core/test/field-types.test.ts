@@ -4,7 +4,7 @@ import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { LineageError } from "../src/errors/lineage-error.ts";
 import { createPlatform } from "../src/platform.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { countingHasher, folder, tickingClock, type RawBundle } from "./bundle-test-helpers.ts";
+import { countingHasher, folder, tickingClock, type RawBundle } from "../src/testing/bundle-helpers.ts";
 
 /* The field types time, money, password, color and account (bundle.md, "Additions: the model as the original has it"). */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ifMatchSatisfied, isLineageError } from "./internals.ts";
-import { lifecyclePlatform } from "./lifecycle-fixture.ts";
+import { lifecyclePlatform } from "../src/testing/lifecycle-platform.ts";
 
 describe("If-Match (RFC 9110, 13.1.1)", () => {
   const etag = '"MmExNmE4OTIyMGU1ZGIwNzY1NTYxNTQwODJiOTk4YTM="';

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { LineageError, readStateChangeBody, type ElementRevision, type HistoryEntry } from "./internals.ts";
-import { lifecyclePlatform } from "./lifecycle-fixture.ts";
+import { lifecyclePlatform } from "../src/testing/lifecycle-platform.ts";
 
 async function errorOf(fn: () => unknown): Promise<LineageError> {
   try {
@@ -453,7 +453,7 @@ describe("the body of a state change", () => {
 
 describe("transitions without grants", () => {
   it("may be run by anyone who may edit the element, and by nobody else", async () => {
-    const { seededPlatform } = await import("./fixture.ts");
+    const { seededPlatform } = await import("../src/testing/seeded-platform.ts");
     const seed = await seededPlatform();
     const refused = await errorOf(async () => seed.platform.lifecycle.runTransition(await seed.principal("bob"), "ART_HELLO", "publish"));
     expect([refused.code, refused.status]).toEqual(["WFL0300", 403]);

@@ -4,7 +4,7 @@ import {
   type CredentialProvider, type ThrottleDecision, type AuthenticationServiceOptions, type ThrottleEvent, type ThrottleStore,
 } from "./internals.ts";
 import { throttleStoreContract } from "../src/testing/index.ts";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 const SECOND = 1000;
 

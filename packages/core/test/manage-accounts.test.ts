@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accountProblems } from "./internals.ts";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 const noThrottle = { throttle: { freeFailures: 1000, clientFreeFailures: 1000 } };
 

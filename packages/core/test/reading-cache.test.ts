@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createVersionedCache } from "../src/scope/reading-cache.ts";
 import { createPlatform, createScryptPasswordHasher } from "./internals.ts";
-import { countingStore } from "./counting-store.ts";
-import { principalsOf, seededPlatform } from "./fixture.ts";
+import { countingStore } from "../src/testing/counting-store.ts";
+import { principalsOf, seededPlatform } from "../src/testing/seeded-platform.ts";
 
 describe("a versioned cache", () => {
   it("serves the kept answer while the version stays, and loads again when it changes", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { LineageError } from "../src/errors/lineage-error.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { seededPlatform } from "./fixture.ts";
+import { seededPlatform } from "../src/testing/seeded-platform.ts";
 
 /*
  * Values that name elements or vault files, in every form the value codec and the renderer read:

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createPlatform, type SmartField, type Platform } from "./internals.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { countingStore, type CountingStore } from "./counting-store.ts";
-import { manualClock, principalsOf, seededPlatform } from "./fixture.ts";
+import { countingStore, type CountingStore } from "../src/testing/counting-store.ts";
+import { manualClock, principalsOf, seededPlatform } from "../src/testing/seeded-platform.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const NOW = "2026-01-01T10:00:00.000Z";

@@ -7,9 +7,9 @@ import { withInheritedConfigs, type SearchDomain } from "../src/search/search-do
 import type { StructureDefinition } from "../src/structures/smart-structure.ts";
 import { inheritanceBreak, resolveStructures } from "../src/structures/structure-inheritance.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
-import { folder, testPlatform, type RawBundle } from "./bundle-test-helpers.ts";
-import { principalsOf } from "./fixture.ts";
-import { searchWorld } from "./search/search-fixture.ts";
+import { folder, testPlatform, type RawBundle } from "../src/testing/bundle-helpers.ts";
+import { principalsOf } from "../src/testing/seeded-platform.ts";
+import { searchWorld } from "../src/testing/search-world.ts";
 
 const BASE: StructureDefinition = {
   name: "DOC_BASE", icon: "base.png", profile: "PRF_BASE", lifecycle: "WFL_DOC", titleFields: ["db_ref", "db_label"],

@@ -1,7 +1,7 @@
 import type { Clock } from "../ports/clock.port.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Store } from "../ports/store.port.ts";
-import { createPlatform, type Platform } from "../platform.ts";
+import { createPlatform, type Platform } from "../index.ts";
 import { createScryptPasswordHasher } from "../accounts/scrypt-password-hasher.ts";
 import { createMemoryStore } from "./memory-store.ts";
 

@@ -1,5 +1,5 @@
 import type { Store } from "../ports/store.port.ts";
-import { createPlatform, type Platform, type PlatformOptions } from "../platform.ts";
+import { createPlatform, type Platform, type PlatformOptions } from "../index.ts";
 import type { Principal } from "../accounts/principal.ts";
 import { createMemoryStore } from "./memory-store.ts";
 import { bytes, countingHasher, folder, tickingClock, type RawBundle } from "./bundle-helpers.ts";

@@ -186,14 +186,14 @@ describe("file values and the files of file fields", () => {
   });
 
   it("serves a field's file to those who may view the element, of the latest revision or of one revision", async () => {
-    const { platform, admin, principal, report } = await withFiles();
+    const { platform, admin, principal, report, store } = await withFiles();
     const alice = await principal("alice");
     const file = await platform.files.read(alice, "REP_ONE", "rp_file", "-1");
     expect([file.name, file.file.mime, new TextDecoder().decode(file.bytes), file.etag]).toEqual(['minutes "final".pdf', "application/pdf", "%PDF-1.4 one", `"${file.file.sha256}"`]);
     expect(new TextDecoder().decode((await platform.files.read(alice, String(report.initid), "rp_more", "1")).bytes)).toBe("b");
     await platform.elements.update(admin, "REP_ONE", { values: { rp_file: upload("new.txt", "text/plain", "two") } });
     expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1")).name).toBe("new.txt");
-    await platform.revisions.revise(admin, (await platform.store.elements.latest(report.initid))!);
+    await platform.revisions.revise(admin, (await store.elements.latest(report.initid))!);
     await platform.elements.update(admin, "REP_ONE", { values: { rp_file: upload("third.txt", "text/plain", "three") } });
     expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1", { revision: "0" })).name).toBe("new.txt");
     expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1", { family: "REPORT" })).name).toBe("third.txt");

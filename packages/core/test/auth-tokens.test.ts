@@ -15,9 +15,9 @@ describe("access tokens (fake clock)", () => {
   });
 
   it("grants its routes as its user, until it expires", async () => {
-    const { platform, clock } = await seededPlatform();
+    const { platform, clock, store } = await seededPlatform();
     const auth = platform.auth.service({ wait: noWait });
-    const bob = (await platform.store.accounts.byLogin("bob"))!;
+    const bob = (await store.accounts.byLogin("bob"))!;
     const secret = await platform.tokens.create(bob, [{ pattern: "/api/v2/smart-elements/{id}", methods: ["GET"] }], { expiration: 60 });
     const granted = await auth.verifyToken(secret, "GET", "/api/v2/smart-elements/12", "10.0.0.1");
     expect(granted.kind === "granted" && granted.principal.account.login).toBe("bob");
@@ -26,7 +26,7 @@ describe("access tokens (fake clock)", () => {
     expect((await auth.verifyToken(secret, "GET", "/api/v2/smart-elements/12", "10.0.0.1")).kind).toBe("granted");
     clock.advance(1_000);
     expect((await auth.verifyToken(secret, "GET", "/api/v2/smart-elements/12", "10.0.0.1")).kind).toBe("refused");
-    expect(await platform.store.tokens.list()).toEqual([]);
+    expect(await store.tokens.list()).toEqual([]);
   });
 
   it("takes an expiry date, or never expires with -1 and false", async () => {
@@ -43,13 +43,13 @@ describe("access tokens (fake clock)", () => {
   });
 
   it("refuses bad expirations, unknown users and bad routes", async () => {
-    const { platform, clock } = await seededPlatform();
+    const { platform, clock, store } = await seededPlatform();
     await expect(platform.tokens.create("bob", ["/api/v2/*"], { expiration: 0 })).rejects.toThrow(/positive number of seconds/);
     await expect(platform.tokens.create("bob", ["/api/v2/*"], { expiration: new Date(clock.now().getTime() - 1) })).rejects.toThrow(/already past/);
     await expect(platform.tokens.create("bob", ["/api/v2/*"], { expiration: Number.MAX_SAFE_INTEGER })).rejects.toMatchObject({ code: "AUTH0410", message: expect.stringMatching(/too far/) });
     await expect(platform.tokens.create("ghost", ["/api/v2/*"])).rejects.toThrow(/no account "ghost"/);
     await expect(platform.tokens.create("bob", [])).rejects.toThrow(expect.objectContaining({ code: "ROUTER0105" }));
-    expect(await platform.store.tokens.list()).toEqual([]);
+    expect(await store.tokens.list()).toEqual([]);
   });
 
   it("consumes a oneshot token on its first granted use only", async () => {

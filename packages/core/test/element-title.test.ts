@@ -43,10 +43,10 @@ describe("titles of written elements", () => {
   }
 
   it("names a new element with no title value as the original: its structure's title and its initid, in the writer's language", async () => {
-    const { platform, principal } = await withPerson();
+    const { platform, principal, store } = await withPerson();
     const english = await platform.elements.create(await principal("admin"), { structure: "PERSON", name: "PERSON_X", values: { pe_nick: "x" } });
     expect(english.title).toBe(`untitle Person ${english.initid}`);
-    expect((await platform.store.elements.byId(english.id))?.title).toBe(`untitle Person ${english.initid}`);
+    expect((await store.elements.byId(english.id))?.title).toBe(`untitle Person ${english.initid}`);
     const french = await platform.elements.create(await principal("alice"), { structure: "PERSON", values: {} });
     expect(french.title).toBe(`Personne sans titre ${french.initid}`);
   });

@@ -164,12 +164,12 @@ describe("revisions and history", () => {
   });
 
   it("records create, modify, revision and delete in the history", async () => {
-    const { platform, hello, principal, clock } = await seededPlatform();
+    const { platform, hello, principal, clock, store } = await seededPlatform();
     const admin = await principal("admin");
     clock.advance(10);
     await platform.elements.update(admin, "ART_HELLO", { values: { ar_words: 3 } });
     clock.advance(10);
-    await platform.revisions.revise(admin, (await platform.store.elements.latest(hello.initid))!, { comment: "v1" });
+    await platform.revisions.revise(admin, (await store.elements.latest(hello.initid))!, { comment: "v1" });
     clock.advance(10);
     await platform.elements.delete(admin, "ART_HELLO");
     const history = await platform.revisions.history(admin, "ART_HELLO");

@@ -17,23 +17,23 @@ const codeOf = async (fn: () => unknown) => (await errorOf(fn)).code;
 
 describe("updating an element", () => {
   it("changes the latest revision in place, recomputes the title", async () => {
-    const { platform, hello, principal } = await seededPlatform();
+    const { platform, hello, principal, store } = await seededPlatform();
     const alice = await principal("alice");
     const updated = await platform.elements.update(alice, String(hello.initid), { values: { ar_title: "Bonjour", ar_words: "42" } });
     expect(updated.revision).toMatchObject({ id: hello.id, revision: 0, title: "Bonjour" });
     expect(updated.revision.values).toMatchObject({ ar_words: 42, ar_stamp: "2026-03-04T05:06:07" });
-    expect((await platform.store.elements.byId(hello.id))?.title).toBe("Bonjour");
+    expect((await store.elements.byId(hello.id))?.title).toBe("Bonjour");
   });
 
   it("refuses a read-only field with 500 ROUTES0107 naming it, and writes nothing of the request", async () => {
-    const { platform, hello, principal } = await seededPlatform();
+    const { platform, hello, principal, store } = await seededPlatform();
     const alice = await principal("alice");
     for (const values of [{ ar_title: "Bonjour", ar_stamp: "2030-01-01T00:00:00" }, { AR_STAMP: "2026-03-04T05:06:07", ar_title: "Bonjour" }]) {
       const error = await errorOf(() => platform.elements.update(alice, "ART_HELLO", { values, caseInsensitive: true }));
       expect([error.code, error.status, error.message]).toEqual(["ROUTES0107", 500, expect.stringContaining('attribute "ar_stamp"')]);
       expect(error.data).toEqual({ id: "ar_stamp", index: -1, err: 'Smart field "ar_stamp" is read-only' });
     }
-    expect(await platform.store.elements.byId(hello.id)).toMatchObject({ title: "Hello", modifiedAt: hello.modifiedAt, values: { ar_stamp: "2026-03-04T05:06:07" } });
+    expect(await store.elements.byId(hello.id)).toMatchObject({ title: "Hello", modifiedAt: hello.modifiedAt, values: { ar_stamp: "2026-03-04T05:06:07" } });
     expect((await platform.revisions.history(alice, "ART_HELLO")).history[0]?.messages).toHaveLength(1);
   });
 
@@ -44,7 +44,7 @@ describe("updating an element", () => {
   });
 
   it("refuses wrong types naming the field, and writes nothing", async () => {
-    const { platform, principal, hello } = await seededPlatform();
+    const { platform, principal, hello, store } = await seededPlatform();
     const admin = await principal("admin");
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ ar_words: "ten" }, "VALUE0001", /ar_words/],
@@ -67,7 +67,7 @@ describe("updating an element", () => {
       expect([error.code, error.message]).toEqual([code, expect.stringMatching(message)]);
       expect(error.status).toBe(400);
     }
-    expect((await platform.store.elements.byId(hello.id))?.values.ar_words).toBe(120);
+    expect((await store.elements.byId(hello.id))?.values.ar_words).toBe(120);
     expect((await platform.revisions.history(admin, "ART_HELLO")).history[0]?.messages).toHaveLength(1);
   });
 
@@ -95,11 +95,11 @@ describe("updating an element", () => {
 
 describe("trash", () => {
   it("deletes the whole lineage, lists it in the trash, restores it", async () => {
-    const { platform, hello, principal } = await seededPlatform();
+    const { platform, hello, principal, store } = await seededPlatform();
     const admin = await principal("admin");
     await platform.revisions.revise(admin, hello);
     const deleted = await platform.elements.delete(admin, "ART_HELLO");
-    expect((await platform.store.elements.revisions(hello.initid)).every((r) => r.status === "deleted")).toBe(true);
+    expect((await store.elements.revisions(hello.initid)).every((r) => r.status === "deleted")).toBe(true);
     expect(deleted.data.document).toMatchObject({ uri: `/api/v2/trash/${hello.initid}.json`, properties: { status: "deleted" } });
     expect((await platform.elements.list(admin, { slice: "all" })).documents.map((d) => d.properties?.name)).not.toContain("ART_HELLO");
     expect((await platform.trash.list(admin)).documents.map((d) => d.uri)).toEqual([`/api/v2/trash/${hello.initid}.json`]);
@@ -120,11 +120,11 @@ describe("trash", () => {
 
 describe("revisions", () => {
   it("refuses to revise a revision that is no longer the latest", async () => {
-    const { platform, hello, principal } = await seededPlatform();
+    const { platform, hello, principal, store } = await seededPlatform();
     const admin = await principal("admin");
     await platform.revisions.revise(admin, hello);
     expect(await codeOf(() => platform.revisions.revise(admin, hello))).toBe("ROUTES0109");
-    expect(await platform.store.elements.revisions(hello.initid)).toHaveLength(2);
+    expect(await store.elements.revisions(hello.initid)).toHaveLength(2);
   });
 });
 
@@ -156,9 +156,9 @@ describe("a write past its deadline", () => {
   });
 
   it("commits when the deadline has not passed", async () => {
-    const { platform, principal } = await seededPlatform();
+    const { platform, principal, store } = await seededPlatform();
     const updated = await platform.elements.update(await principal("admin"), "ART_HELLO", { values: { ar_title: "In time" }, deadline: { aborted: false } });
-    expect((await platform.store.elements.byId(updated.revision.id))?.title).toBe("In time");
+    expect((await store.elements.byId(updated.revision.id))?.title).toBe("In time");
   });
 
   it("is checked after the work, before the commit: a deadline passing during the transaction leaves nothing", async () => {

@@ -21,8 +21,7 @@ export function principalsOf(platform: Platform): (login: string) => Promise<Pri
 export async function seededPlatform(store: Store = createMemoryStore()) {
   const clock = manualClock();
   const hasher = createScryptPasswordHasher({ N: 1024 });
-  // With the store it was made on, for tests to look at what was written.
-  const platform: Platform & { readonly store: Store } = Object.assign(createPlatform({ store, clock, hasher }), { store });
+  const platform = createPlatform({ store, clock, hasher });
   await store.transaction(async (tx) => {
     await tx.accounts.saveRole({ id: "editor", label: "Editors" });
     await tx.accounts.saveRole({ id: "reader" });
@@ -84,5 +83,5 @@ export async function seededPlatform(store: Store = createMemoryStore()) {
   const twin = (other: Store): Platform => createPlatform({ store: other, clock, hasher });
   /** A request scope over the store (or another one, a counting store), as the façades open them. */
   const scope = (principal: Principal, over: Store = store): Promise<RequestScope> => createPlatformContext(over, clock, hasher, undefined).scope(principal);
-  return { platform, store, clock, author, hello, zebra, apple, principal: principalsOf(platform), twin, scope };
+  return { platform, store, hasher, clock, author, hello, zebra, apple, principal: principalsOf(platform), twin, scope };
 }

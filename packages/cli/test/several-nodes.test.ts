@@ -1,12 +1,11 @@
-import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedAnswer } from "@lineage/integration-tests";
 import { spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
-import { basic, DEMO, ROOT, spawnServe, type ServeProcess } from "./serve-process.ts";
-import { LINEAGE } from "./lineage-command.ts";
+import { basic, DEMO, spawnServe, type ServeProcess } from "./serve-process.ts";
+import { runLineage } from "./lineage-command.ts";
 
 /*
  * Two `lineage serve --database URL` processes on one PostgreSQL started by `lineage postgres`:
@@ -23,8 +22,8 @@ let a: ServeProcess;
 let b: ServeProcess;
 const admin = { authorization: basic("admin", "admin") };
 
-function lineage(...args: string[]): string {
-  const run = spawnSync(process.execPath, [...LINEAGE, ...args], { cwd: ROOT, encoding: "utf8" });
+async function lineage(...args: string[]): Promise<string> {
+  const run = await runLineage(args);
   if (run.status !== 0) throw new Error(`lineage ${args[0]} failed: ${run.stderr}`);
   return run.stdout;
 }
@@ -52,7 +51,7 @@ const attribute = async (node: ServeProcess, name: string, field: string) =>
 beforeAll(async () => {
   // Port 0: the server takes a free one, and starts on it again after it is stopped.
   postgres = await spawnPostgres(join(root, "postgres"), 0);
-  lineage("import", "--database", postgres.url, "--data", join(root, "import"), DEMO);
+  await lineage("import", "--database", postgres.url, "--data", join(root, "import"), DEMO);
   [a, b] = await Promise.all([
     spawnServe(["--database", postgres.url, "--data", join(root, "a")]),
     spawnServe(["--database", postgres.url, "--data", join(root, "b")]),
@@ -89,7 +88,7 @@ describe("two nodes on one PostgreSQL", () => {
   });
 
   it("accepts a oneshot token once across both nodes", async () => {
-    const token = lineage("token", "create", "--database", postgres.url, "--data", join(root, "cli"), "--user", "admin", "--route", "GET /api/v2/*", "--oneshot")
+    const token = (await lineage("token", "create", "--database", postgres.url, "--data", join(root, "cli"), "--user", "admin", "--route", "GET /api/v2/*", "--oneshot"))
       .trim().split("\n").at(-1)!;
     const statuses = await Promise.all([a, b, a, b].map(async (node) =>
       (await call(node, "GET", "/api/v2/smart-elements/ART_HELLO.json", { headers: { authorization: `Token ${token}` } })).status));

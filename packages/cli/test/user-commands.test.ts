@@ -1,11 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, type Io } from "../src/index.ts";
-import { LINEAGE } from "./lineage-command.ts";
-import { DEMO, ROOT, basic, spawnServe, type ServeProcess } from "./serve-process.ts";
+import { runLineage } from "./lineage-command.ts";
+import { DEMO, basic, spawnServe, type ServeProcess } from "./serve-process.ts";
 
 /** An Io whose standard input and terminal answers are given. */
 function capture(input: { stdin?: string; terminal?: string[] } = {}): Io & { lines: string[]; errors: string[]; asked: string[] } {
@@ -42,7 +41,7 @@ async function demoData(): Promise<string> {
 
 /** Runs `lineage ARGS` as a real process. */
 function lineage(args: readonly string[], stdin?: string) {
-  return spawnSync(process.execPath, [...LINEAGE, ...args], { cwd: ROOT, encoding: "utf8", input: stdin ?? "" });
+  return runLineage(args, stdin === undefined ? {} : { stdin });
 }
 
 describe("lineage user add", () => {
@@ -158,7 +157,7 @@ describe("account commands against a running server (real processes)", () => {
 
   it("disable: no Basic, no session, no token of the account; enable: they work again", async () => {
     const cookie = await formLogin("bob", "bob");
-    const created = lineage(["token", "create", "--data", data, "--user", "bob", "--route", "GET /api/v2/*"]);
+    const created = await lineage(["token", "create", "--data", data, "--user", "bob", "--route", "GET /api/v2/*"]);
     expect(created.status).toBe(0);
     const token = created.stdout.trim().split("\n").at(-1)!;
     const elements = "/api/v2/smart-elements/";
@@ -166,7 +165,7 @@ describe("account commands against a running server (real processes)", () => {
     expect(await status(elements, { cookie })).toBe(200);
     expect(await status(elements, { authorization: `Token ${token}` })).toBe(200);
 
-    const disabled = lineage(["user", "disable", "--data", data, "bob"]);
+    const disabled = await lineage(["user", "disable", "--data", data, "bob"]);
     expect([disabled.status, disabled.stderr]).toEqual([0, ""]);
     expect(disabled.stdout).toMatch(/^Account "bob" disabled: it cannot log in, by any method, until lineage user enable bob; 1 session ended\.$/m);
     expect(await status(elements, { authorization: basic("bob", "bob") })).toBe(401);
@@ -175,20 +174,20 @@ describe("account commands against a running server (real processes)", () => {
     const refused = await fetch(`${server.url}/login`);
     expect(refused.status).toBe(200);
 
-    expect(lineage(["user", "enable", "--data", data, "bob"]).status).toBe(0);
+    expect((await lineage(["user", "enable", "--data", data, "bob"])).status).toBe(0);
     expect(await status(elements, { authorization: basic("bob", "bob") })).toBe(200);
     expect(await status(elements, { authorization: `Token ${token}` })).toBe(200);
     expect(await status(elements, { cookie })).toBe(401);
   }, 60_000);
 
   it("passwd: the new password from standard input works at once, the old one no more; never from an argument", async () => {
-    const changed = lineage(["user", "passwd", "--data", data, "carol", "--password-stdin"], "carol-new\n");
+    const changed = await lineage(["user", "passwd", "--data", data, "carol", "--password-stdin"], "carol-new\n");
     expect([changed.status, changed.stderr]).toEqual([0, ""]);
     expect(changed.stdout).toMatch(/^Password of "carol" changed; 0 sessions ended\.$/m);
     expect(await status("/api/v2/smart-elements/", { authorization: basic("carol", "carol-new") })).toBe(200);
     expect(await status("/api/v2/smart-elements/", { authorization: basic("carol", "carol") })).toBe(401);
     // No terminal and no --password-stdin: refused, naming both ways.
-    const blind = lineage(["user", "passwd", "--data", data, "carol"]);
+    const blind = await lineage(["user", "passwd", "--data", data, "carol"]);
     expect(blind.status).toBe(2);
     expect(blind.stderr.trim()).toMatch(/^lineage user passwd: no password given: pipe it with --password-stdin .*, or run the command on a terminal to be asked$/);
   }, 60_000);

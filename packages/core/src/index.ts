@@ -50,7 +50,6 @@ export { systemPrincipal } from "./bundle/system-principal.ts";
 export type { DashboardView } from "./dashboards/dashboard-view.ts";
 export type { AuthenticationService, AuthenticationServiceOptions, ThrottleEvent } from "./auth/authentication-service.ts";
 export type { ThrottleOptions, LoginThrottle } from "./auth/login-throttle.ts";
-export { createInternalProvider } from "./auth/internal-provider.ts";
 export { createMemoryThrottleStore } from "./auth/memory-throttle-store.ts";
 
 // Errors: every code of the spec, with its status, in one table.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  createInternalProvider, requireAccess, validateThroughProviders, type CredentialProvider,
+  requireAccess, validateThroughProviders, type CredentialProvider,
 } from "./internals.ts";
 import { createPasswordAuthenticator } from "../src/accounts/authenticate.ts";
 import { createScryptPasswordHasher } from "../src/accounts/scrypt-password-hasher.ts";
@@ -40,7 +40,7 @@ describe("the provider chain", () => {
 
   it("the internal provider checks the platform's own accounts", async () => {
     const { platform } = await seededPlatform();
-    const internal = createInternalProvider(platform.accounts);
+    const internal = platform.auth.internalProvider();
     expect(await internal.validateCredential("alice", "alice-pw")).toEqual({ login: "alice" });
     expect(await internal.validateCredential("alice", "nope")).toBeUndefined();
     expect(await internal.validateCredential("ghost", "alice-pw")).toBeUndefined();
@@ -55,7 +55,7 @@ describe("password verification through the service", () => {
       validateCredential: async (login, password) =>
         password === "dir-pw" ? { login, ...(login === "newbie" ? { account: { roles: ["reader"], displayName: "New Bie" } } : {}) } : undefined,
     };
-    const auth = platform.auth.service({ providers: [createInternalProvider(platform.accounts), directory], wait: async () => {} });
+    const auth = platform.auth.service({ providers: [platform.auth.internalProvider(), directory], wait: async () => {} });
     expect((await auth.verifyPassword("alice", "alice-pw", "a"))?.account.login).toBe("alice");
     expect((await auth.verifyPassword("bob", "dir-pw", "a"))?.account.login).toBe("bob");
     expect(await auth.verifyPassword("stranger", "dir-pw", "a")).toBeUndefined();
@@ -80,7 +80,7 @@ describe("password verification through the service", () => {
 describe("a password the internal provider remembers", () => {
   it("is known without waiting only once verified, at the stamp of a request, and never past a change of password", async () => {
     const { platform, store } = await seededPlatform();
-    const internal = createInternalProvider(platform.accounts);
+    const internal = platform.auth.internalProvider();
     const stamp = await store.changes.read();
     expect(internal.rememberedCredential?.("alice", "alice-pw", stamp)).toBeUndefined();
     expect(await internal.validateCredential("alice", "alice-pw", stamp)).toEqual({ login: "alice" });
@@ -101,7 +101,7 @@ describe("a password the internal provider remembers", () => {
   it("answers for the chain only when its provider comes first", async () => {
     const { platform, store } = await seededPlatform();
     const asked: string[] = [];
-    const internal = createInternalProvider(platform.accounts);
+    const internal = platform.auth.internalProvider();
     const stamp = await store.changes.read();
     await internal.validateCredential("alice", "alice-pw", stamp);
     const directory = pairProvider("directory", "alice", "alice-pw", asked);

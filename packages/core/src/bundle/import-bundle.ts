@@ -22,7 +22,7 @@ export interface ImportBundleOptions {
  * profiles, field accesses, lifecycles, structures and elements. Idempotent: importing the
  * same bundle again changes nothing.
  * @example
- * const report = await importBundle(platform, JSON.parse(text), {
+ * const report = await platform.bundles.import(JSON.parse(text), { // importBundle(context, …) underneath
  *   readFile: (path) => readFileSync(join(folder, path)),
  * });
  */

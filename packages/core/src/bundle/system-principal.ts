@@ -18,7 +18,7 @@ export const SYSTEM_ACCOUNT: Account = Object.freeze({
  * The principal of imports and other work the platform does on its own: admin,
  * so every permission check passes.
  * @example
- * const scope = platform.scope(systemPrincipal());
+ * const tokens = await platform.tokens.list(systemPrincipal());
  */
 export function systemPrincipal(): Principal {
   return { account: SYSTEM_ACCOUNT, roles: new Set([ADMIN_ROLE]), groups: new Set(), isAdmin: true };

@@ -28,7 +28,7 @@ export interface SearchEngineOptions {
   readonly intervalMs?: number | undefined;
   /**
    * The definitions element texts are rendered with, as committed now: pass
-   * the platform's (`platform.definitions`) to share its cache; by default
+   * the platform's (its context's `definitions`) to share its cache; by default
    * the engine keeps its own, keyed by the store's change clock.
    */
   readonly definitions?: (() => Promise<Definitions>) | undefined;

@@ -1,3 +1,4 @@
-import { createMemoryStore, storeContract } from "../src/testing/index.ts";
+import { createMemoryStore, elementFilterContract, storeContract } from "../src/testing/index.ts";
 
 storeContract("memory", () => createMemoryStore());
+elementFilterContract("memory", () => createMemoryStore());

@@ -13,6 +13,7 @@ import { CONSULT_RULES, HISTORY_RULES, REVISIONS_RULES, locateDeleted, locateEle
 import type { RequestScope } from "../scope/request-scope.ts";
 import { listScope } from "../access/element-profile.ts";
 import type { Stamped } from "../scope/definitions.ts";
+import { listFilter, wantsCount, type FilterOption } from "../queries/list-filter.ts";
 
 /** One element (latest revision) as GET serves it. */
 export interface ElementReading {
@@ -48,6 +49,10 @@ export async function readElement(scope: RequestScope, ref: string, options: Con
 
 export interface ListOptions extends ListQuery, Stamped {
   readonly fields?: string | undefined;
+  /** Only the elements passing this filter: its JSON text or the object (queries-and-events contract, 1). */
+  readonly filter?: FilterOption | undefined;
+  /** `true` or `1`: the answer tells how many elements match (`requestParameters.total`). */
+  readonly count?: boolean | string | undefined;
   /** List the elements of one structure (field keys become sortable). */
   readonly family?: string | undefined;
 }
@@ -59,19 +64,29 @@ async function listElements(scope: RequestScope, status: LineageStatus, options:
   const parameters = parseListParameters(options, "title:asc", structure);
   // A structure's collection holds its descendants' elements too, sorted together (structure-inheritance.ts).
   const structures = options.family === undefined ? undefined : scope.definitions.withDescendants(options.family);
+  const filter = await listFilter(scope, options.filter, structures);
   // Rights are per element (its own profile, its state's, else its structure's): the store filters the page by them.
-  const rows = await scope.repos.elements.list({
+  const query = {
     status,
     ...(await listScope(scope.repos.elements, structures, scope.readable())),
+    ...(filter ? { filter: filter.filter } : {}),
+  };
+  const rows = await scope.repos.elements.list({
+    ...query,
     orderBy: parameters.orderBy,
     limit: sliceLimit(parameters.slice, options.maxSlice),
     offset: parameters.offset,
   });
   checkAllSlice(parameters.slice, rows, options.maxSlice);
+  const total = wantsCount(options.count) ? await scope.repos.elements.count(query) : undefined;
   await scope.prepare(rows);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", itemUri(row)));
   return {
-    requestParameters: { slice: parameters.slice, offset: parameters.offset, length: documents.length, orderBy: formatOrderBy(parameters.orderBy) },
+    requestParameters: {
+      slice: parameters.slice, offset: parameters.offset, length: documents.length, orderBy: formatOrderBy(parameters.orderBy),
+      ...(filter ? { filter: filter.echo } : {}),
+      ...(total === undefined ? {} : { total }),
+    },
     uri,
     documents,
   };

@@ -1,5 +1,6 @@
 import type { ElementRevision, LineageStatus, NewRevision } from "../elements/smart-element.ts";
 import type { HistoryEntry } from "../elements/history-entry.ts";
+import type { ElementFilter } from "../queries/element-filter.ts";
 
 /** One sort key: a property (column) or a field value. */
 export interface OrderTerm {
@@ -40,11 +41,16 @@ export interface ElementQuery {
   readonly structures?: readonly string[];
   /** Only elements the caller may view; undefined means every element. */
   readonly readable?: ReadableFilter;
+  /** Only elements passing this filter (queries/filter-match.ts says what it means); undefined: every element. */
+  readonly filter?: ElementFilter;
   readonly orderBy: readonly OrderTerm[];
   /** null: no limit. */
   readonly limit: number | null;
   readonly offset: number;
 }
+
+/** Which latest revisions a count is of: a list's query without its order and page. */
+export type ElementCountQuery = Pick<ElementQuery, "status" | "structures" | "readable" | "filter">;
 
 /** Where Smart Element revisions and their history live. Writes belong in a transaction (`Store.transaction`). */
 export interface ElementRepository {
@@ -75,6 +81,8 @@ export interface ElementRepository {
   setLineageStatus(initid: number, status: LineageStatus, modifiedAt: string): Promise<void>;
   /** Latest revisions matching the query, in its order. */
   list(query: ElementQuery): Promise<ElementRevision[]>;
+  /** How many latest revisions match the query. */
+  count(query: ElementCountQuery): Promise<number>;
   appendHistory(entry: HistoryEntry): Promise<void>;
   /** History of a lineage: revision newest first, then entry newest first. */
   history(initid: number): Promise<HistoryEntry[]>;

@@ -1,7 +1,9 @@
 import type { ElementRevision, FieldValue, NewRevision } from "../elements/smart-element.ts";
-import type { ElementRepository, OrderTerm } from "../ports/element-repository.port.ts";
+import type { ElementCountQuery, ElementRepository, OrderTerm } from "../ports/element-repository.port.ts";
 import { isReadable } from "../access/element-profile.ts";
 import type { MemoryContext } from "./memory-context.ts";
+import { compareCodePoints } from "../values/code-point-order.ts";
+import { matchesFilter } from "../queries/filter-match.ts";
 import { freeze, frozenCopy } from "./memory-tables.ts";
 
 /**
@@ -10,6 +12,11 @@ import { freeze, frozenCopy } from "./memory-tables.ts";
  */
 export function createMemoryElementRepository({ tables, nextId }: MemoryContext): ElementRepository {
   const all = () => [...tables.elements.values()];
+  const matching = (query: ElementCountQuery) => {
+    const wanted = query.structures && new Set(query.structures);
+    return all().filter((r) => !r.fixed && r.status === query.status && (!wanted || wanted.has(r.structure)) && isReadable(query.readable, r)
+      && (!query.filter || matchesFilter(query.filter, r)));
+  };
   const lineage = (initid: number) => all().filter((r) => r.initid === initid);
   const structureId = (name: string): number | null => tables.structures.get(name)?.id ?? null;
 
@@ -73,9 +80,7 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
       }
     },
     async list(query) {
-      if (query.structures?.length === 0) return [];
-      const wanted = query.structures && new Set(query.structures);
-      const rows = all().filter((r) => !r.fixed && r.status === query.status && (!wanted || wanted.has(r.structure)) && isReadable(query.readable, r));
+      const rows = matching(query);
       const keys = withTieBreak(query.orderBy).map((term) => ({ term, value: sortValue(term, structureId) }));
       rows.sort((a, b) => {
         for (const { term, value } of keys) {
@@ -85,6 +90,9 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
         return 0;
       });
       return rows.slice(query.offset, query.limit === null ? undefined : query.offset + query.limit);
+    },
+    async count(query) {
+      return matching(query).length;
     },
     async appendHistory(entry) {
       const seq = nextId("history");
@@ -169,23 +177,4 @@ function compareSql(a: SqlValue, b: SqlValue): number {
   if (byRank !== 0 || a === null || b === null) return byRank;
   if (typeof a === "number" && typeof b === "number") return a - b;
   return compareCodePoints(String(a), String(b));
-}
-
-/**
- * Compares by code point (as SQLite compares UTF-8 bytes); UTF-16 units disagree only
- * when a surrogate meets U+E000..U+FFFF, so those two ranges swap places.
- */
-function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-function codePointRank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  return unit >= 0xe000 ? unit - 0x800 : unit;
 }

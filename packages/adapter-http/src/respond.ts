@@ -27,3 +27,9 @@ export function listQueryOf(c: Context<HttpEnv>): { fields?: string; slice?: str
   const q = c.req.query();
   return { fields: q.fields, slice: q.slice, offset: q.offset, orderBy: q.orderBy ?? q.orderby, stamp: c.get("stamp") };
 }
+
+/** The parameters of a list that takes a filter: the list's, `filter` (JSON) and `count`. */
+export function filteredListQueryOf(c: Context<HttpEnv>): ReturnType<typeof listQueryOf> & { filter?: string; count?: string } {
+  const q = c.req.query();
+  return { ...listQueryOf(c), filter: q.filter, count: q.count };
+}

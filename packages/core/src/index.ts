@@ -87,7 +87,7 @@ export {
   type ElementFilter, type FieldCondition, type FilterComparison, type FilterCondition, type FilterGroup, type FilterNode, type FilterOperator,
   type FilterProperty, type FilterShape, type FilterValue, type PropertyCondition,
 } from "./queries/element-filter.ts";
-export { CountParameterSchema, FilterParameterSchema, FilterSchema, FILTER_LIMITS, type FilterInput, type FilterConditionInput, type FilterGroupInput } from "./queries/filter.schema.ts";
+export { CountParameterSchema, FilteredListQuerySchema, FilterParameterSchema, FilterSchema, FILTER_LIMITS, type FilterInput, type FilterConditionInput, type FilterGroupInput } from "./queries/filter.schema.ts";
 export { matchesFilter } from "./queries/filter-match.ts";
 export type { FilterOption } from "./queries/list-filter.ts";
 export { decisiveOrder, MERGED_FIELD_STRUCTURES, resolvedOrderFields } from "./elements/list-order.ts";

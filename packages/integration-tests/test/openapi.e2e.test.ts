@@ -64,8 +64,14 @@ describe("GET /api/v2/openapi.json", () => {
 
   it("describes the Smart Element routes with their parameters, body and errors", () => {
     const list = document.paths["/api/v2/smart-elements"].get;
-    expect(list.parameters.map((p: any) => p.name ?? p.$ref)).toEqual(["fields", "slice", "offset", "orderBy", "#/components/parameters/alt"]);
+    expect(list.parameters.map((p: any) => p.name ?? p.$ref)).toEqual(["fields", "slice", "offset", "orderBy", "filter", "count", "#/components/parameters/alt"]);
     expect(list.parameters.find((p: any) => p.name === "slice").schema.pattern).toBeDefined();
+    // The filter is JSON in a query variable: the document gives the schema of that JSON, groups nesting by reference.
+    expect(list.parameters.find((p: any) => p.name === "filter").content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Filter" });
+    const filter = document.components.schemas.Filter;
+    expect(JSON.stringify(filter)).toContain('"#/components/schemas/Filter"');
+    expect(JSON.stringify(filter)).toContain('"doesnotcontain"');
+    expect(Object.keys(list.responses["400"].content["application/json"].examples)).toEqual(expect.arrayContaining(["FILTER0001", "FILTER0002", "FILTER0003", "FILTER0004"]));
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403"]));
     expect(Object.keys(list.responses["400"].content["application/json"].examples)).toContain("ROUTES0139");
 

@@ -94,9 +94,14 @@ function entriesOf(schema: AnySchema): Record<string, AnySchema> {
 
 const isOptional = (schema: AnySchema) => ["optional", "nullish", "exact_optional"].includes(schema.type);
 
+/** Query variables holding JSON: the document gives the schema of the JSON they hold, as OpenAPI's `content` does. */
+const JSON_QUERY_VARIABLES: Readonly<Record<string, string>> = { filter: "Filter" };
+
 function parameter(name: string, location: "path" | "query", schema: AnySchema, required: boolean): Json {
   const { description, ...jsonSchema } = jsonSchemaOf(schema);
-  return { name, in: location, required, ...(description ? { description } : {}), schema: jsonSchema };
+  const json = location === "query" ? JSON_QUERY_VARIABLES[name] : undefined;
+  const shape = json ? { content: { "application/json": { schema: { $ref: `#/components/schemas/${json}` } } } } : { schema: jsonSchema };
+  return { name, in: location, required, ...(description ? { description } : {}), ...shape };
 }
 
 function errorExample(code: ErrorCode): Json {

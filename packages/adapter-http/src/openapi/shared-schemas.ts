@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { FilterSchema } from "@lineage/core";
 
 // Shapes of the data the API answers (api-v2.md, Resources and their fields).
 // Answers are built by core, not validated against these: they document, and
@@ -54,6 +55,8 @@ export const RequestParametersSchema = v.object({
   offset: v.number(),
   length: v.pipe(v.number(), v.description("Number of items returned")),
   orderBy: text("Applied order, e.g. `title asc, id desc`"),
+  filter: v.optional(v.pipe(FilterSchema, v.description("The filter as applied (a group at its root, values in their stored form); with a filter only"))),
+  total: v.optional(v.pipe(v.number(), v.description("With count=1: how many elements match for the caller"))),
 });
 
 /** A lifecycle state (api-v2.md, Lifecycle state object). */
@@ -95,6 +98,7 @@ export const SHARED_SCHEMAS = {
   ElementItem: ElementItemSchema,
   Document: DocumentSchema,
   RequestParameters: RequestParametersSchema,
+  Filter: FilterSchema,
   State: StateSchema,
   EnumItem: EnumItemSchema,
 };

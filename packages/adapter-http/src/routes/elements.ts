@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { ElementQuerySchema, LineageError, ListQuerySchema, parseFieldsSelection, type ErrorCode } from "@lineage/core";
+import { ElementQuerySchema, FilteredListQuerySchema, LineageError, parseFieldsSelection, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
 import { successEnvelope } from "../envelope.ts";
 import { DocumentSchema, ElementItemSchema, RequestParametersSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
@@ -9,7 +9,7 @@ import type { HttpEnv } from "../http-env.ts";
 import { readPutValues } from "../request-body.ts";
 import { headerOf } from "../request-header.ts";
 import { splitFormat } from "../resource-name.ts";
-import { listQueryOf, respondWithEtag } from "../respond.ts";
+import { filteredListQueryOf, respondWithEtag } from "../respond.ts";
 
 /** The element a PUT or DELETE names; the XML export is read-only (501). */
 function writableName(segment: string, method: string): string {
@@ -31,7 +31,7 @@ export function writeAnswerFields(c: Context): string | undefined {
 const TAG = "Smart Elements";
 /** How the writes of an element take If-Match (docs/concurrency.md). */
 export const IF_MATCH = "With an If-Match header (the ETag a GET gave, a list of them, or *), nothing is written unless it names the element's current ETag: 412 CRUD0238 otherwise.";
-const LIST_ERRORS: readonly ErrorCode[] = ["ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"];
+const LIST_ERRORS: readonly ErrorCode[] = ["FILTER0001", "FILTER0002", "FILTER0003", "FILTER0004", "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"];
 const READ_ERRORS: readonly ErrorCode[] = ["ROUTES0100", "ROUTES0101", "ROUTES0102", "ROUTES0103", "CRUD0202"];
 const FAMILY_ERRORS: readonly ErrorCode[] = ["ROUTES0104", "ROUTES0105"];
 /** What PUT takes, and POST on a structure's collection too. */
@@ -47,7 +47,7 @@ function collectionDescriptions(family: boolean): Record<"list" | "read" | "modi
   const familyErrors = family ? FAMILY_ERRORS : [];
   return {
     list: {
-      tag: TAG, summary: `List Smart Elements${of}`, params: ELEMENT_PARAMS, query: ListQuerySchema,
+      tag: TAG, summary: `List Smart Elements${of}`, params: ELEMENT_PARAMS, query: FilteredListQuerySchema,
       description: "Alive elements the user may view, ordered by title by default. The list has no cache (no ETag).",
       response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), documents: v.array(ElementItemSchema) }) },
       errors: [...LIST_ERRORS, ...(family ? (["ROUTES0105"] as const) : [])],
@@ -103,7 +103,7 @@ export function elementRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
 
   const list = async (c: Context<HttpEnv>, family?: string) => {
-    const data = await c.get("platform").elements.list(c.get("principal"), { ...listQueryOf(c), family });
+    const data = await c.get("platform").elements.list(c.get("principal"), { ...filteredListQueryOf(c), family });
     return c.json(successEnvelope(data));
   };
   const [plain, ofStructure] = [collectionDescriptions(false), collectionDescriptions(true)];

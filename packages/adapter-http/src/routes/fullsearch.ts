@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { ListQuerySchema, MAX_QUERY_LENGTH, type ErrorCode } from "@lineage/core";
+import { FilteredListQuerySchema, MAX_QUERY_LENGTH, type ErrorCode } from "@lineage/core";
 import * as v from "valibot";
 import { successEnvelope } from "../envelope.ts";
 import { ElementItemSchema, RequestParametersSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { notAvailable } from "../not-available.ts";
-import { listQueryOf } from "../respond.ts";
+import { filteredListQueryOf } from "../respond.ts";
 
 const TAG = "Full-text search";
 const ADMIN_PATH = "/api/admin/fullsearch/domains";
@@ -15,7 +15,7 @@ export const DomainParamSchema = v.pipe(v.string(), v.description("Search domain
 
 /** The search route's query variables: the list's, plus q. */
 export const FullSearchQuerySchema = v.object({
-  ...ListQuerySchema.entries,
+  ...FilteredListQuerySchema.entries,
   q: v.optional(v.pipe(
     v.string(),
     v.maxLength(MAX_QUERY_LENGTH),
@@ -62,7 +62,7 @@ const SEARCH: RouteDescription = {
         documents: v.array(SearchResultItemSchema),
       }),
     },
-  errors: ["FSEA0002", "FSEA0003", "FSEA0004", "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
+  errors: ["FSEA0002", "FSEA0003", "FSEA0004", "FILTER0001", "FILTER0002", "FILTER0003", "FILTER0004", "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
 };
 const DOMAINS: RouteDescription = {
   tag: TAG, summary: "Search domains, their configuration and volumes",
@@ -86,7 +86,7 @@ export function fullsearchRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.get("/api/v2/fullsearch/domains/:domain/smart-elements", describedRoute(SEARCH, async (c) => {
     const { platform, principal, stamp } = c.var;
-    const data = await platform.fullsearch.search(principal, c.req.param("domain") ?? "", { ...listQueryOf(c), q: c.req.query("q"), stamp });
+    const data = await platform.fullsearch.search(principal, c.req.param("domain") ?? "", { ...filteredListQueryOf(c), q: c.req.query("q"), stamp });
     return c.json(successEnvelope(data));
   }));
   app.get(ADMIN_PATH, describedRoute(DOMAINS, async (c) => c.json(successEnvelope(await c.var.platform.fullsearch.describeDomains(c.var.principal)))));

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ElementQuerySchema, ListQuerySchema, RestoreBodySchema } from "@lineage/core";
+import { ElementQuerySchema, FilteredListQuerySchema, RestoreBodySchema } from "@lineage/core";
 import * as v from "valibot";
 import { DocumentSchema, ElementItemSchema, RequestParametersSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { ELEMENT_PARAMS } from "../openapi/path-parameters.ts";
@@ -9,12 +9,12 @@ import { readJsonBody } from "../request-body.ts";
 import { headerOf } from "../request-header.ts";
 import { IF_MATCH, writeAnswerFields } from "./elements.ts";
 import { splitFormat } from "../resource-name.ts";
-import { listQueryOf, respondWithEtag } from "../respond.ts";
+import { filteredListQueryOf, respondWithEtag } from "../respond.ts";
 
 const LIST: RouteDescription = {
-  tag: "Trash", summary: "List the elements in the trash", query: ListQuerySchema,
+  tag: "Trash", summary: "List the elements in the trash", query: FilteredListQuerySchema,
     response: { data: v.object({ requestParameters: RequestParametersSchema, uri: v.string(), documents: v.array(ElementItemSchema) }) },
-  errors: ["ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
+  errors: ["FILTER0001", "FILTER0002", "FILTER0003", "FILTER0004", "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"],
 };
 const READ: RouteDescription = {
   tag: "Trash", summary: "Read an element in the trash", params: ELEMENT_PARAMS, query: ElementQuerySchema,
@@ -33,7 +33,7 @@ const RESTORE: RouteDescription = {
 export function trashRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
   app.get("/trash", describedRoute(LIST, async (c) => {
-    const data = await c.var.platform.trash.list(c.var.principal, listQueryOf(c));
+    const data = await c.var.platform.trash.list(c.var.principal, filteredListQueryOf(c));
     return c.json(successEnvelope(data));
   }));
   app.get("/trash/:docid", describedRoute(READ, async (c) => {

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { FILTER_OPERATORS } from "./element-filter.ts";
+import { ListQuerySchema } from "../elements/list-query.schema.ts";
 
 // The `filter` a client sends: the original's grid filter, a condition or a group of them.
 // parse-filter.ts checks it against this, then against the list's fields.
@@ -45,3 +46,10 @@ export const CountParameterSchema = v.pipe(
   v.picklist(["0", "1", "true", "false"]),
   v.description("1 or true: requestParameters.total holds how many elements match for the caller."),
 );
+
+/** The query variables of a list that takes a filter: the list's, `filter` and `count`. */
+export const FilteredListQuerySchema = v.object({
+  ...ListQuerySchema.entries,
+  filter: v.optional(FilterParameterSchema),
+  count: v.optional(CountParameterSchema),
+});

@@ -10,12 +10,19 @@ import { highlight } from "./highlight.ts";
 import { domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchEngine } from "./search-engine.ts";
 import { fullText } from "./element-text.ts";
+import { listFilter, wantsCount, type FilterOption } from "../queries/list-filter.ts";
+import { matchesFilter } from "../queries/filter-match.ts";
+import type { ElementFilter } from "../queries/element-filter.ts";
 import { isEmptyQuery, matchesQuery, needsTextCheck, parseSearchQuery, termPositions, type SearchQuery } from "./search-query.ts";
 
 /** Query parameters of the full-text search route, as strings. */
 export interface FullSearchQuery extends ListQuery, Stamped {
   readonly q?: string | undefined;
   readonly fields?: string | undefined;
+  /** Only the elements passing this filter (queries-and-events contract, 1). */
+  readonly filter?: FilterOption | undefined;
+  /** `true` or `1`: the answer tells how many elements match (`requestParameters.total`). */
+  readonly count?: boolean | string | undefined;
 }
 
 /** A search result item: the element as a list shows it, and its highlighted fragment. */
@@ -47,7 +54,7 @@ function take<T>(iterator: Iterator<T>, count: number): T[] {
  */
 async function matchingElements(
   scope: RequestScope, engine: SearchEngine, domain: SearchDomain, query: SearchQuery, structures: readonly string[],
-  offset: number, limit: number, texts: Map<ElementRevision, string>, stamp: ChangeStamp | undefined,
+  offset: number, limit: number, texts: Map<ElementRevision, string>, stamp: ChangeStamp | undefined, filter: ElementFilter | undefined,
 ): Promise<ElementRevision[]> {
   const analyzer = engine.analyzer(domain);
   const exact = !needsTextCheck(query);
@@ -58,7 +65,7 @@ async function matchingElements(
     const ids = take(hits, chunk).map((hit) => hit.id);
     if (ids.length === 0) return rows;
     const found = new Map((await scope.repos.elements.latestMany(ids)).map((element) => [element.initid, element]));
-    let candidates = ids.map((id) => found.get(id)).filter((e): e is ElementRevision => e !== undefined && e.status === "alive" && scope.canView(e));
+    let candidates = ids.map((id) => found.get(id)).filter((e): e is ElementRevision => e !== undefined && e.status === "alive" && scope.canView(e) && (!filter || matchesFilter(filter, e)));
     if (!exact) {
       const rendered = await engine.texts(domain, candidates);
       candidates = candidates.filter((element, i) => {
@@ -97,6 +104,9 @@ export async function searchElements(scope: RequestScope, engine: SearchEngine, 
   const itemUri = (row: ElementRevision) => `/api/v2/smart-elements/${row.initid}.json`;
   const parameters = parseListParameters(query, "title:asc", structures.length === 1 ? scope.structure(structures[0]!) : undefined);
   const limit = sliceLimit(parameters.slice, query.maxSlice);
+  const filter = await listFilter(scope, query.filter, domainStructures(domain));
+  const counted = wantsCount(query.count);
+  let total: number | undefined;
   const analyzer = engine.analyzer(domain);
 
   let rows: ElementRevision[];
@@ -104,13 +114,16 @@ export async function searchElements(scope: RequestScope, engine: SearchEngine, 
   const texts = new Map<ElementRevision, string>();
   const parsed = q === "" ? undefined : parseSearchQuery(q, analyzer);
   if (parsed === undefined) {
-    rows = structures.length === 0 ? [] : await scope.repos.elements.list({
-      status: "alive", ...scoped, orderBy: parameters.orderBy, limit, offset: parameters.offset,
-    });
+    const listed = { status: "alive" as const, ...scoped, ...(filter ? { filter: filter.filter } : {}) };
+    rows = structures.length === 0 ? [] : await scope.repos.elements.list({ ...listed, orderBy: parameters.orderBy, limit, offset: parameters.offset });
+    if (counted) total = structures.length === 0 ? 0 : await scope.repos.elements.count(listed);
   } else if (isEmptyQuery(parsed) || structures.length === 0) {
     rows = [];
+    if (counted) total = 0;
   } else {
-    rows = await matchingElements(scope, engine, domain, parsed, structures, parameters.offset, limit, texts, query.stamp);
+    rows = await matchingElements(scope, engine, domain, parsed, structures, parameters.offset, limit, texts, query.stamp, filter?.filter);
+    // Hits are checked one by one (rights, phrases, the filter): counting them all reads every hit (docs/limits.md).
+    if (counted) total = (await matchingElements(scope, engine, domain, parsed, structures, 0, Number.MAX_SAFE_INTEGER, new Map(), query.stamp, filter?.filter)).length;
   }
   checkAllSlice(parameters.slice, rows, query.maxSlice);
   await scope.prepare(rows);
@@ -131,6 +144,8 @@ export async function searchElements(scope: RequestScope, engine: SearchEngine, 
       orderBy: parsed === undefined ? formatOrderBy(parameters.orderBy) : RELEVANCE_ORDER,
       q,
       searchDomain: domainName,
+      ...(filter ? { filter: filter.echo } : {}),
+      ...(total === undefined ? {} : { total }),
     },
     uri,
     documents,

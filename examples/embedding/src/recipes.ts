@@ -32,13 +32,11 @@ export async function defineRecipes(store: Store): Promise<void> {
 
 /** A rule of this app, written against the core only: a quick recipe takes at most 20 minutes. */
 export async function quickRecipes(platform: Platform, reader: Principal): Promise<string[]> {
-  const page = await platform.elements.list(reader, { family: "RECIPE", slice: "all", fields: "document.properties.title,document.attributes.rc_minutes" });
-  return page.documents
-    .filter((doc) => {
-      const minutes = doc.attributes?.rc_minutes;
-      return !Array.isArray(minutes) && typeof minutes?.value === "number" && minutes.value <= 20;
-    })
-    .map((doc) => String(doc.properties?.title));
+  // The store filters (on an index when the collection is large), as for an HTTP client's `filter`.
+  const page = await platform.elements.list(reader, {
+    family: "RECIPE", slice: "all", fields: "document.properties.title", filter: { field: "rc_minutes", operator: "lte", value: 20 },
+  });
+  return page.documents.map((doc) => String(doc.properties?.title));
 }
 
 export interface RecipeBookOptions {

@@ -83,13 +83,14 @@ export { ElementQuerySchema, ListQuerySchema } from "./elements/list-query.schem
 export * from "./elements/restore-body.schema.ts";
 export { MAX_SLICE, parseOffset, parseOrderBy, parseSlice } from "./elements/list-parameters.ts";
 export {
-  FILTER_OPERATORS, FILTER_PROPERTIES, foldText, htmlText,
+  FILTER_OPERATORS, FILTER_PROPERTIES, foldCase, htmlText,
   type ElementFilter, type FieldCondition, type FilterComparison, type FilterCondition, type FilterGroup, type FilterNode, type FilterOperator,
   type FilterProperty, type FilterShape, type FilterValue, type PropertyCondition,
 } from "./queries/element-filter.ts";
 export { CountParameterSchema, FilteredListQuerySchema, FilterParameterSchema, FilterSchema, FILTER_LIMITS, type FilterInput, type FilterConditionInput, type FilterGroupInput } from "./queries/filter.schema.ts";
 export { matchesFilter } from "./queries/filter-match.ts";
 export type { FilterOption } from "./queries/list-filter.ts";
+export type { SearchesFacade, SavedSearchResults } from "./queries/searches-facade.ts";
 export { decisiveOrder, MERGED_FIELD_STRUCTURES, resolvedOrderFields } from "./elements/list-order.ts";
 export type { Session } from "./auth/session.ts";
 export { newSessionSecret } from "./auth/session.ts";

@@ -27,6 +27,7 @@ import { createFullSearchFacade, type FullSearchFacade } from "./search/fullsear
 import { createMemorySearchIndex } from "./search/memory-search-index.ts";
 import { createSearchEngine } from "./search/search-engine.ts";
 import { createStructuresFacade, type StructuresFacade } from "./structures/structures-facade.ts";
+import { createSearchesFacade, type SearchesFacade } from "./queries/searches-facade.ts";
 
 export interface PlatformOptions {
   readonly store: Store;
@@ -90,6 +91,8 @@ export interface Platform {
   readonly lifecycle: LifecycleFacade;
   /** Full-text search in search domains, and their administration. */
   readonly fullsearch: FullSearchFacade;
+  /** Saved searches and reports: list them, run them. */
+  readonly searches: SearchesFacade;
   /** Bundles: check and import. */
   readonly bundles: BundlesFacade;
   /** The change clock: a request reads it once, and every read it makes is of that stamp. */
@@ -111,6 +114,7 @@ export function createPlatform(options: PlatformOptions): Platform {
   return {
     elements,
     trash: createTrashFacade(context, elements),
+    searches: createSearchesFacade(context),
     revisions: createRevisionsFacade(context),
     structures: createStructuresFacade(context),
     enumerates: createEnumeratesFacade(context),

@@ -82,10 +82,10 @@ export function formatOrderBy(terms: readonly OrderTerm[]): string {
   return terms.map((term) => `${term.key} ${term.direction}`).join(", ");
 }
 
-/** Parses the three list parameters. */
-export function parseListParameters(query: ListQuery, defaultOrder: string, structure?: SmartStructure): ListParameters {
+/** Parses the three list parameters; a page holds `defaultSlice` elements unless `slice` says otherwise. */
+export function parseListParameters(query: ListQuery, defaultOrder: string, structure?: SmartStructure, defaultSlice = 10): ListParameters {
   return {
-    slice: parseSlice(query.slice, 10, query.maxSlice),
+    slice: parseSlice(query.slice, defaultSlice, query.maxSlice),
     offset: parseOffset(query.offset),
     orderBy: parseOrderBy(query.orderBy, defaultOrder, structure),
   };

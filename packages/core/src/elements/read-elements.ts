@@ -5,7 +5,7 @@ import { parseFieldsSelection } from "./fields-selection.ts";
 import { renderDocument, stateProperty, type DocumentView } from "./element-view.ts";
 import { statusProperty, type ElementRevision } from "./smart-element.ts";
 import type { LineageStatus } from "./smart-element.ts";
-import type { OrderTerm } from "../ports/element-repository.port.ts";
+import type { ListStatus, OrderTerm } from "../ports/element-repository.port.ts";
 import { describeStructure, type FieldDescription } from "../structures/structure-description.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLimit, type ListQuery } from "./list-parameters.ts";
 import { etagFor } from "./if-match.ts";
@@ -14,6 +14,7 @@ import type { RequestScope } from "../scope/request-scope.ts";
 import { listScope } from "../access/element-profile.ts";
 import type { Stamped } from "../scope/definitions.ts";
 import { listFilter, wantsCount, type FilterOption } from "../queries/list-filter.ts";
+import type { ParsedFilter } from "../queries/parse-filter.ts";
 
 /** One element (latest revision) as GET serves it. */
 export interface ElementReading {
@@ -57,14 +58,33 @@ export interface ListOptions extends ListQuery, Stamped {
   readonly family?: string | undefined;
 }
 
-async function listElements(scope: RequestScope, status: LineageStatus, options: ListOptions, uri: string, itemUri: (r: ElementRevision) => string) {
-  const selection = parseFieldsSelection(options.fields, "list");
+/**
+ * What a list is of, besides the request's parameters: the status of its elements, its URIs, its
+ * defaults (a saved search's order, a report's page size and columns), and a filter of its own
+ * (a saved search's, a folder's content) that the request's `filter` narrows further.
+ */
+export interface ListSpec {
+  readonly status: ListStatus;
+  readonly uri: string;
+  itemUri(row: ElementRevision): string;
+  readonly defaultOrder?: string;
+  readonly defaultSlice?: number;
+  readonly defaultFields?: string;
+  /** Parses the list's own filter against its structures; undefined when it has none. */
+  own?(structures: readonly string[] | undefined): Promise<ParsedFilter | undefined>;
+}
+
+/** A page of a list of elements, as the list routes answer it: the request's options over the list's spec. */
+export async function listElements(scope: RequestScope, options: ListOptions, spec: ListSpec) {
+  const selection = parseFieldsSelection(options.fields ?? spec.defaultFields, "list");
   const structure = options.family === undefined ? undefined : scope.structure(options.family);
   if (options.family !== undefined && !structure) throw new LineageError("ROUTES0105", [options.family]);
-  const parameters = parseListParameters(options, "title:asc", structure);
+  const parameters = parseListParameters(options, spec.defaultOrder ?? "title:asc", structure, spec.defaultSlice);
   // A structure's collection holds its descendants' elements too, sorted together (structure-inheritance.ts).
   const structures = options.family === undefined ? undefined : scope.definitions.withDescendants(options.family);
-  const filter = await listFilter(scope, options.filter, structures);
+  const filter = bothFilters(await spec.own?.(structures), await listFilter(scope, options.filter, structures));
+  const status = spec.status;
+  const uri = spec.uri;
   // Rights are per element (its own profile, its state's, else its structure's): the store filters the page by them.
   const query = {
     status,
@@ -80,7 +100,7 @@ async function listElements(scope: RequestScope, status: LineageStatus, options:
   checkAllSlice(parameters.slice, rows, options.maxSlice);
   const total = wantsCount(options.count) ? await scope.repos.elements.count(query) : undefined;
   await scope.prepare(rows);
-  const documents = rows.map((row) => renderDocument(row, selection, scope, "list", itemUri(row)));
+  const documents = rows.map((row) => renderDocument(row, selection, scope, "list", spec.itemUri(row)));
   return {
     requestParameters: {
       slice: parameters.slice, offset: parameters.offset, length: documents.length, orderBy: formatOrderBy(parameters.orderBy),
@@ -92,10 +112,19 @@ async function listElements(scope: RequestScope, status: LineageStatus, options:
   };
 }
 
+/** The list's own filter and the request's, joined by `and` (each parsed apart: their depths do not add up). */
+function bothFilters(own: ParsedFilter | undefined, asked: ParsedFilter | undefined): ParsedFilter | undefined {
+  if (!own || !asked) return own ?? asked;
+  return { filter: { kind: "group", logic: "and", nodes: [own.filter, asked.filter] }, echo: { logic: "and", filters: [own.echo, asked.echo] } };
+}
+
+/** Where a listed element is read: its own URI, as the original's lists name it. */
+export const elementItemUri = (row: ElementRevision): string => `/api/v2/smart-elements/${row.initid}.json`;
+
 /** GET /smart-elements/ (or a structure's elements): latest alive revisions the principal may view. */
 export function listAliveElements(scope: RequestScope, options: ListOptions = {}) {
   const uri = options.family === undefined ? "/api/v2/smart-elements/" : `/api/v2/smart-structures/${options.family}/smart-elements/`;
-  return listElements(scope, "alive", options, uri, (row) => `/api/v2/smart-elements/${row.initid}.json`);
+  return listElements(scope, options, { status: "alive", uri, itemUri: elementItemUri });
 }
 
 /** A page of elements as a list route answers it. */
@@ -103,7 +132,7 @@ export type ElementList = Awaited<ReturnType<typeof listElements>>;
 
 /** GET /trash/: deleted elements the principal may view. */
 export function listTrash(scope: RequestScope, options: ListOptions = {}) {
-  return listElements(scope, "deleted", { ...options, family: undefined }, "/api/v2/trash/", (row) => trashUri(row.initid));
+  return listElements(scope, { ...options, family: undefined }, { status: "deleted", uri: "/api/v2/trash/", itemUri: (row) => trashUri(row.initid) });
 }
 
 export interface RevisionOptions extends Stamped {

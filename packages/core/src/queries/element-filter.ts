@@ -15,7 +15,7 @@ export const FILTER_PROPERTIES = ["title", "name", "initid", "state", "owner", "
 export type FilterProperty = (typeof FILTER_PROPERTIES)[number];
 
 /**
- * How values compare: `text` by code point (and case-insensitively, folded by `foldText`, for the
+ * How values compare: `text` by code point (and case-insensitively, folded by `foldCase`, for the
  * text operators), `number` numerically, `html` as `text` on the text without its tags (`htmlText`).
  */
 export type FilterComparison = "text" | "number" | "html";
@@ -71,7 +71,7 @@ export type FilterNode = FilterCondition | FilterGroup;
 export type ElementFilter = FilterNode;
 
 /** How text operators compare: both sides folded to lower case, Unicode-aware, the same in every store. */
-export function foldText(text: string): string {
+export function foldCase(text: string): string {
   return text.toLowerCase();
 }
 

@@ -1,6 +1,6 @@
 import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
 import { compareCodePoints } from "../values/code-point-order.ts";
-import { foldText, htmlText, type FilterCondition, type FilterNode, type FilterValue } from "./element-filter.ts";
+import { foldCase, htmlText, type FilterCondition, type FilterNode, type FilterValue } from "./element-filter.ts";
 
 /*
  * What a filter means, on one revision: the in-memory store lists with it, and the SQL stores'
@@ -35,7 +35,7 @@ function valuesOf(condition: FilterCondition, revision: ElementRevision): Filter
 
 function holds(condition: FilterCondition, values: readonly FilterValue[]): boolean {
   const wanted = condition.values;
-  const text = (value: FilterValue) => foldText(String(value));
+  const text = (value: FilterValue) => foldCase(String(value));
   switch (condition.operator) {
     case "isempty": return values.length === 0;
     case "isnotempty": return values.length > 0;

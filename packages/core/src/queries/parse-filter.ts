@@ -8,7 +8,7 @@ import { findField, type SmartStructure } from "../structures/smart-structure.ts
 import { encodeFieldValue } from "../values/field-value-codec.ts";
 import type { ValueContext } from "../values/value-context.ts";
 import {
-  FILTER_OPERATORS, FILTER_PROPERTIES, foldText, type ElementFilter, type FieldCondition, type FilterComparison, type FilterNode, type FilterOperator,
+  FILTER_OPERATORS, FILTER_PROPERTIES, foldCase, type ElementFilter, type FieldCondition, type FilterComparison, type FilterNode, type FilterOperator,
   type FilterProperty, type FilterShape, type FilterValue, type PropertyCondition,
 } from "./element-filter.ts";
 import { FILTER_LIMITS, FilterSchema, type FilterConditionInput, type FilterGroupInput, type FilterInput } from "./filter.schema.ts";
@@ -239,7 +239,7 @@ async function typeFieldValue(field: ResolvedField, operator: FilterOperator, ra
   switch (field.type) {
     case "text": case "longtext": case "htmltext": {
       const text = textOf(name, raw);
-      return [TEXT_OPERATORS.has(operator) ? foldText(text) : text, text];
+      return [TEXT_OPERATORS.has(operator) ? foldCase(text) : text, text];
     }
     case "enum": {
       const key = textOf(name, raw);
@@ -290,7 +290,7 @@ async function propertyCondition(
     switch (type) {
       case "text": case "key": {
         const text = textOf(property, item);
-        values.push(TEXT_OPERATORS.has(condition.operator) ? foldText(text) : text);
+        values.push(TEXT_OPERATORS.has(condition.operator) ? foldCase(text) : text);
         shown.push(text);
         break;
       }

@@ -4,7 +4,7 @@ import type { ElementQuery } from "../ports/element-repository.port.ts";
 import type { Store } from "../ports/store.port.ts";
 import type { StructureDefinition } from "../structures/smart-structure.ts";
 import type { FieldCondition, FilterNode, FilterOperator, FilterProperty, FilterValue, PropertyCondition } from "../queries/element-filter.ts";
-import { foldText, htmlText } from "../queries/element-filter.ts";
+import { foldCase, htmlText } from "../queries/element-filter.ts";
 import { matchesFilter } from "../queries/filter-match.ts";
 import { date, draft } from "./store-fixtures.ts";
 
@@ -107,7 +107,7 @@ export function elementFilterContract(name: string, open: () => Store | Promise<
       const cases: FilterNode[] = [
         property("state", "eq", ["review"]),
         property("state", "isempty", []),
-        property("title", "contains", [foldText("ÉT")]),
+        property("title", "contains", [foldCase("ÉT")]),
         property("title", "startswith", ["ω"]),
         property("owner", "in", [1, 3], "number"),
         property("cdate", "gte", ["2024-01-20T00:00:00.000Z"]),
@@ -127,7 +127,7 @@ export function elementFilterContract(name: string, open: () => Store | Promise<
         field("tags", "neq", ["b"], { shape: "list" }),
         field("tags", "isempty", [], { shape: "list" }),
         field("nums", "gt", [4], { shape: "list", comparison: "number" }),
-        field("col", "contains", [foldText("É")], { shape: "list" }),
+        field("col", "contains", [foldCase("É")], { shape: "list" }),
         field("cm", "eq", ["space"], { shape: "nested" }),
         field("cm", "isempty", [], { shape: "nested" }),
         field("f", "isnotempty", []),
@@ -178,7 +178,7 @@ export function elementFilterContract(name: string, open: () => Store | Promise<
         if (operator === "in") return Array.from({ length: 1 + Math.floor(gen() * 3) }, () => choose(pool));
         const value = choose(pool);
         if (!fold || typeof value !== "string") return [value];
-        const folded = foldText(operator === "contains" || operator === "doesnotcontain" ? [...value].slice(0, 1 + Math.floor(gen() * 3)).join("") : value);
+        const folded = foldCase(operator === "contains" || operator === "doesnotcontain" ? [...value].slice(0, 1 + Math.floor(gen() * 3)).join("") : value);
         return operator === "startswith" || operator === "contains" || operator === "doesnotcontain" ? [folded] : [value];
       };
       type Spec = readonly [id: string, kind: "text" | "ordered" | "keyed" | "presence", pool: readonly FilterValue[], extra: Partial<FieldCondition>];

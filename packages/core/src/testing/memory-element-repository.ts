@@ -14,7 +14,7 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
   const all = () => [...tables.elements.values()];
   const matching = (query: ElementCountQuery) => {
     const wanted = query.structures && new Set(query.structures);
-    return all().filter((r) => !r.fixed && r.status === query.status && (!wanted || wanted.has(r.structure)) && isReadable(query.readable, r)
+    return all().filter((r) => !r.fixed && (query.status === "any" || r.status === query.status) && (!wanted || wanted.has(r.structure)) && isReadable(query.readable, r)
       && (!query.filter || matchesFilter(query.filter, r)));
   };
   const lineage = (initid: number) => all().filter((r) => r.initid === initid);

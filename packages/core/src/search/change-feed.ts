@@ -19,16 +19,19 @@ export interface ChangeFeed {
 /** The change feed of a search engine's open domains. */
 export function createChangeFeed(shared: EngineState, domainDocuments: DomainDocuments): ChangeFeed {
   const { store, index, lanes, open } = shared;
-  const { aliveLatest, documents: documentsOf } = domainDocuments;
+  const { members, documents: documentsOf, collections } = domainDocuments;
 
   async function applyChanges(state: OpenDomain, limit: number, target: string, touched?: Set<number>): Promise<number> {
     let applied = 0;
+    let collectionChanged = false;
     while (applied < limit) {
       const from = index.coverage(target)?.seq ?? 0;
       const changes = await store.search.changesAfter(from, Math.min(BATCH, limit - applied));
       if (changes.length === 0) break;
+      const rules = await collections(state.domain);
+      if (rules && changes.some((change) => rules.sources.has(change.initid))) collectionChanged = true;
       const relevant = [...new Set(changes.filter((change) => state.structures.has(change.structure)).map((change) => change.initid))];
-      const alive = await aliveLatest(relevant);
+      const alive = await members(state.domain, relevant);
       const documents = await documentsOf(state.domain, alive);
       const kept = new Set(alive.map((element) => element.initid));
       const gone = relevant.filter((id) => !kept.has(id));
@@ -40,7 +43,32 @@ export function createChangeFeed(shared: EngineState, domainDocuments: DomainDoc
       state.changedSincePersist += relevant.length;
       if (touched) for (const id of relevant) touched.add(id);
     }
+    // A collection's own change (a saved search's filter, a folder renamed away) may let in or out any element.
+    if (collectionChanged) await reconcile(state, target, touched);
     return applied;
+  }
+
+  /** Brings an index's documents in line with the domain's members: the missing indexed, the stray removed. */
+  async function reconcile(state: OpenDomain, target: string, touched?: Set<number>): Promise<void> {
+    const alive = await store.search.aliveInitids([...state.structures]);
+    let wanted: Set<number>;
+    if (await collections(state.domain)) {
+      wanted = new Set();
+      for (let start = 0; start < alive.length; start += BATCH) {
+        for (const element of await members(state.domain, alive.slice(start, start + BATCH))) wanted.add(element.initid);
+      }
+    } else {
+      // Without collections every alive element of the structures is a member: no element is read to know it.
+      wanted = new Set(alive);
+    }
+    const missing = [...wanted].filter((id) => !index.has(target, id));
+    for (let start = 0; start < missing.length; start += BATCH) {
+      index.upsert(target, await documentsOf(state.domain, await members(state.domain, missing.slice(start, start + BATCH))));
+    }
+    const stray = index.ids(target).filter((id) => !wanted.has(id));
+    if (stray.length > 0) index.remove(target, stray);
+    state.changedSincePersist += missing.length + stray.length;
+    if (touched) for (const id of [...missing, ...stray]) touched.add(id);
   }
 
   function catchUp(name: string, limit: number): Promise<number> {
@@ -56,15 +84,7 @@ export function createChangeFeed(shared: EngineState, domainDocuments: DomainDoc
       const state = open.get(name);
       if (!state) return;
       await applyChanges(state, Number.MAX_SAFE_INTEGER, name, touched);
-      const alive = new Set(await store.search.aliveInitids([...state.structures]));
-      const missing = [...alive].filter((id) => !index.has(name, id));
-      const elements = await aliveLatest(missing);
-      const documents = await documentsOf(state.domain, elements);
-      const stray = index.ids(name).filter((id) => !alive.has(id));
-      if (documents.length > 0) index.upsert(name, documents);
-      if (stray.length > 0) index.remove(name, stray);
-      state.changedSincePersist += documents.length + stray.length;
-      for (const id of [...missing, ...stray]) touched.add(id);
+      await reconcile(state, name, touched);
     });
     if (touched.size === 0) return [];
     return (await store.elements.latestMany([...touched])).sort(byInitid);

@@ -8,6 +8,7 @@ import { analyzerFor } from "./analyzer.ts";
 import { elementText, indexedDocument, prepareElementTexts, type ElementText, type SearchCallables } from "./element-text.ts";
 import type { FileTextCache } from "./file-text.ts";
 import type { SearchDomain } from "./search-domain.ts";
+import { collectionRules, type CollectionRules, type CollectionSources } from "./domain-collections.ts";
 
 /** What a domain's index holds of elements, read from the store in a few batch calls. */
 export interface DomainDocuments {
@@ -15,8 +16,13 @@ export interface DomainDocuments {
   texts(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]>;
   /** The documents elements make in a domain's index, in their order. */
   documents(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<IndexedDocument[]>;
-  /** The latest revisions of these lineages that are alive, by initid, in one read. */
-  aliveLatest(initids: readonly number[]): Promise<ElementRevision[]>;
+  /**
+   * The latest revisions of these lineages that are alive and in the domain's collections (all of
+   * its structures' when it names none), by initid, in one read.
+   */
+  members(domain: SearchDomain, initids: readonly number[]): Promise<ElementRevision[]>;
+  /** The rules of the domain's collections, read afresh (domain-collections.ts); undefined when it names none. */
+  collections(domain: SearchDomain): Promise<CollectionRules | undefined>;
 }
 
 export interface DomainDocumentsOptions {
@@ -27,6 +33,8 @@ export interface DomainDocumentsOptions {
   readonly callables: SearchCallables;
   /** Where a problem of rendering a text is told, once. */
   readonly log: (message: string) => void;
+  /** The initids a folder holds, for domains restricted to a folder. */
+  readonly folderMembers: CollectionSources["folderMembers"];
 }
 
 /** Reads elements and renders their texts and documents as a domain indexes them. */
@@ -55,12 +63,15 @@ export function createDomainDocuments(options: DomainDocumentsOptions): DomainDo
     return elements.map((element, i) => indexedDocument(element, texts[i]!, analyzer));
   }
 
-  async function aliveLatest(initids: readonly number[]): Promise<ElementRevision[]> {
+  const collections = (domain: SearchDomain) => collectionRules(domain, { store, definitions: definitionsOf, folderMembers: options.folderMembers });
+
+  async function members(domain: SearchDomain, initids: readonly number[]): Promise<ElementRevision[]> {
     if (initids.length === 0) return [];
-    return (await store.elements.latestMany([...new Set(initids)])).filter(isAlive).sort(byInitid);
+    const rules = await collections(domain);
+    return (await store.elements.latestMany([...new Set(initids)])).filter((element) => isAlive(element) && (!rules || rules.admits(element))).sort(byInitid);
   }
 
-  return { texts: textsOf, documents: documentsOf, aliveLatest };
+  return { texts: textsOf, documents: documentsOf, members, collections };
 }
 
 const isAlive = (element: ElementRevision) => element.status === "alive";

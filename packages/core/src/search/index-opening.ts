@@ -55,7 +55,7 @@ export function createIndexOpening(shared: EngineState, options: IndexOpeningOpt
   const { store, index, lanes, open, log } = shared;
   const { persist } = options.persistence;
   const { apply: applyChanges } = options.feed;
-  const { aliveLatest, documents: documentsOf } = options.documents;
+  const { members, documents: documentsOf } = options.documents;
   const { domain: domainNamed, openWaitMs } = options;
   // Loading or building a domain that has no index open yet (or must reload): one at a time per domain.
   const opening = new Map<string, Promise<OpenDomain>>();
@@ -84,7 +84,7 @@ export function createIndexOpening(shared: EngineState, options: IndexOpeningOpt
       for (let start = 0; start < all.length; start += BATCH) {
         await nextTurn();
         stopped();
-        const elements = await aliveLatest(all.slice(start, start + BATCH));
+        const elements = await members(state.domain, all.slice(start, start + BATCH));
         index.upsert(shadow, await documentsOf(state.domain, elements));
         done += elements.length;
         onProgress?.(done, all.length);

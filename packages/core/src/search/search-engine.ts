@@ -145,7 +145,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    */
   const currentAt = new Map<string, string>();
 
-  const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log });
+  // TODO(queries merge): the folder port's members.
+  const FOLDER_MEMBERS = async () => new Set<number>();
+  const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log, folderMembers: FOLDER_MEMBERS });
   const feed = createChangeFeed(shared, documents);
   const persistence = createIndexPersistence(shared);
   const opening = createIndexOpening(shared, { feed, documents, persistence, domain: domainNamed, openWaitMs });

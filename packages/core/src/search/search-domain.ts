@@ -27,7 +27,7 @@ export interface WeightedCallable {
 /** What a domain indexes of one structure. */
 export interface SearchConfig {
   readonly structure: string;
-  /** Kept and shown as given: Lineage has no collections, so it does not restrict the elements. */
+  /** A folder or saved search, by logical name: the domain indexes only the elements of the structure in it (domain-collections.ts). */
   readonly collection?: string;
   readonly fields: readonly WeightedField[];
   readonly files: readonly WeightedField[];

@@ -1,5 +1,6 @@
 import { readableKeys } from "@lineage/core";
 import type { ElementRepository, ElementRevision, ElementValues, HistoryEntry, LineageStatus, NewRevision } from "@lineage/core";
+import { countSql } from "./count-statement.ts";
 import { groupedPage, type GroupedPage } from "./grouped-page.ts";
 import { COLUMNS, listStatement, type ListStatement } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
@@ -111,8 +112,9 @@ export function createElementRepository(client: SqlClient): ElementRepository {
     async list(query) {
       if (query.structures?.length === 0) return [];
       // The structures and rights are parameters (list-statement.ts): their count and presence are all that shape the statement.
+      // A filter's statement is its own (its values written in it as parameters, filter-sql.ts): made for the query, not kept.
       const key = JSON.stringify([query.orderBy, query.structures?.length, query.readable !== undefined]);
-      let list = lists.get(key);
+      let list = query.filter ? { whole: listStatement(query), grouped: groupedPage(query) } : lists.get(key);
       if (!list) {
         // Orders come from requests: bound the cache rather than keep every combination ever asked.
         if (lists.size >= 200) lists.clear();
@@ -131,6 +133,12 @@ export function createElementRepository(client: SqlClient): ElementRepository {
         if (page) return page;
       }
       return all(whole.statement, whole.bind(query));
+    },
+    async count(query) {
+      if (query.structures?.length === 0) return 0;
+      const { text, values } = countSql(query);
+      const [row] = await client.rows(statement(text, { unnamed: true }), values);
+      return row![0] as number;
     },
     async appendHistory(e) {
       await client.run(APPEND_HISTORY, [e.initid, e.revisionId, e.revision, e.accountId, e.accountName, e.date, e.level, e.code, e.comment]);

@@ -1,7 +1,8 @@
 import { decisiveOrder, type ElementQuery, readableKeys } from "@lineage/core";
+import { filterCondition } from "./filter-sql.ts";
 import { sortKey, STRUCTURE } from "./list-indexes.ts";
 import { readableCondition } from "./readable-condition.ts";
-import { orderKeys } from "./list-statement.ts";
+import { filterList, orderKeys, type ListShape } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
 
 /*
@@ -26,14 +27,17 @@ const GROUPED_KEYS: Readonly<Record<string, { column: string; text: boolean; nul
 /** Past this many groups before the page, the page is read as one sorted statement (the first key's values barely repeat). */
 const MAX_GROUPS = 2_000;
 
-/** A grouped order's statements; their parameters: $1 status, $2 the structure(s) when the list has some, then their own. */
+/**
+ * A grouped order's statements; their parameters: $1 status, $2 the structure(s) when the list has
+ * some, the rights when it has some, the filter's values when it has one, then their own.
+ */
 export interface GroupedPage {
   /** The page's ids, or undefined past MAX_GROUPS groups (the caller reads it as one sorted statement). */
   ids(sql: SqlClient, query: ElementQuery): Promise<number[] | undefined>;
 }
 
 /** The statements of a grouped order, exported so that tests can check their plans; undefined when the order is not one. */
-export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">) {
+export function groupedPageSql(query: ListShape) {
   const structures = query.structures;
   const oneStructure = structures?.length === 1;
   const terms = decisiveOrder(query.orderBy, { oneStructure });
@@ -44,8 +48,15 @@ export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures
   const { column } = how;
   const compared = how.text ? `${column} collate "C"` : column;
   const readable = query.readable === undefined ? "" : ` and ${readableCondition(structures ? "$3" : "$2")}`;
-  const live = `status = $1 and not fixed${oneStructure ? ` and ${STRUCTURE} = $2` : structures ? ` and ${STRUCTURE} = any($2::text[])` : ""}${readable}`;
-  const n = (structures ? 3 : 2) + (query.readable === undefined ? 0 : 1);
+  // The filter's values follow the rights: every statement of the order narrows its groups and rows by it.
+  const filterValues: unknown[] = [];
+  const first$ = (structures ? 3 : 2) + (query.readable === undefined ? 0 : 1);
+  const filter = query.filter === undefined ? "" : ` and ${filterCondition(query.filter, "elements", filterList(query), (value) => {
+    filterValues.push(value);
+    return `$${first$ + filterValues.length - 1}`;
+  })}`;
+  const live = `status = $1 and not fixed${oneStructure ? ` and ${STRUCTURE} = $2` : structures ? ` and ${STRUCTURE} = any($2::text[])` : ""}${readable}${filter}`;
+  const n = first$ + filterValues.length;
   const d = first.direction;
   const select = `select ${column}${first.key === "fromid" ? ", structure" : ""} from elements where ${live}`;
   const ordered = `order by ${sortKey(column, how, d)} limit 1`;
@@ -63,6 +74,7 @@ export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures
   const count = (isNull: boolean) =>
     `select count(*)::int from (select 1 from elements where ${inGroup(isNull)} ${groupOrder} limit ${after(isNull, 1)}) as g`;
   return {
+    filterValues,
     direction: d,
     byStructure,
     nullable: how.nullable,
@@ -78,7 +90,7 @@ export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures
 }
 
 /** A grouped order's page reader, or undefined when the order is not one. */
-export function groupedPage(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): GroupedPage | undefined {
+export function groupedPage(query: ListShape): GroupedPage | undefined {
   const sql = groupedPageSql(query);
   if (!sql) return undefined;
   const s = (text: string): Statement => statement(text, { unnamed: true });
@@ -86,8 +98,9 @@ export function groupedPage(query: Pick<ElementQuery, "orderBy" | "structures" |
     [sql.first, sql.next, sql.firstNotNull, sql.anyNull, sql.count, sql.countNull, sql.page, sql.pageNull].map(s) as Statement[];
   return {
     async ids(client, query) {
-      const base = query.structures === undefined ? [query.status] : [query.status, query.structures.length === 1 ? query.structures[0] : query.structures];
+      const base: unknown[] = query.structures === undefined ? [query.status] : [query.status, query.structures.length === 1 ? query.structures[0] : query.structures];
       if (query.readable) base.push(readableKeys(query.readable));
+      base.push(...sql.filterValues);
       const row = async (s: Statement, values: unknown[] = []) => (await client.rows(s, [...base, ...values]))[0] as [unknown, string?] | undefined;
       // Nulls come first ascending, last descending: the group after a group, nulls included.
       const after = async (value: unknown) => {

@@ -1,4 +1,7 @@
-import { decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm, readableKeys } from "@lineage/core";
+import {
+  decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type FieldCondition, type FilterNode, type OrderTerm, readableKeys,
+} from "@lineage/core";
+import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyTest, rankOf, type Bind, type FilterList } from "./filter-sql.ts";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
 import { readableCondition } from "./readable-condition.ts";
@@ -18,6 +21,13 @@ export interface PageSql {
   bind(query: ElementQuery): unknown[];
 }
 
+/**
+ * What makes a list's statement: its order, structures and rights, and its filter, with its status:
+ * a filter's values are written as parameters of the statement made for it (filter-sql.ts), the
+ * others are filled from each query.
+ */
+export type ListShape = Pick<ElementQuery, "orderBy" | "structures" | "readable"> & Partial<Pick<ElementQuery, "filter" | "status">>;
+
 type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];
 
 /** How each property sorts, as its index holds it (list-indexes.ts). */
@@ -36,6 +46,19 @@ class Parameters {
     return `$${this.binders.length}`;
   }
   bind = (query: ElementQuery): unknown[] => this.binders.map((bind) => bind(query));
+  /** A value of the statement's own (a filter's): the same for every query it is run for. */
+  value: Bind = (value) => this.add(() => value);
+}
+
+/** The filter of a list, as a condition to add to those on the elements row `row` (none without a filter). */
+function filtered(query: ListShape, row: string, parameters: Parameters): string {
+  return query.filter ? ` and ${filterCondition(query.filter, row, filterList(query), parameters.value)}` : "";
+}
+
+/** The list a filter narrows (filter-sql.ts): a filtered statement is made for a status. */
+export function filterList(query: ListShape): FilterList {
+  if (query.status === undefined) throw new Error("A filtered list statement is made for a status");
+  return { status: query.status, structures: query.structures, readable: query.readable };
 }
 
 /**
@@ -45,7 +68,7 @@ class Parameters {
  * structures' keys, merged), else sort the structure's revisions.
  * The structures are parameters, so one statement serves every caller of the same order.
  */
-export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): ListStatement {
+export function listStatement(query: ListShape): ListStatement {
   const parameters = new Parameters();
   const ids = pageIds(query, parameters);
   return {
@@ -62,7 +85,7 @@ export function listStatement(query: Pick<ElementQuery, "orderBy" | "structures"
  * reads element_sort_keys (else the sort of the structure's revisions); exported so that tests can
  * check its plans.
  */
-export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">, { keyedField = true } = {}): PageSql {
+export function listPageSql(query: ListShape, { keyedField = true } = {}): PageSql {
   const parameters = new Parameters();
   const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
   const keyed = keyedFieldOrder(query, terms);
@@ -71,7 +94,7 @@ export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" |
 }
 
 /** The array of a page's ids: a field kept in element_sort_keys is read there, once the statement checks it is. */
-function pageIds(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">, parameters: Parameters): string {
+function pageIds(query: ListShape, parameters: Parameters): string {
   const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
   const keyed = keyedFieldOrder(query, terms);
   if (!keyed) return `array(${elementsPage(query, terms, parameters)})`;
@@ -95,32 +118,57 @@ function keyedFieldOrder(query: Pick<ElementQuery, "structures">, terms: readonl
 /**
  * A field order's page from element_sort_keys. Several structures are read each from its keys, in
  * order, and merged (a UNION ALL of ordered parts, which PostgreSQL reads as one Merge Append): a structure's sort
- * keys hold its inherited fields too, so a parent's field is kept in every descendant.
+ * keys hold its inherited fields too, so a parent's field is kept in every descendant. A filter's
+ * conditions on the field itself are tested on the entries walked (a range of the field is a range
+ * of the index); its others on each entry's element.
  */
-function sortKeysPage(
-  query: Pick<ElementQuery, "readable" | "structures">, field: OrderTerm, idDirection: "asc" | "desc", parameters: Parameters,
-): string {
+function sortKeysPage(query: ListShape, field: OrderTerm, idDirection: "asc" | "desc", parameters: Parameters): string {
   const d = field.direction;
   const status = parameters.add((q) => q.status);
   // element_sort_keys holds each element's profile too (its trigger copies it): rights are filtered on the index entries.
-  const readable = query.readable === undefined ? "" : ` and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)))}`;
+  const readable = query.readable === undefined ? "" : ` and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)), "k")}`;
+  const { onKeys, rest } = splitFilter(query, field.key, parameters);
+  const from = rest ? "element_sort_keys as k join elements as e on e.id = k.element_id" : "element_sort_keys as k";
   const keysOf = (i: number) =>
-    `structure collate "C" = ${parameters.add((q) => q.structures![i])} and field = ${literal(field.key)} and status = ${status}${readable}`;
-  const order = `order by rank ${d}, num ${d}, txt collate "C" ${d}, element_id ${idDirection}`;
+    `k.structure collate "C" = ${parameters.add((q) => q.structures![i])} and k.field = ${literal(field.key)} and k.status = ${status}${readable}${onKeys}${rest}`;
+  const order = `order by k.rank ${d}, k.num ${d}, k.txt collate "C" ${d}, k.element_id ${idDirection}`;
   const count = query.structures?.length ?? 1;
-  if (count === 1) return `select element_id from element_sort_keys where ${keysOf(0)} ${order} ${limitOffset(parameters)}`;
+  if (count === 1) return `select k.element_id from ${from} where ${keysOf(0)} ${order} ${limitOffset(parameters)}`;
   // Each part ordered too: PostgreSQL plans each apart, and merges them only when each comes in order.
-  const parts = Array.from({ length: count }, (_, i) => `(select element_id, rank, num, txt from element_sort_keys where ${keysOf(i)} ${order})`);
-  return `select element_id from (${parts.join(" union all ")}) as k ${order} ${limitOffset(parameters)}`;
+  const parts = Array.from({ length: count }, (_, i) => `(select k.element_id, k.rank, k.num, k.txt from ${from} where ${keysOf(i)} ${order})`);
+  return `select k.element_id from (${parts.join(" union all ")}) as k ${order} ${limitOffset(parameters)}`;
+}
+
+/**
+ * A filter's conditions on a page's sort keys `k` of `field` (those that hold on its entries, each
+ * element's one), and on their elements `e` (the others), each as conditions to add.
+ */
+function splitFilter(query: ListShape, field: string, parameters: Parameters): { onKeys: string; rest: string } {
+  if (!query.filter) return { onKeys: "", rest: "" };
+  const list = filterList(query);
+  const all = conjuncts(query.filter);
+  const onField = all.filter((node): node is FieldCondition => node.kind === "field" && node.field === field && holdsOnEntries(node));
+  const others: FilterNode[] = all.filter((node) => !onField.includes(node as FieldCondition));
+  // The rank one condition settles (a text compared: texts only) spares the others the other rank: a range is two bounds.
+  const known = onField.map(rankOf).find((rank) => rank !== undefined);
+  const onKeys = onField.map((condition) => {
+    const structures = conditionStructures(condition, list);
+    if (structures?.length === 0) return " and false";
+    const of = condition.structures ? ` and k.structure collate "C" = any(${parameters.value(structures)}::text[])` : "";
+    return `${of} and ${keyTest(condition, "k", known, parameters.value)}`;
+  }).join("");
+  const rest = others.length === 0 ? "" : ` and ${filterCondition({ kind: "group", logic: "and", nodes: others }, "e", list, parameters.value)}`;
+  return { onKeys, rest };
 }
 
 /** A page read from `elements`, through a list index for any order of properties. */
-function elementsPage(query: Pick<ElementQuery, "structures" | "readable">, terms: readonly OrderTerm[], parameters: Parameters): string {
+function elementsPage(query: ListShape, terms: readonly OrderTerm[], parameters: Parameters): string {
   const keys = terms.map(orderKey);
   const from = ["elements", ...keys.flatMap((key) => (key.lateral ? [key.lateral] : []))].join(" cross join ");
   const order = keys.map((key) => key.sql).join(", ");
   const status = `status = ${parameters.add((q) => q.status)} and not fixed`;
-  const live = query.readable === undefined ? status : `${status} and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)))}`;
+  const rights = query.readable === undefined ? status : `${status} and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)))}`;
+  const live = `${rights}${filtered(query, "elements", parameters)}`;
   const structures = query.structures;
   if (structures === undefined) return `select id from ${from} where ${live} order by ${order} ${limitOffset(parameters)}`;
   if (structures.length === 1) {

@@ -1,7 +1,11 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { Database, Statement } from "better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import type { ElementQuery, ElementRepository, ElementRevision, ElementValues, LineageStatus, NewRevision } from "@lineage/core";
+import type { ElementCountQuery, ElementQuery, ElementRepository, ElementRevision, ElementValues, LineageStatus, NewRevision } from "@lineage/core";
+import { withoutConstants } from "./constant-filter.ts";
+import { countSql, type CountStatement } from "./element-count.ts";
+import { registerFilterFunctions } from "./filter-functions.ts";
+import { compileFilter } from "./filter-sql.ts";
 import { groupedPageSql, prepareGroupedPage, type GroupedPage } from "./grouped-page.ts";
 import { listPageSql, type PageStatement } from "./list-statement.ts";
 import { ID_INDEX } from "./list-indexes.ts";
@@ -44,8 +48,11 @@ export const PROFILES_IN_USE = "select value from json_each(?) as wanted where e
  * Batch reads take their keys as one JSON array (`json_each`): one prepared statement serves any
  * number of keys, with no limit on bound variables to chunk around.
  * Writes expect the connection's transaction to be open (the store runs them in one).
+ * A filtered list walks its order's index, the filter tested on each entry; its statements are
+ * written per shape of filter (filter-sql.ts), its values bound.
  */
 export function createElementRepository(db: BetterSQLite3Database, client: Database): ElementRepository {
+  registerFilterFunctions(client);
   const read = (where: string) => rows(client.prepare(`select ${COLUMNS} from elements where ${where}`));
   const byId = read("id = ?");
   const byIds = read(BATCH_READS.byIds);
@@ -66,9 +73,43 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
   const historyOf = db.select().from(history).where(eq(history.initid, sql.placeholder("initid")))
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
   const lists = new Map<string, ListStatements>();
+  const counts = new Map<string, { readonly statement: Statement; readonly bind: CountStatement["bind"] }>();
+  // The walk of a list's order (list-statement.ts, grouped-page.ts).
+  const walkedIds = (query: ElementQuery): number[] => {
+    // Field orders name their structure in the statement (list-statement.ts); other orders bind it.
+    const fieldOrder = query.orderBy.some((term) => term.kind === "field");
+    // Several structures are merged from each one's index (list-statement.ts): their count shapes the statement.
+    const scope = query.structures === undefined ? "all" : fieldOrder ? query.structures : query.structures.length;
+    // A filter's condition is part of the statement (its values are bound): one statement per shape of filter.
+    const filter = query.filter ? compileFilter(query.filter).sql : null;
+    const key = JSON.stringify([query.orderBy, scope, query.limit, query.readable !== undefined, filter]);
+    let statement = lists.get(key);
+    if (!statement) {
+      // Orders and slices come from requests: bound the cache rather than keep every combination ever asked.
+      if (lists.size >= 200) lists.clear();
+      const page = listPageSql(query);
+      const grouped = groupedPageSql(query);
+      statement = { ids: client.prepare(page.sql).pluck(), bind: page.bind, grouped: grouped && prepareGroupedPage(client, grouped) };
+      lists.set(key, statement);
+    }
+    return statement.grouped?.ids(query) ?? (statement.ids.all(...statement.bind(query)) as number[]);
+  };
+  // One statement SQLite plans (element-count.ts).
+  const countOf = (query: ElementCountQuery): number => {
+    const key = JSON.stringify([query.structures?.length === 1 ? 1 : query.structures ? "many" : "all", query.readable !== undefined,
+      query.filter ? compileFilter(query.filter).sql : null]);
+    let statement = counts.get(key);
+    if (!statement) {
+      if (counts.size >= 200) counts.clear();
+      const count = countSql(query);
+      statement = { statement: client.prepare(count.sql).pluck(), bind: count.bind };
+      counts.set(key, statement);
+    }
+    return statement.statement.get(...statement.bind(query)) as number;
+  };
   // The page's ids, then their rows, in one read transaction: all see the same commits.
-  const readPage = client.transaction((statement: ListStatements, query: ElementQuery) => {
-    const ids = statement.grouped?.ids(query) ?? (statement.ids.all(...statement.bind(query)) as number[]);
+  const readPage = client.transaction((query: ElementQuery) => {
+    const ids = walkedIds(query);
     if (ids.length === 0) return [];
     const found = new Map((ids.length === 1 ? byId.all(ids[0]) : byIds.all(JSON.stringify(ids))).map((row) => [row[0], row]));
     return ids.map((id) => toRevision(found.get(id)!));
@@ -143,22 +184,12 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       if (live) db.update(elements).set({ modifiedAt }).where(eq(elements.id, live.id)).run();
     },
     async list(query) {
-      if (query.structures?.length === 0) return [];
-      // Field orders name their structure in the statement (list-statement.ts); other orders bind it.
-      const fieldOrder = query.orderBy.some((term) => term.kind === "field");
-      // Several structures are merged from each one's index (list-statement.ts): their count shapes the statement.
-      const scope = query.structures === undefined ? "all" : fieldOrder ? query.structures : query.structures.length;
-      const key = JSON.stringify([query.orderBy, scope, query.limit, query.readable !== undefined]);
-      let statement = lists.get(key);
-      if (!statement) {
-        // Orders and slices come from requests: bound the cache rather than keep every combination ever asked.
-        if (lists.size >= 200) lists.clear();
-        const page = listPageSql(query);
-        const grouped = groupedPageSql(query);
-        statement = { ids: client.prepare(page.sql).pluck(), bind: page.bind, grouped: grouped && prepareGroupedPage(client, grouped) };
-        lists.set(key, statement);
-      }
-      return readPage(statement, query);
+      const listed = query.structures?.length === 0 ? undefined : withoutFilterConstants(query);
+      return listed ? readPage(listed) : [];
+    },
+    async count(query) {
+      const counted = query.structures?.length === 0 ? undefined : withoutFilterConstants(query);
+      return counted ? countOf(counted) : 0;
     },
     async appendHistory(entry) {
       insertHistory.run(entry);
@@ -167,6 +198,16 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       return historyOf.all({ initid }).map(({ id: _sequence, ...entry }) => entry);
     },
   };
+}
+
+/** The query with its filter's constant parts left out (constant-filter.ts); undefined when it holds for no element. */
+function withoutFilterConstants<T extends ElementCountQuery>(query: T): T | undefined {
+  if (!query.filter) return query;
+  const filter = withoutConstants(query.filter);
+  if (filter === false) return undefined;
+  if (filter !== true) return { ...query, filter };
+  const { filter: _always, ...unfiltered } = query;
+  return unfiltered as T;
 }
 
 /** A list order's statements: its page in one statement, and group by group when its first key's values repeat. */

@@ -24,9 +24,14 @@ export function sqlText(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
+/** The JSON path of a field's value in `values`, as an SQL literal. */
+export function fieldPath(field: string): string {
+  return sqlText(`$."${field.replace(/["\\]/g, "\\$&")}"`);
+}
+
 /** The value a field order sorts on; the list and the index must write it alike. */
 export function fieldSortExpression(field: string): string {
-  return `json_extract("values", ${sqlText(`$."${field.replace(/["\\]/g, "\\$&")}"`)})`;
+  return `json_extract("values", ${fieldPath(field)})`;
 }
 
 /** The name of a field order's index: a digest, since structure and field names may hold any character. */

@@ -1,5 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import { decisiveOrder, type ElementQuery, type OrderTerm } from "@lineage/core";
+import { compileFilter } from "./filter-sql.ts";
 import { ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, type KeyedProperty, type ListScope } from "./list-indexes.ts";
 import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
 
@@ -10,6 +11,8 @@ import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
  * it counted on the first key's index (up to the offset), and within a group the next key's own
  * index walked, entries of other groups left out on the index itself (list indexes hold these keys,
  * list-indexes.ts). A group of a few rows is sorted instead, which costs less than the walk.
+ * A filter is tested on the rows counted, walked and sorted in a group; the groups are found on the
+ * first key's index unfiltered (a group none of whose rows passes counts none, and is skipped).
  */
 
 /** The first keys read group by group, and their column. */
@@ -33,7 +36,12 @@ interface Parameters {
   readonly limit?: number;
   readonly offset?: number;
   readonly cap?: number;
+  /** The filter's values (filter-sql.ts), `@filter0` on. */
+  readonly [filterValue: `filter${number}`]: unknown;
 }
+
+/** The named placeholder of a filter's n-th value. */
+const filterPlaceholder = (index: number) => `@filter${index}`;
 
 /** The statements of a grouped order; exported so that tests can check their query plans. */
 export interface GroupedPageSql {
@@ -55,7 +63,7 @@ export interface GroupedPageSql {
 }
 
 /** The statements of a grouped order, or undefined when the order is not one (list-statement.ts answers it). */
-export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): GroupedPageSql | undefined {
+export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "readable" | "filter">): GroupedPageSql | undefined {
   const structures = query.structures;
   const oneStructure = structures?.length === 1;
   const terms = decisiveOrder(query.orderBy, { oneStructure });
@@ -80,14 +88,15 @@ export function groupedPageSql(query: Pick<ElementQuery, "orderBy" | "structures
   const d = first.direction;
   const select = `select ${column}${first.key === "fromid" ? ", structure" : ""} from elements indexed by ${keyIndex} where ${live}`;
   const order = rest.map((term) => `${PROPERTY_COLUMNS[term.key]!} ${term.direction}`).join(", ");
-  const inGroup = `${live} and ${column} is @value`;
+  const filtered = query.filter ? `${live} and ${compileFilter(query.filter, filterPlaceholder).sql}` : live;
+  const inGroup = `${filtered} and ${column} is @value`;
   return {
     first: `${select} order by ${column} ${d} limit 1`,
     next: `${select} and ${column} ${d === "asc" ? ">" : "<"} @value order by ${column} ${d} limit 1`,
     firstNotNull: `${select} and ${column} is not null order by ${column} ${d} limit 1`,
     anyNull: `${select} and ${column} is null limit 1`,
     count: `select count(*) from (select 1 from elements indexed by ${keyIndex} where ${inGroup} limit @cap)`,
-    walk: `select id from elements indexed by ${walkIndex} where ${byStructure ? `${live} and structure = @group` : inGroup}` +
+    walk: `select id from elements indexed by ${walkIndex} where ${byStructure ? `${filtered} and structure = @group` : inGroup}` +
       ` order by ${order} limit @limit offset @offset`,
     sort: `select id from elements indexed by ${keyIndex} where ${inGroup} order by ${order} limit @limit offset @offset`,
     sortsNullGroup: first.key === "fromid",
@@ -135,6 +144,7 @@ export function prepareGroupedPage(client: Database, sql: GroupedPageSql): Group
         status: query.status,
         ...(query.structures?.length === 1 ? { structure: query.structures[0] } : query.structures ? { structures: JSON.stringify(query.structures) } : {}),
         ...(query.readable ? { readable: readableKeys(query.readable) } : {}),
+        ...(query.filter ? Object.fromEntries(compileFilter(query.filter, filterPlaceholder).params.map((value, i) => [`filter${i}`, value])) : {}),
       };
       // Nulls come first ascending, last descending (as SQLite sorts them): the value after a group, nulls included.
       const after = (value: unknown) => {

@@ -1,5 +1,6 @@
 import { decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
 import { fieldSortExpression, sqlText } from "./field-indexes.ts";
+import { compileFilter } from "./filter-sql.ts";
 import {
   ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, STRUCTURE_DESC_INDEX, type KeyDirection, type KeyedProperty, type ListScope,
 } from "./list-indexes.ts";
@@ -10,6 +11,28 @@ export interface PageStatement {
   readonly sql: string;
   bind(query: ElementQuery): unknown[];
 }
+
+/** What a list page is read by: the query, its filter's compiled condition and values apart (filter-sql.ts). */
+export type PageQuery = Pick<ElementQuery, "orderBy" | "structures" | "limit" | "readable" | "filter">;
+
+/** A parameter of a page statement: from the query, or the filter's values (bound once per arm that tests the filter). */
+type Binder = (query: ElementQuery, filter: readonly unknown[]) => readonly unknown[];
+
+/** The binding of a statement out of its binders, the filter compiled once per call. */
+function binding(binders: readonly Binder[]): PageStatement["bind"] {
+  return (q) => {
+    const filter = q.filter ? compileFilter(q.filter).params : [];
+    return binders.flatMap((bind) => bind(q, filter));
+  };
+}
+
+/** The filter's condition as a term of a WHERE (` and ...`), or nothing. */
+function filterTerm(query: Pick<ElementQuery, "filter">): string {
+  return query.filter ? ` and ${compileFilter(query.filter).sql}` : "";
+}
+
+/** The filter's values, where an arm tests it. */
+const FILTER_VALUES: Binder = (_, filter) => filter;
 
 type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];
 
@@ -29,39 +52,43 @@ const PROPERTY_COLUMNS: Readonly<Record<SortableProperty, string>> = {
  * structure each entry holds. The limit is written out
  * (see createElementRepository); exported so that tests can check its query plan.
  */
-export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" | "limit" | "readable">): PageStatement {
+export function listPageSql(query: PageQuery): PageStatement {
   const limit = query.limit ?? -1;
   if (!Number.isSafeInteger(limit)) throw new RangeError(`A list limit must be a whole number, not ${limit}`);
   const structures = query.structures;
   const oneStructure = structures?.length === 1;
   const terms = decisiveOrder(query.orderBy, { oneStructure });
-  const binders: ((q: ElementQuery) => unknown)[] = [(q) => q.status];
+  const binders: Binder[] = [(q) => [q.status]];
   const where = ["status = ?", "fixed = 0"];
   if (oneStructure && terms.some((term) => term.kind === "field")) {
     // Written out: a field's indexes hold one structure's revisions, which SQLite must see the query asks for.
     where.push(`structure = ${sqlText(structures[0]!)}`);
   } else if (oneStructure) {
     where.push("structure = ?");
-    binders.push((q) => q.structures![0]);
+    binders.push((q) => [q.structures![0]]);
   } else if (structures) {
     where.push("structure in (select value from json_each(?))");
-    binders.push((q) => JSON.stringify(q.structures));
+    binders.push((q) => [JSON.stringify(q.structures)]);
   }
   const readable = query.readable !== undefined;
   if (readable) {
     where.push(READABLE_CONDITION);
-    binders.push((q) => readableKeys(q.readable!));
+    binders.push((q) => [readableKeys(q.readable!)]);
   }
-  binders.push((q) => q.offset);
+  // The filter is tested on the entries the page walks: on the index entries alone when it names
+  // the properties an order index holds (list-indexes.ts), else on their rows.
+  const filter = filterTerm(query);
+  if (filter) binders.push(FILTER_VALUES);
+  binders.push((q) => [q.offset]);
   const merged = structures && structures.length > 1
-    ? mergedFieldPageSql(terms, structures, limit, readable) ?? mergedPageSql(terms, structures.length, limit, readable)
+    ? mergedFieldPageSql(terms, structures, limit, readable, filter) ?? mergedPageSql(terms, structures.length, limit, readable, filter)
     : undefined;
   if (merged) return merged;
   const index = indexOf(terms, oneStructure ? "structure" : "all");
   const order = terms.map((term) => `${sortExpression(term)} ${term.direction}`).join(", ");
   return {
-    sql: `select id from elements${index ? ` indexed by ${index}` : ""} where ${where.join(" and ")} order by ${order} limit ${limit} offset ?`,
-    bind: (q) => binders.map((bind) => bind(q)),
+    sql: `select id from elements${index ? ` indexed by ${index}` : ""} where ${where.join(" and ")}${filter} order by ${order} limit ${limit} offset ?`,
+    bind: binding(binders),
   };
 }
 
@@ -74,7 +101,7 @@ export function listPageSql(query: Pick<ElementQuery, "orderBy" | "structures" |
 const MERGED_STRUCTURES = 6;
 
 /** The page of an order of one key (then the id) over several structures, merged from theirs; else undefined. */
-function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number, readable: boolean): PageStatement | undefined {
+function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number, readable: boolean, filter: string): PageStatement | undefined {
   const [first, second, more] = terms;
   if (count > MERGED_STRUCTURES || first?.kind !== "property" || more) return undefined;
   // The key then the id, or a key no two rows share alone (decisiveOrder).
@@ -85,14 +112,14 @@ function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number
   if (!index) return undefined;
   const column = sortExpression(first);
   const select = first.key === "id" ? "select id" : `select id, ${column}`;
-  const arm = `${select} from elements indexed by ${index} where status = ? and fixed = 0 and structure = ?${readable ? ` and ${READABLE_CONDITION}` : ""}`;
+  const arm = `${select} from elements indexed by ${index} where status = ? and fixed = 0 and structure = ?${readable ? ` and ${READABLE_CONDITION}` : ""}${filter}`;
   const order = first.key === "id" ? `1 ${first.direction}` : `2 ${first.direction}${second ? `, 1 ${second.direction}` : ""}`;
-  const binders = Array.from({ length: count }, (_, i) => [
-    (q: ElementQuery) => q.status, (q: ElementQuery) => q.structures![i], ...(readable ? [(q: ElementQuery) => readableKeys(q.readable!)] : []),
+  const binders = Array.from({ length: count }, (_, i): Binder[] => [
+    (q) => [q.status, q.structures![i]], ...(readable ? [(q: ElementQuery) => [readableKeys(q.readable!)]] : []), ...(filter ? [FILTER_VALUES] : []),
   ]).flat();
   return {
     sql: `${Array.from({ length: count }, () => arm).join(" union all ")} order by ${order} limit ${limit} offset ?`,
-    bind: (q) => [...binders.map((bind) => bind(q)), q.offset],
+    bind: binding([...binders, (q) => [q.offset]]),
   };
 }
 
@@ -102,17 +129,19 @@ function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number
  * fields are indexed in every descendant); else undefined. Each part names its structure written
  * out, as the partial index does, so that SQLite reads it in order and merges the parts.
  */
-function mergedFieldPageSql(terms: readonly OrderTerm[], structures: readonly string[], limit: number, readable: boolean): PageStatement | undefined {
+function mergedFieldPageSql(
+  terms: readonly OrderTerm[], structures: readonly string[], limit: number, readable: boolean, filter: string,
+): PageStatement | undefined {
   const [field, id, more] = terms;
   if (structures.length > MERGED_FIELD_STRUCTURES || field?.kind !== "field" || id?.kind !== "property" || id.key !== "id" || more) return undefined;
   const arm = (structure: string) => `select id, ${fieldSortExpression(field.key)} from elements where status = ? and fixed = 0` +
-    ` and structure = ${sqlText(structure)}${readable ? ` and ${READABLE_CONDITION}` : ""}`;
-  const binders = structures.flatMap(() => [
-    (q: ElementQuery) => q.status, ...(readable ? [(q: ElementQuery) => readableKeys(q.readable!)] : []),
+    ` and structure = ${sqlText(structure)}${readable ? ` and ${READABLE_CONDITION}` : ""}${filter}`;
+  const binders = structures.flatMap((): Binder[] => [
+    (q) => [q.status], ...(readable ? [(q: ElementQuery) => [readableKeys(q.readable!)]] : []), ...(filter ? [FILTER_VALUES] : []),
   ]);
   return {
     sql: `${structures.map(arm).join(" union all ")} order by 2 ${field.direction}, 1 ${id.direction} limit ${limit} offset ?`,
-    bind: (q) => [...binders.map((bind) => bind(q)), q.offset],
+    bind: binding([...binders, (q) => [q.offset]]),
   };
 }
 

@@ -1,0 +1,130 @@
+import type { FieldCondition, FilterCondition, FilterNode, FilterOperator, FilterProperty, FilterValue, PropertyCondition } from "@lineage/core";
+import { NEVER_EMPTY_PROPERTIES } from "./constant-filter.ts";
+import { FOLD_FUNCTION, HTML_TEXT_FUNCTION } from "./filter-functions.ts";
+import { fieldPath, fieldSortExpression, sqlText } from "./field-indexes.ts";
+
+/*
+ * A list filter (the core's ElementFilter) as an SQL condition on a row of `elements`, its values
+ * bound as parameters (never written into the SQL; structure and field names are, as SQL literals,
+ * as the field indexes name them). The meaning is the core's (queries/filter-match.ts), piece by piece:
+ *
+ * - a condition holds when one of its values holds it (EXISTS over json_each / json_tree for lists),
+ *   `neq` and `doesnotcontain` when none does (NOT of the same); an empty value (null, "", no value)
+ *   holds `isempty`, `neq` and `doesnotcontain` only: every test of a value first asks it is not empty;
+ * - values compare as SQLite compares values without affinity (json_extract's, and the parameters):
+ *   numbers numerically, texts by code point (BINARY), a number before any text and never equal to
+ *   one, which is the core's order; property columns hold one type, the one their conditions bind;
+ * - text operators fold the value with the core's foldText, `html` compares the text without tags
+ *   (filter-functions.ts), and find the folded needle with instr();
+ * - every piece is true or false, never NULL, so that a NOT above it stays exact.
+ *
+ * A single value is written with the expression the field indexes are made on (fieldSortExpression),
+ * so that SQLite reads an equality or a range from a field's index; the conditions of an `and` are
+ * terms of the WHERE of their own, each one an index may serve.
+ */
+
+/** A compiled filter: the condition, and the values its placeholders take, in order. */
+export interface FilterSql {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/** Writes the placeholder of the n-th value (`?` by default; `@name` for statements with named parameters). */
+export type Placeholder = (index: number) => string;
+
+/** The column of each property. */
+const PROPERTY_COLUMNS: Readonly<Record<FilterProperty, string>> = {
+  title: "title", name: "name", state: "state", cdate: "created_at", mdate: "modified_at", fromname: "structure",
+  initid: "initid", owner: "owner", revision: "revision",
+};
+
+/**
+ * Compiles a filter to one SQL condition on `elements`. Its constant parts (constant-filter.ts) are
+ * written as constants, which a statement with INDEXED BY must not hold: leave them out first.
+ */
+export function compileFilter(filter: FilterNode, placeholder: Placeholder = () => "?"): FilterSql {
+  const params: unknown[] = [];
+  const bind = (value: unknown) => {
+    params.push(value);
+    return placeholder(params.length - 1);
+  };
+  return { sql: nodeSql(filter, bind), params };
+}
+
+type Bind = (value: unknown) => string;
+
+function nodeSql(node: FilterNode, bind: Bind): string {
+  if (node.kind === "property") return propertySql(node, bind);
+  if (node.kind === "field") return fieldSql(node, bind);
+  if (node.nodes.length === 0) return node.logic === "and" ? "1" : "0";
+  if (node.nodes.length === 1) return nodeSql(node.nodes[0]!, bind);
+  return `(${node.nodes.map((child) => nodeSql(child, bind)).join(` ${node.logic} `)})`;
+}
+
+/**
+ * Where a condition finds its values: one expression (`single`), or the rows of a table-valued
+ * function (`list`, `nested`) in an EXISTS, each row's `atom` a value (null for a list inside).
+ */
+interface Values {
+  /** The test that one of the values passes `test` (given the compared form of a value). */
+  any(test: (value: string) => string): string;
+  /** The test that the condition has no value at all. */
+  empty(): string;
+}
+
+const notEmpty = (value: string) => `coalesce(${value}, '') <> ''`;
+
+function propertySql(condition: PropertyCondition, bind: Bind): string {
+  const column = PROPERTY_COLUMNS[condition.property];
+  const mayBeEmpty = !NEVER_EMPTY_PROPERTIES.has(condition.property);
+  const values: Values = {
+    any: (test) => (mayBeEmpty ? `(${notEmpty(column)} and ${test(column)})` : test(column)),
+    empty: () => (mayBeEmpty ? `coalesce(${column}, '') = ''` : "0"),
+  };
+  return conditionSql(condition, values, bind);
+}
+
+function fieldSql(condition: FieldCondition, bind: Bind): string {
+  const compared = (value: string) => (condition.comparison === "html" ? `${HTML_TEXT_FUNCTION}(${value})` : value);
+  let values: Values;
+  if (condition.shape === "single") {
+    const value = fieldSortExpression(condition.field);
+    values = {
+      any: (test) => `(${notEmpty(value)} and ${test(compared(value))})`,
+      empty: () => `coalesce(${value}, '') = ''`,
+    };
+  } else {
+    // A list's values are its items; a list of lists' (a multiple column) are its items' items, json_tree's leaves.
+    const source = `${condition.shape === "list" ? "json_each" : "json_tree"}(elements."values", ${fieldPath(condition.field)})`;
+    const exists = (test: string) => `exists (select 1 from ${source} as item where ${notEmpty("item.atom")}${test ? ` and ${test}` : ""})`;
+    values = {
+      any: (test) => exists(test(compared("item.atom"))),
+      empty: () => `not ${exists("")}`,
+    };
+  }
+  const sql = conditionSql(condition, values, bind);
+  // A condition on a field some structures of the list lack holds for the others' elements only.
+  const structures = condition.structures;
+  if (!structures) return sql;
+  const scope = structures.length === 1 ? `structure = ${sqlText(structures[0]!)}` : `structure in (${structures.map(sqlText).join(", ")})`;
+  return `(${scope} and ${sql})`;
+}
+
+/** The comparison operators, as SQL. */
+const COMPARISONS: Partial<Readonly<Record<FilterOperator, string>>> = { eq: "=", lt: "<", lte: "<=", gt: ">", gte: ">=" };
+
+function conditionSql(condition: FilterCondition, values: Values, bind: Bind): string {
+  const wanted: readonly FilterValue[] = condition.values;
+  const text = () => bind(String(wanted[0]));
+  switch (condition.operator) {
+    case "isempty": return values.empty();
+    case "isnotempty": return `not (${values.empty()})`;
+    case "neq": return `not (${values.any((value) => `${value} = ${bind(wanted[0])}`)})`;
+    case "in": return values.any((value) => `${value} in (${wanted.map((item) => bind(item)).join(", ")})`);
+    case "startswith": return values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) = 1`);
+    case "contains": return values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) > 0`);
+    case "doesnotcontain": return `not (${values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) > 0`)})`;
+    case "eq": case "lt": case "lte": case "gt": case "gte":
+      return values.any((value) => `${value} ${COMPARISONS[condition.operator]} ${bind(wanted[0])}`);
+  }
+}

@@ -1,4 +1,4 @@
-// Prints the SQL of lineage_fold (migration 0008): text folded to lower case as core's foldText
+// Prints the SQL of lineage_fold (migration 0008): text folded to lower case as core's foldCase
 // (JavaScript's toLowerCase) folds it, measured against the ICU of the PostgreSQL at URL.
 // Run from the repository root: node --import tsx packages/adapter-postgres/scripts/fold-text-sql.ts URL
 // test/fold-text.test.ts checks the functions against JavaScript for every code point.

@@ -1,10 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { foldText } from "@lineage/core";
+import { foldCase } from "@lineage/core";
 import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 /*
- * lineage_fold (migration 0008, scripts/fold-text-sql.ts) folds as core's foldText, JavaScript's
+ * lineage_fold (migration 0008, scripts/fold-text-sql.ts) folds as core's foldCase, JavaScript's
  * toLowerCase: the text operators of a filter compare what it gives (filter-sql.ts). The
  * server's lower() under the C locale folds ASCII only; ICU's is older than Node's.
  */
@@ -30,14 +30,14 @@ function sigmaTexts(count: number): string[] {
   return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(next() * 6) }, () => pieces[Math.floor(next() * pieces.length)]).join(""));
 }
 
-/** The texts `fn` folds otherwise than foldText. */
+/** The texts `fn` folds otherwise than foldCase. */
 async function unlike(fn: string, texts: readonly string[]): Promise<string[]> {
   const found: string[] = [];
   for (let i = 0; i < texts.length; i += 50_000) {
     const part = texts.slice(i, i + 50_000);
     const { rows } = await client.query<{ folded: string }>(`select ${fn}(t) as folded from unnest($1::text[]) with ordinality as u(t, n) order by n`, [part]);
     rows.forEach((row, j) => {
-      if (row.folded !== foldText(part[j]!)) found.push(part[j]!);
+      if (row.folded !== foldCase(part[j]!)) found.push(part[j]!);
     });
   }
   return found;

@@ -14,7 +14,7 @@ import { fieldPath, fieldSortExpression, sqlText } from "./field-indexes.ts";
  * - values compare as SQLite compares values without affinity (json_extract's, and the parameters):
  *   numbers numerically, texts by code point (BINARY), a number before any text and never equal to
  *   one, which is the core's order; property columns hold one type, the one their conditions bind;
- * - text operators fold the value with the core's foldText, `html` compares the text without tags
+ * - text operators fold the value with the core's foldCase, `html` compares the text without tags
  *   (filter-functions.ts), and find the folded needle with instr();
  * - every piece is true or false, never NULL, so that a NOT above it stays exact.
  *

@@ -5,7 +5,8 @@ import { parseFieldsSelection } from "./fields-selection.ts";
 import { renderDocument, stateProperty, type DocumentView } from "./element-view.ts";
 import { statusProperty, type ElementRevision } from "./smart-element.ts";
 import type { LineageStatus } from "./smart-element.ts";
-import type { ListStatus, OrderTerm } from "../ports/element-repository.port.ts";
+import type { ElementCountQuery, ElementQuery, OrderTerm } from "../ports/element-repository.port.ts";
+import { revisionOrder } from "./revision-order.ts";
 import { describeStructure, type FieldDescription } from "../structures/structure-description.ts";
 import { checkAllSlice, formatOrderBy, parseListParameters, parseOffset, sliceLimit, type ListQuery } from "./list-parameters.ts";
 import { etagFor } from "./if-match.ts";
@@ -63,6 +64,9 @@ export interface ListOptions extends ListQuery, Stamped {
  * defaults (a saved search's order, a report's page size and columns), and a filter of its own
  * (a saved search's, a folder's content) that the request's `filter` narrows further.
  */
+/** The elements of a list: alive, in the trash, or both (a saved search that looks in the trash too). */
+export type ListStatus = LineageStatus | "any";
+
 export interface ListSpec {
   readonly status: ListStatus;
   readonly uri: string;
@@ -91,14 +95,14 @@ export async function listElements(scope: RequestScope, options: ListOptions, sp
     ...(await listScope(scope.repos.elements, structures, scope.readable())),
     ...(filter ? { filter: filter.filter } : {}),
   };
-  const rows = await scope.repos.elements.list({
+  const rows = await storePage(scope, {
     ...query,
     orderBy: parameters.orderBy,
     limit: sliceLimit(parameters.slice, options.maxSlice),
     offset: parameters.offset,
   });
   checkAllSlice(parameters.slice, rows, options.maxSlice);
-  const total = wantsCount(options.count) ? await scope.repos.elements.count(query) : undefined;
+  const total = wantsCount(options.count) ? await storeCount(scope, query) : undefined;
   await scope.prepare(rows);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", spec.itemUri(row)));
   return {
@@ -110,6 +114,29 @@ export async function listElements(scope: RequestScope, options: ListOptions, sp
     uri,
     documents,
   };
+}
+
+type ListQueryOf<Q> = Omit<Q, "status"> & { readonly status: ListStatus };
+
+/**
+ * A page from the store; of both statuses, each status's page up to the page's end read in order
+ * (from its own indexes) and merged in the store's order: a deep page of both costs its depth twice.
+ */
+async function storePage(scope: RequestScope, query: ListQueryOf<ElementQuery>): Promise<ElementRevision[]> {
+  const { status, ...rest } = query;
+  if (status !== "any") return scope.repos.elements.list({ ...rest, status });
+  const reach = query.limit === null ? null : query.offset + query.limit;
+  const alive = await scope.repos.elements.list({ ...rest, status: "alive", offset: 0, limit: reach });
+  const deleted = await scope.repos.elements.list({ ...rest, status: "deleted", offset: 0, limit: reach });
+  const order = revisionOrder(query.orderBy, (name) => scope.definitions.structure(name)?.id ?? null);
+  return [...alive, ...deleted].sort(order).slice(query.offset, reach ?? undefined);
+}
+
+/** How many elements a list holds: of both statuses, the two counts added. */
+async function storeCount(scope: RequestScope, query: ListQueryOf<ElementCountQuery>): Promise<number> {
+  const { status, ...rest } = query;
+  if (status !== "any") return scope.repos.elements.count({ ...rest, status });
+  return (await scope.repos.elements.count({ ...rest, status: "alive" })) + (await scope.repos.elements.count({ ...rest, status: "deleted" }));
 }
 
 /** The list's own filter and the request's, joined by `and` (each parsed apart: their depths do not add up). */

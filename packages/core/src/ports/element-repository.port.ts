@@ -34,12 +34,9 @@ export function readableKeys(filter: ReadableFilter): string[] {
   return [...filter.profiles.map((name) => `p:${name}`), ...filter.structures.map((name) => `s:${name}`)];
 }
 
-/** The elements of a list: alive, in the trash, or both (a saved search that looks in the trash too). */
-export type ListStatus = LineageStatus | "any";
-
 /** A page of latest revisions. */
 export interface ElementQuery {
-  readonly status: ListStatus;
+  readonly status: LineageStatus;
   /** Only elements of these structures; undefined means every structure. */
   readonly structures?: readonly string[];
   /** Only elements the caller may view; undefined means every element. */

@@ -2,7 +2,7 @@ import type { ElementRevision, FieldValue, NewRevision } from "../elements/smart
 import type { ElementCountQuery, ElementRepository, OrderTerm } from "../ports/element-repository.port.ts";
 import { isReadable } from "../access/element-profile.ts";
 import type { MemoryContext } from "./memory-context.ts";
-import { compareCodePoints } from "../values/code-point-order.ts";
+import { compareSql, revisionOrder } from "../elements/revision-order.ts";
 import { matchesFilter } from "../queries/filter-match.ts";
 import { freeze, frozenCopy } from "./memory-tables.ts";
 
@@ -14,7 +14,7 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
   const all = () => [...tables.elements.values()];
   const matching = (query: ElementCountQuery) => {
     const wanted = query.structures && new Set(query.structures);
-    return all().filter((r) => !r.fixed && (query.status === "any" || r.status === query.status) && (!wanted || wanted.has(r.structure)) && isReadable(query.readable, r)
+    return all().filter((r) => !r.fixed && r.status === query.status && (!wanted || wanted.has(r.structure)) && isReadable(query.readable, r)
       && (!query.filter || matchesFilter(query.filter, r)));
   };
   const lineage = (initid: number) => all().filter((r) => r.initid === initid);
@@ -80,15 +80,7 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
       }
     },
     async list(query) {
-      const rows = matching(query);
-      const keys = withTieBreak(query.orderBy).map((term) => ({ term, value: sortValue(term, structureId) }));
-      rows.sort((a, b) => {
-        for (const { term, value } of keys) {
-          const order = compareSql(value(a), value(b));
-          if (order !== 0) return term.direction === "asc" ? order : -order;
-        }
-        return 0;
-      });
+      const rows = matching(query).sort(revisionOrder(query.orderBy, structureId));
       return rows.slice(query.offset, query.limit === null ? undefined : query.offset + query.limit);
     },
     async count(query) {
@@ -135,46 +127,4 @@ function latestOfEach<K>(candidates: ElementRevision[], key: (r: ElementRevision
 
 function newestFirst(a: ElementRevision, b: ElementRevision): number {
   return b.revision - a.revision || b.id - a.id;
-}
-
-/** Terms closed by `id desc` unless they sort on id already, so every order is total. */
-function withTieBreak(terms: readonly OrderTerm[]): readonly OrderTerm[] {
-  if (terms.some((t) => t.kind === "property" && t.key === "id")) return terms;
-  return [...terms, { kind: "property", key: "id", direction: "desc" }];
-}
-
-type SqlValue = string | number | null;
-
-function sortValue(term: OrderTerm, structureId: (name: string) => number | null): (r: ElementRevision) => SqlValue {
-  if (term.kind === "field") return (r) => fieldSortValue(r.values[term.key]);
-  switch (term.key) {
-    case "id": return (r) => r.id;
-    case "initid": return (r) => r.initid;
-    case "title": return (r) => r.title;
-    case "name": return (r) => r.name;
-    case "revision": return (r) => r.revision;
-    case "owner": return (r) => r.owner;
-    case "state": return (r) => r.state;
-    case "fromname": return (r) => r.structure;
-    case "fromid": return (r) => structureId(r.structure);
-    case "cdate": return (r) => r.createdAt;
-    case "mdate": return (r) => r.modifiedAt;
-    case "status": return (r) => r.status;
-    default: throw new Error(`Unknown sort property "${term.key}"`);
-  }
-}
-
-/** A field's value as the API sorts it: multiple values by their JSON text. */
-function fieldSortValue(value: FieldValue | undefined): SqlValue {
-  if (value === undefined || value === null) return null;
-  return typeof value === "object" ? JSON.stringify(value) : value;
-}
-
-/** The API's order of values: NULL, then numbers, then text by code point. */
-function compareSql(a: SqlValue, b: SqlValue): number {
-  const rank = (v: SqlValue) => (v === null ? 0 : typeof v === "number" ? 1 : 2);
-  const byRank = rank(a) - rank(b);
-  if (byRank !== 0 || a === null || b === null) return byRank;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  return compareCodePoints(String(a), String(b));
 }

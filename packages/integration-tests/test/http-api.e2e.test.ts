@@ -99,6 +99,29 @@ describe("one Smart Element", () => {
     expect([forbidden.status, errorCode(forbidden)]).toEqual([403, "ROUTES0101"]);
   });
 
+  it("answers a name holding U+0000 as an unknown element, the same on every store", async () => {
+    // No store keeps U+0000 (PostgreSQL cannot): such a name names nothing, and is not an error of the server.
+    const cases: Array<[string, number, string]> = [
+      ["/api/v2/smart-elements/%E2%98%83%00", 404, "ROUTES0100"],
+      ["/api/v2/smart-elements/%00", 404, "ROUTES0100"],
+      ["/api/v2/smart-elements/ART%00HELLO.json", 404, "ROUTES0100"],
+      ["/api/v2/smart-structures/ARTICLE/smart-elements/%E2%98%83%00", 404, "ROUTES0100"],
+      ["/api/v2/smart-elements/%E2%98%83%00/revisions/", 404, "CRUD0200"],
+      ["/api/v2/smart-elements/%E2%98%83%00/revisions/0", 404, "ROUTES0100"],
+      ["/api/v2/smart-elements/%E2%98%83%00/history/", 404, "CRUD0200"],
+      ["/api/v2/smart-elements/%E2%98%83%00/workflows/states/", 404, "CRUD0200"],
+      ["/api/v2/trash/%E2%98%83%00", 404, "ROUTES0100"],
+    ];
+    for (const [path, status, code] of cases) {
+      const response = await api.call("GET", path);
+      expect([path, response.status, errorCode(response), response.json.success]).toEqual([path, status, code, false]);
+    }
+    const put = await api.call("PUT", "/api/v2/smart-elements/%E2%98%83%00", { json: { document: { attributes: { ar_title: { value: "x" } } } } });
+    expect([put.status, errorCode(put)]).toEqual([404, "ROUTES0100"]);
+    const del = await api.call("DELETE", "/api/v2/smart-elements/%E2%98%83%00");
+    expect([del.status, errorCode(del)]).toEqual([404, "ROUTES0100"]);
+  });
+
   it("answers XML for .xml, and honours Accept, the suffix and alt=html", async () => {
     const xml = await api.call("GET", "/api/v2/smart-elements/ART_HELLO.xml");
     expect(xml.headers.get("content-type")).toMatch(/^application\/xml/);

@@ -56,7 +56,8 @@ describe("reading one element", () => {
     const { data } = await platform.elements.read(await principal("alice"), "ART_HELLO", { fields: "document.attributes.ar_category,document.attributes.ar_date,document.attributes.ar_score,document.properties.state" });
     expect(data.document.attributes?.ar_category).toEqual({ value: "tech", displayValue: "Technologie", exists: true });
     expect(data.document.attributes?.ar_date).toEqual({ value: "2026-03-04", displayValue: "04/03/2026" });
-    expect(data.document.attributes?.ar_score).toEqual({ value: 3.5, displayValue: "3,5" });
+    // A double shows a decimal point whatever the reader's language, as the original's API does.
+    expect(data.document.attributes?.ar_score).toEqual({ value: 3.5, displayValue: "3.5" });
     expect(data.document.properties?.state).toMatchObject({ stateLabel: "Brouillon" });
   });
 

@@ -52,15 +52,15 @@ describe("field types time, money, password, color and account", () => {
   it("shows each value as the original shows it, in the reader's language", async () => {
     const w = await world();
     expect(await attributesOf(w, "admin", "IT_A")).toMatchObject({
-      it_at: { value: "09:30:00", displayValue: "09:30" },
+      it_at: { value: "09:30:00", displayValue: "09:30:00" },
       it_price: { value: 1234.5, displayValue: "1,234.50" },
-      it_colour: { value: "#ffaa00", displayValue: "#ffaa00" },
+      it_colour: { value: "#FFAA00", displayValue: "#FFAA00" },
       it_author: { value: "jdoe", displayValue: "Jane Doe" },
       it_pin: { value: null, displayValue: null },
     });
     await w.platform.elements.update(await w.as("admin"), "IT_A", { values: { it_price: "1234567.891" } });
     expect(await attributesOf(w, "jdoe", "IT_A")).toMatchObject({
-      it_at: { displayValue: "09:30" },
+      it_at: { displayValue: "09:30:00" },
       it_price: { value: 1234567.891, displayValue: "1 234 567,89" },
     });
   });

@@ -44,10 +44,6 @@ function displayTimestamp(value: string, locale: string): string {
   return `${displayDate(date, locale)} ${time.slice(0, 5)}`;
 }
 
-function displayNumber(value: number, locale: string): string {
-  return locale.startsWith("fr") ? String(value).replace(".", ",") : String(value);
-}
-
 const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
 
 /** Money as the original shows it: two decimals, thousands grouped, in the reader's language ("1 234,50", "1,234.50"). */
@@ -79,11 +75,13 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
   switch (field.type) {
     case "int":
     case "double":
-      return { value, displayValue: typeof value === "number" ? displayNumber(value, context.locale) : String(value) };
+      // The original's API sets a decimal point for every reader (only money follows the reader's language).
+      return { value, displayValue: String(value) };
     case "money":
       return { value, displayValue: typeof value === "number" ? displayMoney(value, context.locale) : String(value) };
     case "time":
-      return { value, displayValue: String(value).slice(0, 5) };
+      // As stored, seconds included (09:30:00), as the original shows a time.
+      return { value, displayValue: String(value) };
     case "password":
       // Its hash stays in the store: no answer shows it, set or not.
       return { value: null, displayValue: null };

@@ -92,11 +92,11 @@ function toTime(field: TypedField, raw: unknown): string {
   return `${h}:${m}:${sec}`;
 }
 
-/** Colours are kept as `#rrggbb`, lower case. */
+/** Colours are `#rrggbb`, kept as written (`#34ED0F` stays so), as the original keeps them. */
 function toColor(field: TypedField, raw: unknown): string {
   const text = typeof raw === "string" ? raw.trim() : "";
   if (!/^#[0-9A-Fa-f]{6}$/.test(text)) refuse(field, `"${describe(raw)}" is not a colour (#rrggbb)`);
-  return text.toLowerCase();
+  return text;
 }
 
 /** An account value is the login of an existing account. */

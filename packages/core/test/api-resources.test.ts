@@ -166,10 +166,10 @@ describe("file values and the files of file fields", () => {
     const base = `/api/v2/smart-elements/${report.initid}`;
     expect(values.rp_file).toMatchObject({
       fileName: 'minutes "final".pdf', mime: "application/pdf",
-      url: `${base}/files/rp_file/-1/minutes%20-final-.pdf?inline=true`, icon: "/api/v2/images/assets/sizes/24x24c/mime/png/mime-pdf.png",
+      url: `${base}/files/rp_file/-1/minutes%20-final-.pdf?inline=true`, icon: "/api/v2/images/assets/sizes/20x20c/mime/png/mime-pdf.png",
     });
     expect(values.rp_more).toMatchObject([
-      { url: `${base}/files/rp_more/0/a.txt?inline=true`, icon: "/api/v2/images/assets/sizes/24x24c/mime/png/mime-txt.png" },
+      { url: `${base}/files/rp_more/0/a.txt?inline=true`, icon: "/api/v2/images/assets/sizes/20x20c/mime-txt.png" },
       { url: `${base}/files/rp_more/1/b.bin?inline=true`, icon: "" },
     ]);
     expect(values.rp_row_file).toMatchObject([{ url: `${base}/files/rp_row_file/0/row.txt?inline=true` }]);
@@ -178,10 +178,11 @@ describe("file values and the files of file fields", () => {
     expect(old.data.revision.attributes?.rp_file).toMatchObject({ url: `${base}/revisions/0/files/rp_file/-1/minutes%20-final-.pdf?inline=true` });
   });
 
-  it("gives the MIME icon by exact type, else by top-level type", () => {
-    expect(mimeIconUri("image/jpeg")).toMatch(/mime-image\.png$/);
-    expect(mimeIconUri("image/png; charset=binary")).toMatch(/mime-image2\.png$/);
-    expect(mimeIconUri("application/vnd.oasis.opendocument.text")).toMatch(/mime-wordprocessing\.png$/);
+  it("gives the MIME icon by exact type (under mime/png/), else by top-level type (at the root), at 20 pixels as the original links them", () => {
+    expect(mimeIconUri("image/jpeg")).toBe("/api/v2/images/assets/sizes/20x20c/mime/png/mime-image.png");
+    expect(mimeIconUri("image/png; charset=binary")).toBe("/api/v2/images/assets/sizes/20x20c/mime-image2.png");
+    expect(mimeIconUri("text/plain")).toBe("/api/v2/images/assets/sizes/20x20c/mime-txt.png");
+    expect(mimeIconUri("application/vnd.oasis.opendocument.text")).toBe("/api/v2/images/assets/sizes/20x20c/mime/png/mime-wordprocessing.png");
     expect(mimeIconUri("")).toBe("");
   });
 

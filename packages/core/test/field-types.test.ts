@@ -58,6 +58,11 @@ describe("field types time, money, password, color and account", () => {
       it_author: { value: "jdoe", displayValue: "Jane Doe" },
       it_pin: { value: null, displayValue: null },
     });
+    // An account value has the keys of a docid value, as the original's (whose accounts are elements).
+    expect((await attributesOf(w, "admin", "IT_A")).it_author).toEqual({
+      familyRelation: "", url: null, icon: "/api/v2/images/assets/sizes/14x14c/se-iuser.png", revision: -1, initid: null, fromid: null,
+      value: "jdoe", displayValue: "Jane Doe",
+    });
     await w.platform.elements.update(await w.as("admin"), "IT_A", { values: { it_price: "1234567.891" } });
     expect(await attributesOf(w, "jdoe", "IT_A")).toMatchObject({
       it_at: { displayValue: "09:30:00" },

@@ -6,7 +6,7 @@ import { parseFileValue } from "./file-value.ts";
 import { mimeIconUri } from "./mime-icon.ts";
 import { fileUri } from "../elements/element-uri.ts";
 import { docidOf } from "../elements/element-reference.ts";
-import { iconUri } from "../elements/element-icon.ts";
+import { accountIconUri, iconUri } from "../elements/element-icon.ts";
 import type { Label } from "../i18n/label.ts";
 import type { SmartStructure } from "../structures/smart-structure.ts";
 import type { ValueContext } from "./value-context.ts";
@@ -86,8 +86,13 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
       // Its hash stays in the store: no answer shows it, set or not.
       return { value: null, displayValue: null };
     case "account": {
+      // The original's account values are docid values (its accounts are elements): the same keys here. An account is
+      // no element: no page (url), lineage (initid) or structure (fromid) of it; its icon is the accounts' icon.
       const account = context.accountByLogin(String(value));
-      return { value, displayValue: account?.displayName || String(value) };
+      return {
+        familyRelation: "", url: null, icon: account ? accountIconUri(RELATION_ICON_SIZE) : null, revision: -1, initid: null, fromid: null,
+        value, displayValue: account?.displayName || String(value),
+      };
     }
     case "date":
       return { value, displayValue: displayDate(String(value), context.locale) };
@@ -105,17 +110,19 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
     case "docid": {
       const id = docidOf(value);
       const target = id === undefined ? undefined : context.element(id);
-      // The original's shape; revision -1 names the latest, the only one a docid value follows here.
-      const relation = { familyRelation: field.structure ?? "", revision: -1 };
+      // The original's shape, in its order; revision -1 names the latest, the only one a docid value follows here.
+      const familyRelation = field.structure ?? "";
       // A target the reader may not view (or that is gone) is told apart from nothing: no id, link or icon of it.
       if (!target || !context.canView(target)) {
-        return { ...relation, url: null, icon: null, initid: null, fromid: null, value, displayValue: translate(NOT_ACCESSIBLE, context.locale) };
+        return { familyRelation, url: null, icon: null, revision: -1, initid: null, fromid: null, value, displayValue: translate(NOT_ACCESSIBLE, context.locale) };
       }
+      // The target's icon, as the original's (an element's icon is its structure's), at the relations' size.
       const structure = context.structure(target.structure);
       return {
-        ...relation,
+        familyRelation,
         url: `/api/v2/smart-elements/${target.initid}.html`,
         icon: iconUri(structure, RELATION_ICON_SIZE),
+        revision: -1,
         initid: target.initid,
         fromid: structure?.id ?? null,
         value,

@@ -179,7 +179,7 @@ describe("item 5: docid values", () => {
   });
 });
 
-describe("item 7: dates and numbers in the reader's language, htmltext as stored", () => {
+describe("item 7: dates and numbers as the original shows them, htmltext as the original cleans it", () => {
   it("shows dates month first in English, day first in French, and a double with a decimal point for every reader", async () => {
     const english = await attributes(ADMIN);
     expect([english.me_date, english.me_stamp, english.me_ratio]).toEqual([
@@ -194,5 +194,15 @@ describe("item 7: dates and numbers in the reader's language, htmltext as stored
       { value: 1234.5, displayValue: "1234.5" },
     ]);
     for (const as of [ADMIN, ALICE]) expect((await attributes(as)).me_body).toEqual({ value: BODY, displayValue: BODY });
+  });
+
+  it("cleans an htmltext up as the original does when it is written: <br>, never <br />; no comment, no handler", async () => {
+    const written = '<p>Hello<br />world<!-- draft --><IMG src="x.png" onerror="alert(1)" /></p>';
+    const cleaned = '<p>Hello<br>world<img src="x.png"></p>';
+    const put = await live.api.call("PUT", "/api/v2/smart-elements/MEMO_TARGET", { as: ADMIN, json: { document: { attributes: { me_body: { value: written } } } } });
+    expect(put.status).toBe(200);
+    expect(put.json.data.document.attributes.me_body).toEqual({ value: cleaned, displayValue: cleaned });
+    const read = await live.api.call("GET", "/api/v2/smart-elements/MEMO_TARGET?fields=document.attributes.me_body", { as: BEA });
+    expect(read.json.data.document.attributes.me_body).toEqual({ value: cleaned, displayValue: cleaned });
   });
 });

@@ -4,6 +4,7 @@ import type { FieldValue } from "../elements/smart-element.ts";
 import type { FieldType } from "../structures/smart-field.ts";
 import { formatFileValue, parseFileValue } from "./file-value.ts";
 import type { ValueContext } from "./value-context.ts";
+import { cleanHtml } from "./html-value.ts";
 import { isPasswordHash } from "./password-value.ts";
 import { elementKey } from "../elements/element-reference.ts";
 
@@ -143,7 +144,9 @@ function toPasswordHash(field: TypedField, raw: unknown): string {
 function toScalar(field: TypedField, raw: unknown, context: ValueContext): FieldValue {
   if (isEmpty(raw)) return null;
   switch (field.type) {
-    case "text": case "longtext": case "htmltext": return toText(field, raw);
+    case "text": case "longtext": return toText(field, raw);
+    // Cleaned up as the original cleans an HTML text it stores (html-value.ts): `<br />` is kept as `<br>`.
+    case "htmltext": return cleanHtml(toText(field, raw));
     case "int": return toInteger(field, raw);
     case "double": case "money": return toDouble(field, raw);
     case "date": return toDate(field, raw);

@@ -144,6 +144,22 @@ describe("reading a structure", () => {
     expect(english.data.document.attributes).toBeUndefined();
   });
 
+  it("gives document.properties.all the original's properties of a family, with what this platform has", async () => {
+    const { platform, principal } = await seededPlatform();
+    const alice = await principal("alice");
+    const properties = (await platform.structures.read(alice, "ARTICLE", { fields: "document.properties.all" })).data.document.properties;
+    const none = { id: 0, title: "" };
+    expect(properties).toMatchObject({
+      affected: none, allocated: null, confidential: null, createdBy: { id: 0, title: "", icon: "" }, cvid: null, doctype: "C", dprofid: 0,
+      family: { title: "", name: "", id: 0, icon: "/api/v2/images/assets/sizes/24x24c/doc.png" }, fromid: 0, lmodify: "N", locked: 0,
+      note: none, owner: "0", postitid: null, prelid: null, profid: "PRF_ARTICLE", revision: 0,
+      revisionData: { isModified: false, number: 0, createdBy: { id: 0, title: "", icon: "" } },
+      security: { lock: { id: 0 }, readOnly: true, fixed: false, profil: { id: "PRF_ARTICLE", type: "linked" }, confidentiality: "public" },
+      status: "alive", tags: null, type: "family", usage: "normal", usefor: "N", version: null, viewController: none,
+      wid: "WFL_ARTICLE", workflow: { id: "WFL_ARTICLE", title: "WFL_ARTICLE" },
+    });
+  });
+
   it("answers 404 ROUTES0105 for an unknown structure, and an ETag per reader, language and definition", async () => {
     const { platform, principal, store } = await seededPlatform();
     const [alice, bob] = [await principal("alice"), await principal("bob")];

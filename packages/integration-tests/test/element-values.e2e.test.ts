@@ -164,6 +164,10 @@ describe("item 5: docid values", () => {
       });
     }
     expect(await image("/api/v2/images/assets/sizes/14x14c/se-iuser.png")).toEqual([200, "image/png", 14]);
+    // The icon of `createdBy` in document.properties.all, at 24 pixels.
+    const createdBy = (await live.api.call("GET", "/api/v2/smart-elements/MEMO_ONE?fields=document.properties.createdBy", { as: ADMIN })).json.data.document.properties.createdBy;
+    expect(createdBy).toMatchObject({ title: "admin", icon: "/api/v2/images/assets/sizes/24x24c/se-iuser.png" });
+    expect(await image(createdBy.icon)).toEqual([200, "image/png", 24]);
   });
 
   it("show a target the reader may view, and tell nothing of one they may not, in English and French", async () => {

@@ -99,6 +99,29 @@ describe("one Smart Element", () => {
     expect([forbidden.status, errorCode(forbidden)]).toEqual([403, "ROUTES0101"]);
   });
 
+  it("gives document.properties.all the original's properties, in the element and in lists, as the OpenAPI document describes them", async () => {
+    const none = { id: 0, title: "" };
+    const adminId = (await seed.principal("admin")).account.id;
+    const createdBy = { id: adminId, title: "admin", icon: "/api/v2/images/assets/sizes/24x24c/se-iuser.png" };
+    const one = await api.call("GET", "/api/v2/smart-elements/ART_HELLO?fields=document.properties.all");
+    expect(one.status).toBe(200);
+    const properties = one.json.data.document.properties;
+    expect(properties).toMatchObject({
+      affected: none, allocated: null, confidential: null, createdBy, cvid: null, dprofid: 0, lmodify: "N", note: none, owner: String(adminId),
+      family: { name: "ARTICLE", title: "Article", icon: "/api/v2/images/assets/sizes/24x24c/article.png" }, postitid: null, prelid: null,
+      revisionData: { isModified: false, id: seed.hello.id, number: 0, createdBy },
+      security: { lock: { id: 0 }, readOnly: false, fixed: false, profil: { id: "PRF_ARTICLE", type: "linked" }, confidentiality: "public" },
+      tags: null, type: "document", usage: "normal", usefor: "N", version: null, viewController: none, workflow: { id: "WFL_ARTICLE" },
+      cdate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/), creationDate: properties.cdate, lastModificationDate: properties.mdate,
+    });
+    // Bob may read but not change: the same element is read-only to him.
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO?fields=document.properties.security", { as: ["bob", "bob-pw"] })).json.data.document.properties.security.readOnly).toBe(true);
+    const list = await api.call("GET", "/api/v2/smart-structures/ARTICLE/smart-elements/?fields=document.properties.all&slice=2");
+    expect(list.json.data.documents.map((item: any) => [item.properties.type, item.properties.createdBy.title])).toEqual([["document", "admin"], ["document", "admin"]]);
+    const structure = await api.call("GET", "/api/v2/smart-structures/ARTICLE?fields=document.properties.all");
+    expect(structure.json.data.document.properties).toMatchObject({ type: "family", family: { id: 0, name: "" }, createdBy: { id: 0, title: "", icon: "" }, security: { readOnly: true } });
+  });
+
   it("answers a name holding U+0000 as an unknown element, the same on every store", async () => {
     // No store keeps U+0000 (PostgreSQL cannot): such a name names nothing, and is not an error of the server.
     const cases: Array<[string, number, string]> = [

@@ -154,9 +154,29 @@ describe("one Smart Element", () => {
     expect([refused.status, errorCode(refused)]).toEqual([400, "API0006"]);
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO.json", { headers: { accept: "text/csv" } })).status).toBe(200);
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO.csv")).status).toBe(400);
-    const html = await api.call("GET", "/api/v2/smart-elements/ART_HELLO?alt=html");
-    expect(html.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(html.text).toMatch(/^<html><body><textarea>\{&quot;success&quot;:true/);
+    const page = await api.call("GET", "/api/v2/smart-elements/ART_HELLO?alt=html");
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.text).toMatch(/^<html><body><textarea>\{&quot;success&quot;:true/);
+  });
+
+  it("leads the .html url of docid values to the console's page of the element, whatever Accept says; writes refuse it", async () => {
+    const { initid } = seed.hello;
+    for (const path of [`/api/v2/smart-elements/${initid}.html`, `/api/v2/smart-structures/ARTICLE/smart-elements/${initid}.html`]) {
+      const redirect = await api.call("GET", path, { redirect: "manual", headers: { accept: "text/html" } });
+      expect([redirect.status, redirect.headers.get("location")]).toEqual([302, `/console/elements/${initid}`]);
+    }
+    const named = await api.call("GET", "/api/v2/smart-elements/ART_HELLO.html", { redirect: "manual" });
+    expect(named.headers.get("location")).toBe("/console/elements/ART_HELLO");
+    // Followed: the page of the element, for whoever may view it.
+    const followed = await api.call("GET", `/api/v2/smart-elements/${initid}.html`, { headers: { accept: "text/html" } });
+    expect([followed.status, followed.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+    expect(followed.text).toContain("Hello");
+    const refused = await api.call("GET", `/api/v2/smart-elements/${initid}.html`, { as: ["carol", "carol-pw"] });
+    expect(refused.status).toBe(403);
+    expect((await api.call("PUT", "/api/v2/smart-elements/ART_HELLO.html", { json: { document: { attributes: {} } } })).status).toBe(501);
+    // The url of a docid value leads there.
+    const url = (await api.call("GET", "/api/v2/smart-elements/ART_HELLO")).json.data.document.attributes.ar_author.url;
+    expect((await api.call("GET", url, { redirect: "manual" })).headers.get("location")).toBe(`/console/elements/${seed.author.initid}`);
   });
 });
 

@@ -1,15 +1,17 @@
-// Draws the MIME-type icons Lineage ships as built-in assets (assets/mime/png/<name>.png): a page
-// with a folded corner and a band in the colour of the kind of file. One per name core's table uses.
-// The same page with a grey band is the default icon of elements (assets/doc.png, core's DEFAULT_ICON).
+// Draws the MIME-type icons Lineage ships as built-in assets (assets/mime/png/<name>.png, and
+// assets/<name>.png for the icons of the top-level types, where the original links them): a page
+// with a folded corner and a band in the colour of the kind of file. One per path core's table uses.
+// The same page with a grey band is the default icon of elements (assets/doc.png, core's DEFAULT_ICON);
+// a person is the icon of accounts (assets/se-iuser.png, core's ACCOUNT_ICON).
 // Run from the repository root: node --conditions=@lineage/source --import tsx packages/adapter-images/scripts/make-mime-icons.ts
 import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_ICON, MIME_ICON_NAMES } from "@lineage/core";
+import { ACCOUNT_ICON, DEFAULT_ICON, MIME_ICON_FILES } from "@lineage/core";
 import { Jimp, rgbaToInt } from "jimp";
 
 const SIZE = 32;
 const assets = fileURLToPath(new URL("../assets/", import.meta.url));
-const target = `${assets}mime/png/`;
 
 /** The band's colour of an icon name, by the kind of file it names. */
 function colourOf(name: string): [number, number, number] {
@@ -53,7 +55,23 @@ async function icon(name: string): Promise<Buffer> {
   return image.getBuffer("image/png");
 }
 
-mkdirSync(target, { recursive: true });
-for (const name of MIME_ICON_NAMES) writeFileSync(`${target}${name}.png`, await icon(name));
+/** A person: a head and shoulders, in the grey of the pages' borders. */
+async function person(): Promise<Buffer> {
+  const image = new Jimp({ width: SIZE, height: SIZE, color: 0x00000000 });
+  const colour = rgbaToInt(96, 125, 139, 255);
+  const inside = (x: number, y: number, cx: number, cy: number, rx: number, ry: number) => ((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 <= 1;
+  for (let y = 0; y < SIZE; y++) {
+    for (let x = 0; x < SIZE; x++) {
+      if (inside(x + 0.5, y + 0.5, 16, 10, 6, 6.5) || (y >= 19 && inside(x + 0.5, y + 0.5, 16, 30, 12, 11))) image.setPixelColor(colour, x, y);
+    }
+  }
+  return image.getBuffer("image/png");
+}
+
+for (const path of MIME_ICON_FILES) {
+  mkdirSync(dirname(`${assets}${path}`), { recursive: true });
+  writeFileSync(`${assets}${path}`, await icon(path.replace(/^.*\//, "").replace(/\.png$/, "")));
+}
 writeFileSync(`${assets}${DEFAULT_ICON}`, await icon(DEFAULT_ICON));
-console.log(`${MIME_ICON_NAMES.length} icons written to ${target}, the default icon to ${assets}${DEFAULT_ICON}`);
+writeFileSync(`${assets}${ACCOUNT_ICON}`, await person());
+console.log(`${MIME_ICON_FILES.length} icons written to ${assets}, the default icon ${DEFAULT_ICON}, the accounts' ${ACCOUNT_ICON}`);

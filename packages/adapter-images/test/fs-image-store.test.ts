@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MIME_ICON_NAMES, readImageHeader } from "@lineage/core";
+import { ACCOUNT_ICON, DEFAULT_ICON, MIME_ICON_FILES, MIME_ICON_NAMES, readImageHeader } from "@lineage/core";
 import { imageStoreContract } from "@lineage/core/testing";
 import { createFsImageStore } from "../src/fs-image-store.ts";
 
@@ -46,9 +46,11 @@ describe("file-system ImageStore: built-in assets", () => {
   it("serves a PNG icon for every MIME-type icon file values name, from the package when the Images directory has none", async () => {
     const store = createFsImageStore({ imagesDir: undefined, cacheDir: join(temp, "builtin-cache") });
     expect(MIME_ICON_NAMES.length).toBeGreaterThan(20);
-    for (const name of MIME_ICON_NAMES) {
-      const icon = await store.asset(`mime/png/${name}.png`);
-      expect(icon && readImageHeader(icon.bytes), name).toMatchObject({ format: "png", width: 32, height: 32 });
+    // Under mime/png/ for exact types, at the root for top-level types (mime-txt.png), as the original links them.
+    expect(MIME_ICON_FILES).toEqual(expect.arrayContaining(["mime/png/mime-pdf.png", "mime-txt.png", "mime-image2.png"]));
+    for (const path of [...MIME_ICON_FILES, DEFAULT_ICON, ACCOUNT_ICON]) {
+      const icon = await store.asset(path);
+      expect(icon && readImageHeader(icon.bytes), path).toMatchObject({ format: "png", width: 32, height: 32 });
     }
   });
 

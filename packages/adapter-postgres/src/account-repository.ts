@@ -1,6 +1,7 @@
 import type { Account, AccountRepository, Group, HttpRight, NewAccount, Role } from "@lineage/core";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { statement, type SqlClient } from "./sql-client.ts";
+import { storableText } from "./storable-text.ts";
 
 const COLUMNS = "id, login, display_name, password_hash, roles, groups, locale, rights, disabled";
 const BY_LOGIN = statement(`select ${COLUMNS} from accounts where login = $1`);
@@ -31,7 +32,7 @@ export function createAccountRepository(sql: SqlClient, counter: DefinitionsCoun
     return row && toAccount(row);
   };
   return {
-    byLogin: (login) => one(BY_LOGIN, login),
+    byLogin: async (login) => (storableText(login) ? one(BY_LOGIN, login) : undefined),
     byId: (id) => one(BY_ID, id),
     async byIds(ids) {
       return ids.length === 0 ? [] : (await sql.rows(BY_IDS, [ids])).map(toAccount);

@@ -5,6 +5,7 @@ import { groupedPage, type GroupedPage } from "./grouped-page.ts";
 import { COLUMNS, listStatement, type ListStatement } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
 import { readableCondition } from "./readable-condition.ts";
+import { storableText } from "./storable-text.ts";
 
 /** The live revision of a lineage when there is one, else its highest (as the fake picks it). */
 const LATEST_ORDER = "order by fixed asc, revision desc, id desc limit 1";
@@ -85,16 +86,17 @@ export function createElementRepository(client: SqlClient): ElementRepository {
     async byIds(ids) {
       return ids.length === 0 ? [] : all(BY_IDS, [ids]);
     },
-    latestByName: (name) => one(LATEST_BY_NAME_ONE, name),
+    latestByName: async (name) => (storableText(name) ? one(LATEST_BY_NAME_ONE, name) : undefined),
     async latestByNames(names) {
-      return names.length === 0 ? [] : all(LATEST_BY_NAMES, [names]);
+      const storable = names.filter(storableText);
+      return storable.length === 0 ? [] : all(LATEST_BY_NAMES, [storable]);
     },
     latest: (initid) => one(LATEST, initid),
     async latestMany(initids) {
       return initids.length === 0 ? [] : all(LATEST_MANY, [initids]);
     },
     revisions: (initid) => all(REVISIONS, [initid]),
-    byImportKey: (key) => one(BY_IMPORT_KEY, key),
+    byImportKey: async (key) => (storableText(key) ? one(BY_IMPORT_KEY, key) : undefined),
     async countOwnedBy(accountId) {
       const [row] = await client.rows(OWNED_BY, [accountId]);
       return row?.[0] as number;

@@ -144,6 +144,22 @@ describe("reading a structure", () => {
     expect(english.data.document.attributes).toBeUndefined();
   });
 
+  it("gives document.properties.all the original's properties of a family, with what this platform has", async () => {
+    const { platform, principal } = await seededPlatform();
+    const alice = await principal("alice");
+    const properties = (await platform.structures.read(alice, "ARTICLE", { fields: "document.properties.all" })).data.document.properties;
+    const none = { id: 0, title: "" };
+    expect(properties).toMatchObject({
+      affected: none, allocated: null, confidential: null, createdBy: { id: 0, title: "", icon: "" }, cvid: null, doctype: "C", dprofid: 0,
+      family: { title: "", name: "", id: 0, icon: "/api/v2/images/assets/sizes/24x24c/doc.png" }, fromid: 0, lmodify: "N", locked: 0,
+      note: none, owner: "0", postitid: null, prelid: null, profid: "PRF_ARTICLE", revision: 0,
+      revisionData: { isModified: false, number: 0, createdBy: { id: 0, title: "", icon: "" } },
+      security: { lock: { id: 0 }, readOnly: true, fixed: false, profil: { id: "PRF_ARTICLE", type: "linked" }, confidentiality: "public" },
+      status: "alive", tags: null, type: "family", usage: "normal", usefor: "N", version: null, viewController: none,
+      wid: "WFL_ARTICLE", workflow: { id: "WFL_ARTICLE", title: "WFL_ARTICLE" },
+    });
+  });
+
   it("answers 404 ROUTES0105 for an unknown structure, and an ETag per reader, language and definition", async () => {
     const { platform, principal, store } = await seededPlatform();
     const [alice, bob] = [await principal("alice"), await principal("bob")];
@@ -166,10 +182,10 @@ describe("file values and the files of file fields", () => {
     const base = `/api/v2/smart-elements/${report.initid}`;
     expect(values.rp_file).toMatchObject({
       fileName: 'minutes "final".pdf', mime: "application/pdf",
-      url: `${base}/files/rp_file/-1/minutes%20-final-.pdf?inline=true`, icon: "/api/v2/images/assets/sizes/24x24c/mime/png/mime-pdf.png",
+      url: `${base}/files/rp_file/-1/minutes%20-final-.pdf?inline=true`, icon: "/api/v2/images/assets/sizes/20x20c/mime/png/mime-pdf.png",
     });
     expect(values.rp_more).toMatchObject([
-      { url: `${base}/files/rp_more/0/a.txt?inline=true`, icon: "/api/v2/images/assets/sizes/24x24c/mime/png/mime-txt.png" },
+      { url: `${base}/files/rp_more/0/a.txt?inline=true`, icon: "/api/v2/images/assets/sizes/20x20c/mime-txt.png" },
       { url: `${base}/files/rp_more/1/b.bin?inline=true`, icon: "" },
     ]);
     expect(values.rp_row_file).toMatchObject([{ url: `${base}/files/rp_row_file/0/row.txt?inline=true` }]);
@@ -178,10 +194,11 @@ describe("file values and the files of file fields", () => {
     expect(old.data.revision.attributes?.rp_file).toMatchObject({ url: `${base}/revisions/0/files/rp_file/-1/minutes%20-final-.pdf?inline=true` });
   });
 
-  it("gives the MIME icon by exact type, else by top-level type", () => {
-    expect(mimeIconUri("image/jpeg")).toMatch(/mime-image\.png$/);
-    expect(mimeIconUri("image/png; charset=binary")).toMatch(/mime-image2\.png$/);
-    expect(mimeIconUri("application/vnd.oasis.opendocument.text")).toMatch(/mime-wordprocessing\.png$/);
+  it("gives the MIME icon by exact type (under mime/png/), else by top-level type (at the root), at 20 pixels as the original links them", () => {
+    expect(mimeIconUri("image/jpeg")).toBe("/api/v2/images/assets/sizes/20x20c/mime/png/mime-image.png");
+    expect(mimeIconUri("image/png; charset=binary")).toBe("/api/v2/images/assets/sizes/20x20c/mime-image2.png");
+    expect(mimeIconUri("text/plain")).toBe("/api/v2/images/assets/sizes/20x20c/mime-txt.png");
+    expect(mimeIconUri("application/vnd.oasis.opendocument.text")).toBe("/api/v2/images/assets/sizes/20x20c/mime/png/mime-wordprocessing.png");
     expect(mimeIconUri("")).toBe("");
   });
 

@@ -56,7 +56,8 @@ describe("reading one element", () => {
     const { data } = await platform.elements.read(await principal("alice"), "ART_HELLO", { fields: "document.attributes.ar_category,document.attributes.ar_date,document.attributes.ar_score,document.properties.state" });
     expect(data.document.attributes?.ar_category).toEqual({ value: "tech", displayValue: "Technologie", exists: true });
     expect(data.document.attributes?.ar_date).toEqual({ value: "2026-03-04", displayValue: "04/03/2026" });
-    expect(data.document.attributes?.ar_score).toEqual({ value: 3.5, displayValue: "3,5" });
+    // A double shows a decimal point whatever the reader's language, as the original's API does.
+    expect(data.document.attributes?.ar_score).toEqual({ value: 3.5, displayValue: "3.5" });
     expect(data.document.properties?.state).toMatchObject({ stateLabel: "Brouillon" });
   });
 
@@ -91,7 +92,51 @@ describe("reading one element", () => {
     expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { fields: "document.attributes.ar_secret" }))).toBe("CRUD0502");
     expect(await codeOf(() => platform.elements.read(admin, "ART_HELLO", { fields: "document.attributes.ar_links" }))).toBe("CRUD0507");
     const all = await platform.elements.read(admin, "ART_HELLO", { fields: "document.properties.all" });
-    expect(all.data.document.properties).toMatchObject({ fromname: "ARTICLE", locked: 0, doctype: "F", owner: expect.any(Number) });
+    expect(all.data.document.properties).toMatchObject({ fromname: "ARTICLE", locked: 0, doctype: "F", owner: String(admin.account.id) });
+  });
+
+  it("gives document.properties.all the original's properties, with what this platform has (its empty answers for what it has none of)", async () => {
+    const { platform, principal, hello, clock } = await seededPlatform();
+    const [admin, alice, bob] = [await principal("admin"), await principal("alice"), await principal("bob")];
+    const all = async (who = admin, ref = "ART_HELLO") => (await platform.elements.read(who, ref, { fields: "document.properties.all" })).data.document.properties!;
+    const properties = await all();
+    const article = await platform.structures.read(admin, "ARTICLE", { fields: "document.properties" });
+    const createdBy = { id: admin.account.id, title: "admin", icon: "/api/v2/images/assets/sizes/24x24c/se-iuser.png" };
+    expect(properties).toEqual({
+      id: hello.id, title: "Hello", affected: { id: 0, title: "" }, allocated: null,
+      cdate: "2026-01-01T10:00:00", confidential: null, createdBy, creationDate: "2026-01-01T10:00:00", cvid: null, doctype: "F", domainid: "", dprofid: 0,
+      family: { title: "Article", name: "ARTICLE", id: article.data.document.properties!.id, icon: "/api/v2/images/assets/sizes/24x24c/article.png" },
+      fromid: article.data.document.properties!.id, fromname: "ARTICLE", fromtitle: "Article", icon: "/api/v2/images/assets/sizes/24x24c/article.png",
+      initid: hello.initid, lastModificationDate: "2026-01-01T10:00:00", lmodify: "N", locked: 0, mdate: "2026-01-01T10:00:00", name: "ART_HELLO",
+      note: { id: 0, title: "" }, owner: String(admin.account.id), postitid: null, prelid: null, profid: "PRF_ARTICLE",
+      revdate: Date.parse("2026-01-01T10:00:00Z") / 1000, revision: 0,
+      revisionData: { isModified: false, id: hello.id, number: 0, createdBy },
+      security: {
+        lock: { id: 0 }, readOnly: false, fixed: false,
+        profil: { id: "PRF_ARTICLE", icon: "/api/v2/images/assets/sizes/24x24c/doc.png", type: "linked", activated: true, title: "PRF_ARTICLE" },
+        confidentiality: "public",
+      },
+      state: { reference: "draft", stateLabel: "Draft", activity: "Writing", displayValue: "Writing", color: "#AAAAAA" },
+      status: "alive", tags: null, type: "document", usage: "normal", usefor: "N", version: null, viewController: { id: 0, title: "" },
+      wid: "WFL_ARTICLE", workflow: { id: "WFL_ARTICLE", title: "WFL_ARTICLE", icon: "/api/v2/images/assets/sizes/24x24c/doc.png" },
+    });
+    // id and title first, then by name, as the original orders them.
+    expect(Object.keys(properties).slice(0, 4)).toEqual(["id", "title", "affected", "allocated"]);
+    // What may change with the reader: who may change it, and the languages of labels.
+    expect((await all(bob)).security).toMatchObject({ readOnly: true });
+    expect((await all(alice)).family).toMatchObject({ title: "Article" });
+
+    clock.advance(60_000);
+    await platform.elements.update(admin, "ART_HELLO", { values: { ar_words: 121 } });
+    expect(await all()).toMatchObject({ lmodify: "Y", revisionData: { isModified: true }, cdate: "2026-01-01T10:00:00", mdate: "2026-01-01T10:01:02" });
+    await platform.revisions.revise(admin, (await platform.elements.read(admin, "ART_HELLO")).revision);
+    const fixed = (await platform.revisions.read(admin, "ART_HELLO", "0", { fields: "document.properties.all" })).data.revision.properties!;
+    expect(fixed).toMatchObject({ status: "fixed", locked: -1, lmodify: "N", security: { lock: { id: -1, temporary: false }, readOnly: true, fixed: true } });
+
+    // An element of a structure with no lifecycle and no profile.
+    expect(await all(admin, "AUTHOR_ADA")).toMatchObject({
+      workflow: { id: 0, title: "" }, wid: null, profid: null, security: { profil: { id: 0, title: "" } }, family: { name: "AUTHOR", title: "Author" },
+    });
   });
 
   it("gives an ETag that changes with the reader, the rights and the element", async () => {

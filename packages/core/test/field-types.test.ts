@@ -52,15 +52,20 @@ describe("field types time, money, password, color and account", () => {
   it("shows each value as the original shows it, in the reader's language", async () => {
     const w = await world();
     expect(await attributesOf(w, "admin", "IT_A")).toMatchObject({
-      it_at: { value: "09:30:00", displayValue: "09:30" },
+      it_at: { value: "09:30:00", displayValue: "09:30:00" },
       it_price: { value: 1234.5, displayValue: "1,234.50" },
-      it_colour: { value: "#ffaa00", displayValue: "#ffaa00" },
+      it_colour: { value: "#FFAA00", displayValue: "#FFAA00" },
       it_author: { value: "jdoe", displayValue: "Jane Doe" },
       it_pin: { value: null, displayValue: null },
     });
+    // An account value has the keys of a docid value, as the original's (whose accounts are elements).
+    expect((await attributesOf(w, "admin", "IT_A")).it_author).toEqual({
+      familyRelation: "", url: null, icon: "/api/v2/images/assets/sizes/14x14c/se-iuser.png", revision: -1, initid: null, fromid: null,
+      value: "jdoe", displayValue: "Jane Doe",
+    });
     await w.platform.elements.update(await w.as("admin"), "IT_A", { values: { it_price: "1234567.891" } });
     expect(await attributesOf(w, "jdoe", "IT_A")).toMatchObject({
-      it_at: { displayValue: "09:30" },
+      it_at: { displayValue: "09:30:00" },
       it_price: { value: 1234567.891, displayValue: "1 234 567,89" },
     });
   });
@@ -105,6 +110,46 @@ describe("field types time, money, password, color and account", () => {
     await w.platform.fullsearch.engine.start();
     expect((await w.platform.fullsearch.search(admin, "items", { q: "volcano" })).documents).toEqual([]);
     expect((await w.platform.fullsearch.search(admin, "items", { q: "Jane" })).documents.map((d) => d.properties?.title)).toEqual(["A"]);
+  });
+
+  it("hashes the passwords of an array column (and of a multiple field) as any other, by bundle and by a write", async () => {
+    const bundle = typesBundle();
+    bundle.structures[0]!.fields.push(
+      { id: "it_codes", type: "array", fields: [{ id: "it_label", type: "text" }, { id: "it_code", type: "password" }, { id: "it_spares", type: "password", multiple: true }] },
+      { id: "it_keys", type: "password", multiple: true },
+    );
+    bundle.elements = [{ structure: "ITEM", name: "IT_ROWS", values: {
+      it_ref: "rows", it_keys: ["k1", "k2"],
+      it_codes: [{ it_label: "a", it_code: "first pin", it_spares: ["s1"] }, { it_label: "b", it_code: "", it_spares: [] }, { it_label: "c", it_code: "third pin", it_spares: ["s2", "s3"] }],
+    } }];
+    expect((await checkBundle(bundle, { store: createMemoryStore(), readFile: () => undefined })).problems).toEqual([]);
+    const hasher = countingHasher();
+    const store = createMemoryStore();
+    const platform = createPlatform({ store, clock: tickingClock(), hasher });
+    const report = await platform.bundles.import(bundle, { readFile: folder({}) });
+    expect(report.elements.created).toBe(1);
+    const values = async () => (await store.elements.latestByName("IT_ROWS"))!.values;
+    const stored = await values();
+    const [first, empty, third] = stored.it_code as string[];
+    expect(await hasher.verify("first pin", first!)).toBe(true);
+    expect(empty).toBeNull();
+    expect(await hasher.verify("third pin", third!)).toBe(true);
+    expect(await hasher.verify("s3", (stored.it_spares as string[][])[2]![1]!)).toBe(true);
+    expect(await hasher.verify("k2", (stored.it_keys as string[])[1]!)).toBe(true);
+    expect(JSON.stringify(stored)).not.toMatch(/pin|"s\d"|"k\d"/);
+
+    // Imported again: each password given again keeps its hash, nothing changes.
+    expect((await platform.bundles.import(bundle, { readFile: folder({}) })).elements.updated).toBe(0);
+    expect(await values()).toEqual(stored);
+
+    // A write of the column: the row given the same password keeps its hash, the other is hashed anew.
+    const admin = (await platform.accounts.principal("admin"))!;
+    await platform.elements.update(admin, "IT_ROWS", { values: { it_code: ["first pin", "second pin", "third pin"] } });
+    const written = (await values()).it_code as string[];
+    expect(written[0]).toBe(first);
+    expect(await hasher.verify("second pin", written[1]!)).toBe(true);
+    const answer = await platform.elements.read(admin, "IT_ROWS", { fields: "document.attributes" });
+    expect(answer.data.document.attributes?.it_code).toEqual([0, 1, 2].map(() => ({ value: null, displayValue: null })));
   });
 
   it("orders a list by time, money, colour and account; never by a password", async () => {

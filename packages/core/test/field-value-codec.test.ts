@@ -18,7 +18,7 @@ describe("encodeFieldValue", () => {
     ["date", "2024-02-29", "2024-02-29"], ["timestamp", "2024-01-02 03:04", "2024-01-02T03:04:00"],
     ["timestamp", "2024-01-02T03:04:05Z", "2024-01-02T03:04:05"], ["timestamp", "2024-01-02T03:04:05+0100", "2024-01-02T02:04:05"],
     ["money", "1234.5", 1234.5], ["money", -3, -3], ["time", "09:30", "09:30:00"], ["time", " 23:59:59 ", "23:59:59"],
-    ["color", "#A0b1C2", "#a0b1c2"], ["account", "jdoe", "jdoe"], ["account", " jdoe ", "jdoe"],
+    ["color", "#A0b1C2", "#A0b1C2"], ["color", " #34ED0F ", "#34ED0F"], ["account", "jdoe", "jdoe"], ["account", " jdoe ", "jdoe"],
     ["password", { kind: "password-hash", hash: "scrypt$x" }, "scrypt$x"], ["password", "", null],
     ["enum", "a", "a"], ["docid", "SEVEN", 7], ["docid", "7", 7], ["image", 3, "image/png|3|a.png"], ["file", "text/plain|4|a.txt", "text/plain|4|a.txt"],
   ] as const)("%s accepts %j", (type, raw, stored) => {

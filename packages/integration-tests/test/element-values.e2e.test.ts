@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
+import { createPlatform, createScryptPasswordHasher, readImageHeader, type Platform, type Store } from "@lineage/core";
 import { createJimpImages, createJimpProcessor } from "@lineage/adapter-images";
 import { startLiveServer, withTwin, type LiveServer } from "../src/live-server.ts";
 
@@ -33,6 +33,8 @@ async function seed(store: Store) {
       ],
     });
     await tx.catalog.saveStructure({ name: "SECRET", title: "Secret", icon: "secret.png", profile: "PRF_SECRET", titleField: "se_title", fields: [{ id: "se_title", type: "text" }] });
+    // Its icon is a built-in asset (the accounts' icon): served without an Images directory.
+    await tx.catalog.saveStructure({ name: "PERSON", title: "Person", icon: "se-iuser.png", titleField: "pe_name", fields: [{ id: "pe_name", type: "text" }] });
     await tx.catalog.saveStructure({
       name: "MEMO", title: { en: "Memo", fr: "Note" }, titleField: "me_title",
       fields: [
@@ -41,6 +43,8 @@ async function seed(store: Store) {
         { id: "me_colours", type: "enum", enum: "COLOURS", multiple: true },
         { id: "me_ref", type: "docid", structure: "MEMO" },
         { id: "me_secret", type: "docid", structure: "SECRET" },
+        { id: "me_refs", type: "docid", multiple: true },
+        { id: "me_author", type: "account" },
         { id: "me_date", type: "date" },
         { id: "me_stamp", type: "timestamp" },
         { id: "me_ratio", type: "double" },
@@ -49,20 +53,22 @@ async function seed(store: Store) {
     });
   });
   const admin = await platform.accounts.add({ login: "admin", password: "admin-pw", roles: ["admin"] });
-  await platform.accounts.add({ login: "alice", password: "alice-pw", roles: ["insider"], locale: "fr" });
+  await platform.accounts.add({ login: "alice", password: "alice-pw", roles: ["insider"], locale: "fr", displayName: "Alice Martin" });
   await platform.accounts.add({ login: "bob", password: "bob-pw" });
   await platform.accounts.add({ login: "bea", password: "bea-pw", locale: "fr" });
   const system = await platform.accounts.principalOf(admin);
   const secret = await platform.elements.create(system, { structure: "SECRET", name: "SEC_ONE", values: { se_title: "Top secret plan" } });
   const target = await platform.elements.create(system, { structure: "MEMO", name: "MEMO_TARGET", values: { me_title: "Target", me_colour: "red" } });
+  const person = await platform.elements.create(system, { structure: "PERSON", name: "PERSON_ANN", values: { pe_name: "Ann" } });
   await platform.elements.create(system, {
     structure: "MEMO", name: "MEMO_ONE",
     values: { me_title: "One", me_colour: "sky", me_colours: ["red", "gone"], me_ref: String(target.initid), me_secret: String(secret.initid),
-      me_date: "2026-03-04", me_stamp: "2026-03-04T05:06:07", me_ratio: 1234.5, me_body: BODY },
+      me_date: "2026-03-04", me_stamp: "2026-03-04T05:06:07", me_ratio: 1234.5, me_body: BODY,
+      me_refs: [String(target.initid), String(person.initid)], me_author: "alice" },
   });
   // A key the enumerate no longer holds, as after a bundle dropped it.
   await store.catalog.saveEnumerate({ name: "COLOURS", items: (await store.catalog.enumerate("COLOURS"))!.items.filter((item) => item.key !== "gone") });
-  return withTwin({ platform, store, hasher, secret, target });
+  return withTwin({ platform, store, hasher, secret, target, person });
 }
 
 let live: LiveServer<Awaited<ReturnType<typeof seed>>>;
@@ -89,10 +95,11 @@ async function attributes(as: [string, string]) {
   return answer.json.data.document.attributes;
 }
 
+/** The status, type and width of an image the server answers. */
 async function image(path: string) {
   const response = await fetch(`${live.url}${path}`, { headers: { authorization: live.api.basic(...ADMIN) } });
-  await response.arrayBuffer();
-  return [response.status, response.headers.get("content-type")];
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return [response.status, response.headers.get("content-type"), readImageHeader(bytes)?.width];
 }
 
 describe("item 4: icons are never null", () => {
@@ -105,7 +112,7 @@ describe("item 4: icons are never null", () => {
       const structure = await live.api.call("GET", "/api/v2/smart-structures/MEMO", { as });
       expect(structure.json.data.document.properties.icon).toBe(DEFAULT_ICON);
     }
-    expect(await image(DEFAULT_ICON)).toEqual([200, "image/png"]);
+    expect(await image(DEFAULT_ICON)).toEqual([200, "image/png", 24]);
   });
 
   it("keeps the structure's own icon when it names one", async () => {
@@ -136,7 +143,31 @@ describe("item 5: docid values", () => {
         revision: -1, initid: target.initid, fromid: memoId, value: target.initid, displayValue: "Target",
       });
     }
-    expect(await image("/api/v2/images/assets/sizes/14x14c/doc.png")).toEqual([200, "image/png"]);
+    expect(await image("/api/v2/images/assets/sizes/14x14c/doc.png")).toEqual([200, "image/png", 14]);
+  });
+
+  it("give each item of a multiple docid field its target's icon at 14 pixels, as the original, each served", async () => {
+    const { target, person } = live.seed;
+    const refs = (await attributes(BOB)).me_refs;
+    expect(refs.map((ref: any) => [ref.initid, ref.icon, ref.url, ref.displayValue])).toEqual([
+      [target.initid, "/api/v2/images/assets/sizes/14x14c/doc.png", `/api/v2/smart-elements/${target.initid}.html`, "Target"],
+      [person.initid, "/api/v2/images/assets/sizes/14x14c/se-iuser.png", `/api/v2/smart-elements/${person.initid}.html`, "Ann"],
+    ]);
+    for (const ref of refs) expect(await image(ref.icon)).toEqual([200, "image/png", 14]);
+  });
+
+  it("give account values the keys of a docid value, with the accounts' icon, served", async () => {
+    for (const as of [ADMIN, BEA]) {
+      expect((await attributes(as)).me_author).toEqual({
+        familyRelation: "", url: null, icon: "/api/v2/images/assets/sizes/14x14c/se-iuser.png", revision: -1, initid: null, fromid: null,
+        value: "alice", displayValue: "Alice Martin",
+      });
+    }
+    expect(await image("/api/v2/images/assets/sizes/14x14c/se-iuser.png")).toEqual([200, "image/png", 14]);
+    // The icon of `createdBy` in document.properties.all, at 24 pixels.
+    const createdBy = (await live.api.call("GET", "/api/v2/smart-elements/MEMO_ONE?fields=document.properties.createdBy", { as: ADMIN })).json.data.document.properties.createdBy;
+    expect(createdBy).toMatchObject({ title: "admin", icon: "/api/v2/images/assets/sizes/24x24c/se-iuser.png" });
+    expect(await image(createdBy.icon)).toEqual([200, "image/png", 24]);
   });
 
   it("show a target the reader may view, and tell nothing of one they may not, in English and French", async () => {
@@ -152,8 +183,8 @@ describe("item 5: docid values", () => {
   });
 });
 
-describe("item 7: dates and numbers in the reader's language, htmltext as stored", () => {
-  it("shows dates month first in English, day first in French, and the decimal comma in French", async () => {
+describe("item 7: dates and numbers as the original shows them, htmltext as the original cleans it", () => {
+  it("shows dates month first in English, day first in French, and a double with a decimal point for every reader", async () => {
     const english = await attributes(ADMIN);
     expect([english.me_date, english.me_stamp, english.me_ratio]).toEqual([
       { value: "2026-03-04", displayValue: "03/04/2026" },
@@ -164,8 +195,18 @@ describe("item 7: dates and numbers in the reader's language, htmltext as stored
     expect([french.me_date, french.me_stamp, french.me_ratio]).toEqual([
       { value: "2026-03-04", displayValue: "04/03/2026" },
       { value: "2026-03-04T05:06:07", displayValue: "04/03/2026 05:06" },
-      { value: 1234.5, displayValue: "1234,5" },
+      { value: 1234.5, displayValue: "1234.5" },
     ]);
     for (const as of [ADMIN, ALICE]) expect((await attributes(as)).me_body).toEqual({ value: BODY, displayValue: BODY });
+  });
+
+  it("cleans an htmltext up as the original does when it is written: <br>, never <br />; no comment, no handler", async () => {
+    const written = '<p>Hello<br />world<!-- draft --><IMG src="x.png" onerror="alert(1)" /></p>';
+    const cleaned = '<p>Hello<br>world<img src="x.png"></p>';
+    const put = await live.api.call("PUT", "/api/v2/smart-elements/MEMO_TARGET", { as: ADMIN, json: { document: { attributes: { me_body: { value: written } } } } });
+    expect(put.status).toBe(200);
+    expect(put.json.data.document.attributes.me_body).toEqual({ value: cleaned, displayValue: cleaned });
+    const read = await live.api.call("GET", "/api/v2/smart-elements/MEMO_TARGET?fields=document.attributes.me_body", { as: BEA });
+    expect(read.json.data.document.attributes.me_body).toEqual({ value: cleaned, displayValue: cleaned });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
-import { startLiveServer, withTwin, type LiveServer } from "../src/live-server.ts";
+import { bundleSeed, startLiveServer, withTwin, type LiveServer } from "../src/live-server.ts";
 
 // Issue 22, item 2, over a real server: the field types time, money, password, color and account,
 // written by PUT (JSON and form), validated, displayed in the reader's language, sorted; a password
@@ -50,13 +50,18 @@ async function attributes(as: [string, string], ref = "IT_A") {
 describe("field types time, money, password, color and account", () => {
   it("answers each value with its display in the reader's language", async () => {
     expect(await attributes(ADMIN)).toMatchObject({
-      it_at: { value: "09:30:00", displayValue: "09:30" },
+      it_at: { value: "09:30:00", displayValue: "09:30:00" },
       it_price: { value: 1234.5, displayValue: "1,234.50" },
-      it_colour: { value: "#ffaa00", displayValue: "#ffaa00" },
+      it_colour: { value: "#FFAA00", displayValue: "#FFAA00" },
       it_author: { value: "jdoe", displayValue: "Jane Doe" },
       it_pin: { value: null, displayValue: null },
     });
-    expect((await attributes(JDOE)).it_price).toEqual({ value: 1234.5, displayValue: "1 234,50" });
+    // Money follows the reader's language; a time keeps its seconds and a colour its case, for every reader.
+    expect(await attributes(JDOE)).toMatchObject({
+      it_price: { value: 1234.5, displayValue: "1 234,50" },
+      it_at: { value: "09:30:00", displayValue: "09:30:00" },
+      it_colour: { value: "#FFAA00", displayValue: "#FFAA00" },
+    });
   });
 
   it("refuses a bad value with 400 naming the field, and writes nothing", async () => {
@@ -100,5 +105,44 @@ describe("field types time, money, password, color and account", () => {
     expect(await titles("it_colour:asc")).toEqual([200, ["B", "A"]]);
     expect(await titles("it_author:asc")).toEqual([200, ["B", "A"]]);
     expect((await titles("it_pin:asc"))[0]).toBe(400);
+  });
+});
+
+describe("passwords in an array column (issue 34: the import stopped on them)", () => {
+  const bundle = {
+    accounts: { users: [{ login: "admin", password: "admin-pw", roles: ["admin"] }] },
+    structures: [{
+      name: "VAULT", titleField: "va_ref",
+      fields: [{ id: "va_ref", type: "text" }, { id: "va_rows", type: "array", fields: [{ id: "va_label", type: "text" }, { id: "va_code", type: "password" }] }],
+    }],
+    elements: [{ structure: "VAULT", name: "VA_ONE", values: { va_ref: "one", va_rows: [{ va_label: "a", va_code: "alpha secret" }, { va_label: "b", va_code: "beta secret" }] } }],
+  };
+  let served: LiveServer<Awaited<ReturnType<ReturnType<typeof bundleSeed>>>>;
+  beforeAll(async () => {
+    served = await startLiveServer(bundleSeed(bundle));
+  });
+  afterAll(() => served?.close());
+
+  it("imports them hashed, serves the element, and takes a new row's password by PUT, never answering one", async () => {
+    const codes = async () => (await served.seed.store.elements.latestByName("VA_ONE"))!.values.va_code as string[];
+    const [alpha, beta] = await codes();
+    expect(await served.seed.hasher.verify("alpha secret", alpha!)).toBe(true);
+    expect(await served.seed.hasher.verify("beta secret", beta!)).toBe(true);
+
+    const read = await served.api.call("GET", "/api/v2/smart-elements/VA_ONE", { as: ADMIN });
+    expect(read.status).toBe(200);
+    expect(read.json.data.document.attributes.va_code).toEqual([{ value: null, displayValue: null }, { value: null, displayValue: null }]);
+
+    const put = await served.api.call("PUT", "/api/v2/smart-elements/VA_ONE", { as: ADMIN, json: { document: { attributes: {
+      va_label: [{ value: "a" }, { value: "b" }, { value: "c" }], va_code: [{ value: "alpha secret" }, { value: "" }, { value: "gamma secret" }],
+    } } } });
+    expect(put.status).toBe(200);
+    const written = await codes();
+    expect(written[0]).toBe(alpha);
+    expect(written[1]).toBeNull();
+    expect(await served.seed.hasher.verify("gamma secret", written[2]!)).toBe(true);
+    for (const answer of [read, put, await served.api.call("GET", "/api/v2/smart-elements/VA_ONE/revisions/?fields=document.attributes", { as: ADMIN })]) {
+      for (const secret of ["alpha secret", "beta secret", "gamma secret", alpha!, beta!, written[2]!]) expect(answer.text).not.toContain(secret);
+    }
   });
 });

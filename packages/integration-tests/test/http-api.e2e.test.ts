@@ -99,6 +99,52 @@ describe("one Smart Element", () => {
     expect([forbidden.status, errorCode(forbidden)]).toEqual([403, "ROUTES0101"]);
   });
 
+  it("gives document.properties.all the original's properties, in the element and in lists, as the OpenAPI document describes them", async () => {
+    const none = { id: 0, title: "" };
+    const adminId = (await seed.principal("admin")).account.id;
+    const createdBy = { id: adminId, title: "admin", icon: "/api/v2/images/assets/sizes/24x24c/se-iuser.png" };
+    const one = await api.call("GET", "/api/v2/smart-elements/ART_HELLO?fields=document.properties.all");
+    expect(one.status).toBe(200);
+    const properties = one.json.data.document.properties;
+    expect(properties).toMatchObject({
+      affected: none, allocated: null, confidential: null, createdBy, cvid: null, dprofid: 0, lmodify: "N", note: none, owner: String(adminId),
+      family: { name: "ARTICLE", title: "Article", icon: "/api/v2/images/assets/sizes/24x24c/article.png" }, postitid: null, prelid: null,
+      revisionData: { isModified: false, id: seed.hello.id, number: 0, createdBy },
+      security: { lock: { id: 0 }, readOnly: false, fixed: false, profil: { id: "PRF_ARTICLE", type: "linked" }, confidentiality: "public" },
+      tags: null, type: "document", usage: "normal", usefor: "N", version: null, viewController: none, workflow: { id: "WFL_ARTICLE" },
+      cdate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/), creationDate: properties.cdate, lastModificationDate: properties.mdate,
+    });
+    // Bob may read but not change: the same element is read-only to him.
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO?fields=document.properties.security", { as: ["bob", "bob-pw"] })).json.data.document.properties.security.readOnly).toBe(true);
+    const list = await api.call("GET", "/api/v2/smart-structures/ARTICLE/smart-elements/?fields=document.properties.all&slice=2");
+    expect(list.json.data.documents.map((item: any) => [item.properties.type, item.properties.createdBy.title])).toEqual([["document", "admin"], ["document", "admin"]]);
+    const structure = await api.call("GET", "/api/v2/smart-structures/ARTICLE?fields=document.properties.all");
+    expect(structure.json.data.document.properties).toMatchObject({ type: "family", family: { id: 0, name: "" }, createdBy: { id: 0, title: "", icon: "" }, security: { readOnly: true } });
+  });
+
+  it("answers a name holding U+0000 as an unknown element, the same on every store", async () => {
+    // No store keeps U+0000 (PostgreSQL cannot): such a name names nothing, and is not an error of the server.
+    const cases: Array<[string, number, string]> = [
+      ["/api/v2/smart-elements/%E2%98%83%00", 404, "ROUTES0100"],
+      ["/api/v2/smart-elements/%00", 404, "ROUTES0100"],
+      ["/api/v2/smart-elements/ART%00HELLO.json", 404, "ROUTES0100"],
+      ["/api/v2/smart-structures/ARTICLE/smart-elements/%E2%98%83%00", 404, "ROUTES0100"],
+      ["/api/v2/smart-elements/%E2%98%83%00/revisions/", 404, "CRUD0200"],
+      ["/api/v2/smart-elements/%E2%98%83%00/revisions/0", 404, "ROUTES0100"],
+      ["/api/v2/smart-elements/%E2%98%83%00/history/", 404, "CRUD0200"],
+      ["/api/v2/smart-elements/%E2%98%83%00/workflows/states/", 404, "CRUD0200"],
+      ["/api/v2/trash/%E2%98%83%00", 404, "ROUTES0100"],
+    ];
+    for (const [path, status, code] of cases) {
+      const response = await api.call("GET", path);
+      expect([path, response.status, errorCode(response), response.json.success]).toEqual([path, status, code, false]);
+    }
+    const put = await api.call("PUT", "/api/v2/smart-elements/%E2%98%83%00", { json: { document: { attributes: { ar_title: { value: "x" } } } } });
+    expect([put.status, errorCode(put)]).toEqual([404, "ROUTES0100"]);
+    const del = await api.call("DELETE", "/api/v2/smart-elements/%E2%98%83%00");
+    expect([del.status, errorCode(del)]).toEqual([404, "ROUTES0100"]);
+  });
+
   it("answers XML for .xml, and honours Accept, the suffix and alt=html", async () => {
     const xml = await api.call("GET", "/api/v2/smart-elements/ART_HELLO.xml");
     expect(xml.headers.get("content-type")).toMatch(/^application\/xml/);
@@ -108,9 +154,29 @@ describe("one Smart Element", () => {
     expect([refused.status, errorCode(refused)]).toEqual([400, "API0006"]);
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO.json", { headers: { accept: "text/csv" } })).status).toBe(200);
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO.csv")).status).toBe(400);
-    const html = await api.call("GET", "/api/v2/smart-elements/ART_HELLO?alt=html");
-    expect(html.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(html.text).toMatch(/^<html><body><textarea>\{&quot;success&quot;:true/);
+    const page = await api.call("GET", "/api/v2/smart-elements/ART_HELLO?alt=html");
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.text).toMatch(/^<html><body><textarea>\{&quot;success&quot;:true/);
+  });
+
+  it("leads the .html url of docid values to the console's page of the element, whatever Accept says; writes refuse it", async () => {
+    const { initid } = seed.hello;
+    for (const path of [`/api/v2/smart-elements/${initid}.html`, `/api/v2/smart-structures/ARTICLE/smart-elements/${initid}.html`]) {
+      const redirect = await api.call("GET", path, { redirect: "manual", headers: { accept: "text/html" } });
+      expect([redirect.status, redirect.headers.get("location")]).toEqual([302, `/console/elements/${initid}`]);
+    }
+    const named = await api.call("GET", "/api/v2/smart-elements/ART_HELLO.html", { redirect: "manual" });
+    expect(named.headers.get("location")).toBe("/console/elements/ART_HELLO");
+    // Followed: the page of the element, for whoever may view it.
+    const followed = await api.call("GET", `/api/v2/smart-elements/${initid}.html`, { headers: { accept: "text/html" } });
+    expect([followed.status, followed.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+    expect(followed.text).toContain("Hello");
+    const refused = await api.call("GET", `/api/v2/smart-elements/${initid}.html`, { as: ["carol", "carol-pw"] });
+    expect(refused.status).toBe(403);
+    expect((await api.call("PUT", "/api/v2/smart-elements/ART_HELLO.html", { json: { document: { attributes: {} } } })).status).toBe(501);
+    // The url of a docid value leads there.
+    const url = (await api.call("GET", "/api/v2/smart-elements/ART_HELLO")).json.data.document.attributes.ar_author.url;
+    expect((await api.call("GET", url, { redirect: "manual" })).headers.get("location")).toBe(`/console/elements/${seed.author.initid}`);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, createScryptPasswordHasher, type Platform, type Store } from "@lineage/core";
+import { createPlatform, createScryptPasswordHasher, readImageHeader, type Platform, type Store } from "@lineage/core";
 import { createJimpImages, createJimpProcessor } from "@lineage/adapter-images";
 import { startLiveServer, withTwin, type LiveServer } from "../src/live-server.ts";
 import { expectDocumentedAnswer } from "../src/openapi-answers.ts";
@@ -218,7 +218,7 @@ describe("item 3: the files of file fields", () => {
     expect(value).toMatchObject({
       value: expect.stringMatching(/^application\/pdf\|\d+\|compte rendu été\.pdf$/), displayValue: "compte rendu été.pdf", mime: "application/pdf",
       url: `/api/v2/smart-elements/${initid}/files/ar_file/-1/compte%20rendu%20%C3%A9t%C3%A9.pdf?inline=true`,
-      icon: "/api/v2/images/assets/sizes/24x24c/mime/png/mime-pdf.png",
+      icon: "/api/v2/images/assets/sizes/20x20c/mime/png/mime-pdf.png",
     });
     const file = await download(value.url, { as: ALICE });
     expect([file.status, file.text, file.headers.get("content-type")]).toEqual([200, "%PDF-1.4 latest", "application/pdf"]);
@@ -226,6 +226,12 @@ describe("item 3: the files of file fields", () => {
     expect(file.headers.get("x-content-type-options")).toBe("nosniff");
     const icon = await download(value.icon, { as: ALICE });
     expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(readImageHeader(icon.bytes)).toMatchObject({ width: 20, height: 20 });
+    // A type known by its top-level type only: the original's icon outside mime/png/, served too.
+    const text = (await api.call("GET", "/api/v2/smart-elements/REP_ONE", { as: ALICE })).json.data.document.attributes.rp_file;
+    expect(text).toMatchObject({ mime: "text/plain", icon: "/api/v2/images/assets/sizes/20x20c/mime-txt.png" });
+    const textIcon = await download(text.icon, { as: ALICE });
+    expect([textIcon.status, textIcon.headers.get("content-type"), readImageHeader(textIcon.bytes)?.width]).toEqual([200, "image/png", 20]);
   });
 
   it("serves the stored file as an attachment by default, with a strong ETag and 304, whatever name or Accept the URL gives", async () => {

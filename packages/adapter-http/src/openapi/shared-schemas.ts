@@ -13,6 +13,12 @@ export const FieldValueSchema = v.pipe(
   v.description("A Smart Field value; a multiple field or an array column gives a list of these"),
 );
 
+/** An account as a property names it (`createdBy`): its id, display name and icon; id 0 and empty texts for none. */
+const AccountReferenceSchema = v.object({ id: v.number(), title: v.string(), icon: v.string() });
+
+/** A reference to a named thing (`workflow`...): `{ id: 0, title: "" }` for none. */
+const NamedReferenceSchema = v.looseObject({ id: v.union([v.string(), v.number()]), title: v.string() });
+
 /** Properties of a Smart Element (more with document.properties.all). */
 export const PropertiesSchema = v.pipe(
   v.looseObject({
@@ -24,6 +30,46 @@ export const PropertiesSchema = v.pipe(
     revision: v.optional(v.pipe(v.number(), v.description("Revision number, 0 for the first"))),
     status: v.optional(v.pipe(v.picklist(["alive", "deleted", "fixed"]), v.description("alive, deleted (in the trash), or fixed (a past revision)"))),
     state: v.optional(v.unknown()),
+    owner: v.optional(text("Identifier of the account that owns the element, as a string (as the original gives it)")),
+    cdate: v.optional(text("Creation date, ISO 8601 (YYYY-MM-DDTHH:MM:SS, UTC)")),
+    mdate: v.optional(text("Last modification date, ISO 8601 (YYYY-MM-DDTHH:MM:SS, UTC)")),
+    creationDate: v.optional(text("Creation date of the lineage, as cdate")),
+    lastModificationDate: v.optional(text("Last modification date, as mdate")),
+    family: v.optional(v.pipe(
+      v.object({ title: v.string(), name: v.string(), id: v.number(), icon: v.string() }),
+      v.description("The element's Smart Structure (a structure's parent; an empty one, id 0, for none)"),
+    )),
+    createdBy: v.optional(v.pipe(AccountReferenceSchema, v.description("The account that made the element (id 0 and empty texts for none)"))),
+    revisionData: v.optional(v.pipe(
+      v.object({ isModified: v.boolean(), id: v.number(), number: v.number(), createdBy: AccountReferenceSchema }),
+      v.description("The revision: changed since it was made, its id, its number, who made it"),
+    )),
+    lmodify: v.optional(v.pipe(v.picklist(["Y", "N"]), v.description("Y once changed after it was made, N otherwise (and for a fixed revision)"))),
+    security: v.optional(v.pipe(
+      v.looseObject({
+        lock: v.looseObject({ id: v.number() }),
+        readOnly: v.pipe(v.boolean(), v.description("True when the reader may not change it")),
+        fixed: v.boolean(),
+        profil: v.looseObject({ id: v.union([v.string(), v.number()]), title: v.string() }),
+        confidentiality: v.picklist(["public", "private"]),
+      }),
+      v.description("Lock, rights of the reader, profile (by name; id 0 for none) and field access"),
+    )),
+    workflow: v.optional(v.pipe(NamedReferenceSchema, v.description("The lifecycle, by name (id 0 for none)"))),
+    affected: v.optional(v.pipe(NamedReferenceSchema, v.description("Allocation: always none here ({ id: 0, title: \"\" })"))),
+    note: v.optional(v.pipe(NamedReferenceSchema, v.description("Note: always none here ({ id: 0, title: \"\" })"))),
+    viewController: v.optional(v.pipe(NamedReferenceSchema, v.description("View controller: always none here ({ id: 0, title: \"\" })"))),
+    type: v.optional(v.pipe(v.picklist(["document", "family"]), v.description("document for an element, family for a Smart Structure"))),
+    usage: v.optional(v.pipe(v.literal("normal"), v.description("normal (the original's system elements do not exist here)"))),
+    usefor: v.optional(v.pipe(v.literal("N"), v.description("N, as the original's ordinary elements"))),
+    dprofid: v.optional(v.pipe(v.literal(0), v.description("Dynamic profile: none here"))),
+    allocated: v.optional(v.pipe(v.null(), v.description("None here"))),
+    confidential: v.optional(v.pipe(v.null(), v.description("None here"))),
+    cvid: v.optional(v.pipe(v.null(), v.description("None here"))),
+    postitid: v.optional(v.pipe(v.null(), v.description("None here"))),
+    prelid: v.optional(v.pipe(v.null(), v.description("None here"))),
+    tags: v.optional(v.pipe(v.null(), v.description("None here"))),
+    version: v.optional(v.pipe(v.null(), v.description("None here"))),
   }),
   v.description("Properties of a Smart Element; document.properties.all gives every property"),
 );

@@ -11,11 +11,19 @@ import { headerOf } from "../request-header.ts";
 import { splitFormat } from "../resource-name.ts";
 import { filteredListQueryOf, respondWithEtag } from "../respond.ts";
 
-/** The element a PUT or DELETE names; the XML export is read-only (501). */
+/** The element a PUT or DELETE names; the XML export and the page of the element are read-only (501). */
 function writableName(segment: string, method: string): string {
-  const { name, format } = splitFormat(segment, ["json", "xml"]);
-  if (format === "xml") throw new LineageError("CRUD0103", [method, segment]);
+  const { name, format } = splitFormat(segment, ["json", "xml", "html"]);
+  if (format === "xml" || format === "html") throw new LineageError("CRUD0103", [method, segment]);
   return name;
+}
+
+/**
+ * Where `<docid>.html` leads: the console's page of the element, as the original's `.html` shows
+ * its page (every docid value's `url` names it). The console checks who may view it.
+ */
+export function elementPageUri(name: string): string {
+  return `/console/elements/${encodeURIComponent(name)}`;
 }
 
 /**
@@ -54,9 +62,11 @@ function collectionDescriptions(family: boolean): Record<"list" | "read" | "modi
     },
     read: {
       tag: TAG, summary: `Read a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
-      description: "The latest revision of the lineage, whatever identifier names it. A .xml suffix answers the XML export (application/xml). " +
+      description: "The latest revision of the lineage, whatever identifier names it. A .xml suffix answers the XML export (application/xml); " +
+        "a .html suffix (the url of docid values) redirects to the console's page of the element. " +
         "Answers carry an ETag; If-None-Match gives 304.",
       response: { data: v.object({ document: DocumentSchema }), alternatives: { "application/xml": v.pipe(v.string(), v.description("With a .xml suffix: the XML export")) } },
+      otherResponses: [{ status: 302, contentType: null, description: "With a .html suffix: to the console's page of the element (/console/elements/<docid>), which checks who may view it" }],
       etag: true,
       errors: [...READ_ERRORS, "CRUD0502", "CRUD0507", ...familyErrors],
     },
@@ -124,7 +134,8 @@ export function elementRoutes(): Hono<HttpEnv> {
 
   for (const [prefix, described] of [["/smart-elements/:docid", plain], ["/smart-structures/:family/smart-elements/:docid", ofStructure]] as const) {
     app.get(prefix, describedRoute(described.read, async (c) => {
-      const { name, format } = splitFormat(c.req.param("docid") ?? "", ["json", "xml"]);
+      const { name, format } = splitFormat(c.req.param("docid") ?? "", ["json", "xml", "html"]);
+      if (format === "html") return c.redirect(elementPageUri(name), 302);
       const family = c.req.param("family");
       // c.get, not c.var: Hono builds a new object of every variable at each c.var.
       const platform = c.get("platform");

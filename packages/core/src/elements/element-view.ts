@@ -1,4 +1,5 @@
 import type { Account } from "../accounts/account.ts";
+import type { Permission } from "../access/profile.ts";
 import type { Lifecycle } from "../lifecycle/lifecycle.ts";
 import { findState } from "../lifecycle/lifecycle.ts";
 import { LineageError } from "../errors/lineage-error.ts";
@@ -7,6 +8,7 @@ import { visibilityOf, type ResolvedField } from "../structures/smart-field.ts";
 import { fieldIndex, flattenFields, type SmartStructure } from "../structures/smart-structure.ts";
 import { renderFieldValue, type ReadContext, type RenderedValue } from "../values/display-value.ts";
 import { iconUri } from "./element-icon.ts";
+import { accountReference, lifecycleReference, noReference, securityProperty, structureReference } from "./property-references.ts";
 import { elementUri } from "./element-uri.ts";
 import type { FieldsSelection, SelectionScope } from "./fields-selection.ts";
 import { statusProperty, type ElementRevision } from "./smart-element.ts";
@@ -15,7 +17,10 @@ import { statusProperty, type ElementRevision } from "./smart-element.ts";
 export interface ViewContext extends ReadContext {
   structure(name: string): SmartStructure | undefined;
   lifecycle(name: string): Lifecycle | undefined;
+  /** An account by id: only those loaded beforehand (`prepare` with a selection naming `ACCOUNT_PROPERTIES`). */
   account(id: number): Account | undefined;
+  /** What the reader may do with an element (the `security` property tells whether they may change it). */
+  permissions(element: ElementRevision): ReadonlySet<Permission>;
 }
 
 /** The `state` property of an element in a lifecycle. */
@@ -52,7 +57,16 @@ export function stateProperty(revision: ElementRevision, lifecycle: Lifecycle | 
 
 export { DEFAULT_ICON, iconUri } from "./element-icon.ts";
 
-const sqlDate = (iso: string) => iso.slice(0, 19).replace("T", " ");
+/** A date property as the original's API gives it (ISO, `2026-03-04T05:06:07`). */
+const isoDate = (iso: string) => iso.slice(0, 19);
+
+/**
+ * `Y` once the element has been changed after it was made, as the original marks a revision
+ * changed since it was made; `N` for a fixed revision or an element never changed. Lineage keeps
+ * no mark of a change since the last revision: a revision made later than the creation (revise)
+ * counts as a change.
+ */
+const lmodify = (revision: ElementRevision) => (!revision.fixed && revision.modifiedAt !== revision.createdAt ? "Y" : "N");
 
 function propertyValue(name: string, revision: ElementRevision, context: ViewContext): unknown {
   const structure = context.structure(revision.structure);
@@ -71,21 +85,50 @@ function propertyValue(name: string, revision: ElementRevision, context: ViewCon
     case "fromid": return structure?.id ?? null;
     case "fromname": return revision.structure;
     case "fromtitle": return translate(structure?.title ?? revision.structure, context.locale);
-    case "owner": return revision.owner;
+    // The account's id, as the original's column gives it: a string.
+    case "owner": return String(revision.owner);
     case "locked": return revision.fixed ? -1 : 0;
     case "wid": return structure?.lifecycle ?? null;
     // The profile the element is under: its own or its state's, else its structure's (element-profile.ts).
-    case "profid": return revision.profile ?? structure?.profile ?? null;
-    case "cvid": case "postitid": case "confidential": return 0;
+    case "profid": return profileOf(revision, structure);
     case "domainid": return "";
-    case "cdate": return sqlDate(revision.createdAt);
-    case "mdate": return sqlDate(revision.modifiedAt);
+    case "cdate": return isoDate(revision.createdAt);
+    case "mdate": return isoDate(revision.modifiedAt);
+    case "creationDate": return isoDate(revision.createdAt);
+    case "lastModificationDate": return isoDate(revision.modifiedAt);
     case "revdate": return Math.floor(Date.parse(revision.modifiedAt) / 1000);
-    case "version": return null;
     case "doctype": return revision.status === "deleted" ? "Z" : "F";
+    case "family": return structureReference(structure, context.locale);
+    // Lineage keeps the owner of the whole lineage, who made its first revision.
+    case "createdBy": return accountReference(context.account(revision.owner));
+    case "revisionData": {
+      // Who made this revision: Lineage keeps the lineage's owner on every revision.
+      const createdBy = accountReference(context.account(revision.owner));
+      return { isModified: lmodify(revision) === "Y", id: revision.id, number: revision.revision, createdBy };
+    }
+    case "lmodify": return lmodify(revision);
+    case "workflow": return lifecycleReference(structure?.lifecycle ? context.lifecycle(structure.lifecycle) : undefined, context.locale);
+    case "security": return securityProperty({
+      fixed: revision.fixed,
+      // As the original's canEdit: a fixed revision or an element in the trash cannot be changed either.
+      readOnly: revision.fixed || revision.status === "deleted" || !context.permissions(revision).has("edit"),
+      profile: profileOf(revision, structure),
+      fieldAccess: structure?.fieldAccess,
+    });
+    case "type": return "document";
+    case "usage": return "normal";
+    case "usefor": return "N";
+    case "dprofid": return 0;
+    // What this platform has none of (notes, allocations, view controllers, tags, primary folders,
+    // versions, confidentiality): the original's answer for an element that has none.
+    case "affected": case "note": case "viewController": return noReference();
+    case "allocated": case "confidential": case "cvid": case "postitid": case "prelid": case "tags": case "version": return null;
     default: return undefined;
   }
 }
+
+/** The profile an element is under: its own or its state's, else its structure's. */
+const profileOf = (revision: ElementRevision, structure: SmartStructure | undefined) => revision.profile ?? structure?.profile ?? null;
 
 const orders = new WeakMap<readonly string[], readonly string[]>();
 

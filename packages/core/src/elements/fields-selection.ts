@@ -10,12 +10,21 @@ export interface FieldsSelection {
   readonly structure: boolean;
 }
 
-/** Every property an element has; `document.properties.all` gives them all. */
+/**
+ * Every property an element has; `document.properties.all` gives them all: the original's (its
+ * columns, and what its FormatCollection adds: `family`, `createdBy`, `security`...), and
+ * `fromname`, `fromtitle`, `domainid` and `revdate`, which its first API gave.
+ */
 export const ALL_PROPERTIES = [
   "id", "title", "icon", "initid", "name", "revision", "status", "state", "fromid", "fromname", "fromtitle",
   "owner", "locked", "wid", "cvid", "profid", "postitid", "domainid", "cdate", "mdate", "revdate", "version",
-  "doctype", "confidential",
+  "doctype", "confidential", "affected", "allocated", "createdBy", "creationDate", "dprofid", "family",
+  "lastModificationDate", "lmodify", "note", "prelid", "revisionData", "security", "tags", "type", "usage", "usefor",
+  "viewController", "workflow",
 ] as const;
+
+/** Properties that name the accounts of the revisions rendered: a rendering that shows one loads them first. */
+export const ACCOUNT_PROPERTIES: ReadonlySet<string> = new Set(["createdBy", "revisionData"]);
 export type PropertyName = (typeof ALL_PROPERTIES)[number];
 
 /** The properties of `document.properties`. */

@@ -42,7 +42,7 @@ function familyPart(scope: RequestScope, revision: ElementRevision) {
 export async function readElement(scope: RequestScope, ref: string, options: ConsultOptions = {}): Promise<ElementReading> {
   const selection = parseFieldsSelection(options.fields, "one");
   const revision = options.trash ? await locateDeleted(scope, ref) : await locateElement(scope, ref, CONSULT_RULES, options.family);
-  await scope.prepare([revision]);
+  await scope.prepare([revision], selection);
   const data: ElementReading["data"] = { document: renderDocument(revision, selection, scope, "one") };
   if (selection.structure) data.family = familyPart(scope, revision);
   const etag = await etagFor(scope, revision);
@@ -103,7 +103,7 @@ export async function listElements(scope: RequestScope, options: ListOptions, sp
   });
   checkAllSlice(parameters.slice, rows, options.maxSlice);
   const total = wantsCount(options.count) ? await storeCount(scope, query) : undefined;
-  await scope.prepare(rows);
+  await scope.prepare(rows, selection);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", spec.itemUri(row)));
   return {
     requestParameters: {
@@ -190,7 +190,7 @@ export async function listRevisions(scope: RequestScope, ref: string, options: R
   const sorted = sortRevisions(all, parameters.orderBy);
   const page = sorted.slice(parameters.offset, parameters.offset + sliceLimit(parameters.slice, options.maxSlice));
   checkAllSlice(parameters.slice, page, options.maxSlice);
-  await scope.prepare(page);
+  await scope.prepare(page, selection);
   const itemUri = (r: ElementRevision) => (options.trash ? `/api/v2/trash/${r.initid}/revisions/${r.revision}.json` : revisionUri(r.initid, r.revision));
   const etag = await elementEtag(latest.id, latest.modifiedAt, scope.rightsVector(latest), scope.principal, scope.locale);
   return {
@@ -240,7 +240,7 @@ export async function readRevision(scope: RequestScope, ref: string, revisionNum
   const wanted = /^\d{1,9}$/.test(revisionNumber) ? Number(revisionNumber) : NaN;
   const revision = (await scope.repos.elements.revisions(latest.initid)).find((r) => r.revision === wanted);
   if (!revision) throw new LineageError("ROUTES0100", [`${ref}/revisions/${revisionNumber}`]);
-  await scope.prepare([revision]);
+  await scope.prepare([revision], selection);
   const uri = options.trash ? `/api/v2/trash/${revision.initid}/revisions/${revision.revision}.json` : revisionUri(revision.initid, revision.revision);
   const data: { revision: DocumentView; family?: ReturnType<typeof familyPart> } = {
     revision: renderDocument(revision, selection, scope, "one", uri),

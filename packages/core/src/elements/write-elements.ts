@@ -291,7 +291,7 @@ export async function writeResult(scope: RequestScope, revision: ElementRevision
     return { document: { properties: { id: revision.id, initid: revision.initid }, uri: elementUri(revision) }, duration };
   }
   const selection = parseFieldsSelection(fields, "one");
-  await scope.prepare([revision]);
+  await scope.prepare([revision], selection);
   return { document: renderDocument(revision, selection, scope, "one"), duration };
 }
 

@@ -15,6 +15,7 @@ import type { ReadableFilter } from "../ports/element-repository.port.ts";
 import { readableFilter, revisionPermissions } from "../access/element-profile.ts";
 import type { RequestScope, Transact } from "./request-scope.ts";
 import { elementKey, docidOf } from "../elements/element-reference.ts";
+import { ACCOUNT_PROPERTIES } from "../elements/fields-selection.ts";
 
 /** A lookup asked for what was not loaded first: a bug of the caller, never of the data. */
 function notLoaded(kind: string, key: string | number): never {
@@ -183,14 +184,15 @@ export function createRequestScope(
         needs.vaultFiles ? loadFiles(needs.vaultFiles) : undefined,
       ]);
     },
-    async prepare(revisions) {
+    async prepare(revisions, selection) {
       const found: References = { elements: new Set(), logins: new Set(), files: new Set() };
       for (const revision of revisions) {
         const structure = definitions.structure(revision.structure);
         if (!structure) continue;
         for (const field of referenceFields(structure)) collectReferences(field.type, revision.values[field.id], found);
       }
-      await scope.load({ elements: found.elements, logins: found.logins, vaultFiles: found.files });
+      const owners = selection?.properties?.some((name) => ACCOUNT_PROPERTIES.has(name)) ? revisions.map((revision) => revision.owner) : undefined;
+      await scope.load({ elements: found.elements, logins: found.logins, vaultFiles: found.files, ...(owners ? { accounts: owners } : {}) });
     },
     transaction(fn, options) {
       if (!transact) return Promise.reject(new Error("request scope: transactions do not nest; use the scope given to the transaction"));

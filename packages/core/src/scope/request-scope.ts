@@ -1,6 +1,7 @@
 import type { Principal } from "../accounts/principal.ts";
 import type { Permission } from "../access/profile.ts";
 import type { ViewContext } from "../elements/element-view.ts";
+import type { FieldsSelection } from "../elements/fields-selection.ts";
 import type { ElementRevision } from "../elements/smart-element.ts";
 import type { Repositories, TransactionOptions } from "../ports/store.port.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
@@ -42,8 +43,11 @@ export interface RequestScope extends ViewContext {
   find(ref: string | number): Promise<ElementRevision | undefined>;
   /** Loads what later lookups will ask for. */
   load(needs: ScopeNeeds): Promise<void>;
-  /** Loads what rendering these revisions needs: the elements, accounts and vault files their values name. */
-  prepare(revisions: readonly ElementRevision[]): Promise<void>;
+  /**
+   * Loads what rendering these revisions needs: the elements, accounts and vault files their values
+   * name, and, when the selection's properties name accounts (`createdBy`...), their owners.
+   */
+  prepare(revisions: readonly ElementRevision[], selection?: Pick<FieldsSelection, "properties">): Promise<void>;
   /** How password values are hashed before they are written; refuses when the scope was made without a hasher. */
   readonly passwords: PasswordHasher;
   /**

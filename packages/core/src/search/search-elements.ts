@@ -126,7 +126,7 @@ export async function searchElements(scope: RequestScope, engine: SearchEngine, 
     if (counted) total = (await matchingElements(scope, engine, domain, parsed, structures, 0, Number.MAX_SAFE_INTEGER, new Map(), query.stamp, filter?.filter)).length;
   }
   checkAllSlice(parameters.slice, rows, query.maxSlice);
-  await scope.prepare(rows);
+  await scope.prepare(rows, selection);
   if (parsed !== undefined) {
     const untexted = rows.filter((row) => !texts.has(row));
     const rendered = await engine.texts(domain, untexted);

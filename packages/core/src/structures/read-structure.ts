@@ -2,6 +2,8 @@ import { sha256Hex } from "../crypto/sha256.ts";
 import { elementEtag } from "../elements/etag.ts";
 import { iconUri, propertyOrder } from "../elements/element-view.ts";
 import { parseFieldsSelection } from "../elements/fields-selection.ts";
+import { SYSTEM_ACCOUNT } from "../bundle/system-principal.ts";
+import { accountReference, lifecycleReference, noReference, securityProperty, structureReference } from "../elements/property-references.ts";
 import type { Stamped } from "../scope/definitions.ts";
 import type { RequestScope } from "../scope/request-scope.ts";
 import { LineageError } from "../errors/lineage-error.ts";
@@ -38,7 +40,8 @@ const DEFAULT_FIELDS = "document.properties,document.attributes,family.structure
  * A property of a structure. As the original's families, a structure's `fromid` is its parent's id
  * (0 when it extends none) and `fromname` its parent's name (null when none).
  */
-function propertyValue(name: string, structure: SmartStructure, parent: SmartStructure | undefined, locale: string): unknown {
+function propertyValue(name: string, structure: SmartStructure, parent: SmartStructure | undefined, scope: RequestScope): unknown {
+  const { locale } = scope;
   switch (name) {
     case "id": case "initid": return structure.id;
     case "title": return translate(structure.title ?? structure.name, locale);
@@ -51,6 +54,22 @@ function propertyValue(name: string, structure: SmartStructure, parent: SmartStr
     case "doctype": return "C";
     case "wid": return structure.lifecycle ?? null;
     case "profid": return structure.profile ?? null;
+    // As the original's families: the family of a structure is its parent (an empty one for none).
+    case "family": return structureReference(parent, locale);
+    // Structures come from bundles, imported by the system account (id 0), which is no account: the original's answer for none.
+    case "owner": return String(SYSTEM_ACCOUNT.id);
+    case "createdBy": return accountReference(undefined);
+    case "revisionData": return { isModified: false, id: structure.id, number: 0, createdBy: accountReference(undefined) };
+    case "workflow": return lifecycleReference(structure.lifecycle ? scope.lifecycle(structure.lifecycle) : undefined, locale);
+    // A structure is changed by bundles only, never through the API (CRUD0213).
+    case "security": return securityProperty({ fixed: false, readOnly: true, profile: structure.profile, fieldAccess: structure.fieldAccess });
+    case "lmodify": return "N";
+    case "type": return "family";
+    case "usage": return "normal";
+    case "usefor": return "N";
+    case "dprofid": return 0;
+    case "affected": case "note": case "viewController": return noReference();
+    case "allocated": case "confidential": case "cvid": case "postitid": case "prelid": case "tags": case "version": return null;
     default: return undefined;
   }
 }
@@ -81,7 +100,7 @@ export async function readStructure(scope: RequestScope, name: string, options: 
   if (selection.properties) {
     const properties: Record<string, unknown> = {};
     for (const property of propertyOrder(selection.properties)) {
-      const value = propertyValue(property, structure, parent, scope.locale);
+      const value = propertyValue(property, structure, parent, scope);
       if (value !== undefined) properties[property] = value;
     }
     document.properties = properties;

@@ -99,6 +99,14 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         expect(await store.elements.latestByName("NONE")).toBeUndefined();
       });
 
+      it("latestByName and latestByNames find nothing for a name holding U+0000 (no store keeps it), and do not fail", async () => {
+        await createLineage(1, { name: "ART" });
+        expect(await store.elements.latestByName("\u2603\u0000")).toBeUndefined();
+        expect(await store.elements.latestByName("ART\u0000")).toBeUndefined();
+        expect((await store.elements.latestByNames(["\u0000", "ART", "A\u0000RT"])).map((r) => r.name)).toEqual(["ART"]);
+        expect(await store.elements.latestByNames(["\u0000"])).toEqual([]);
+      });
+
       it("latestByName finds a lineage in the trash, preferring a live one of the same name", async () => {
         const trashed = await createLineage(2, { name: "DUP" });
         await store.elements.setLineageStatus(trashed[0]!.initid, "deleted", date(3));
@@ -553,6 +561,7 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         expect(await store.accounts.byLogin("bob")).toEqual(bob);
         expect(await store.accounts.byId(alice.id)).toEqual(alice);
         expect(await store.accounts.byLogin("carol")).toBeUndefined();
+        expect(await store.accounts.byLogin("bob\u0000")).toBeUndefined();
         expect(await store.accounts.byId(MISSING_ID)).toBeUndefined();
       });
 

@@ -6,7 +6,7 @@ import { parseFileValue } from "./file-value.ts";
 import { mimeIconUri } from "./mime-icon.ts";
 import { fileUri } from "../elements/element-uri.ts";
 import { docidOf } from "../elements/element-reference.ts";
-import { iconUri } from "../elements/element-icon.ts";
+import { accountIconUri, iconUri } from "../elements/element-icon.ts";
 import type { Label } from "../i18n/label.ts";
 import type { SmartStructure } from "../structures/smart-structure.ts";
 import type { ValueContext } from "./value-context.ts";
@@ -44,10 +44,6 @@ function displayTimestamp(value: string, locale: string): string {
   return `${displayDate(date, locale)} ${time.slice(0, 5)}`;
 }
 
-function displayNumber(value: number, locale: string): string {
-  return locale.startsWith("fr") ? String(value).replace(".", ",") : String(value);
-}
-
 const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
 
 /** Money as the original shows it: two decimals, thousands grouped, in the reader's language ("1 234,50", "1,234.50"). */
@@ -79,17 +75,24 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
   switch (field.type) {
     case "int":
     case "double":
-      return { value, displayValue: typeof value === "number" ? displayNumber(value, context.locale) : String(value) };
+      // The original's API sets a decimal point for every reader (only money follows the reader's language).
+      return { value, displayValue: String(value) };
     case "money":
       return { value, displayValue: typeof value === "number" ? displayMoney(value, context.locale) : String(value) };
     case "time":
-      return { value, displayValue: String(value).slice(0, 5) };
+      // As stored, seconds included (09:30:00), as the original shows a time.
+      return { value, displayValue: String(value) };
     case "password":
       // Its hash stays in the store: no answer shows it, set or not.
       return { value: null, displayValue: null };
     case "account": {
+      // The original's account values are docid values (its accounts are elements): the same keys here. An account is
+      // no element: no page (url), lineage (initid) or structure (fromid) of it; its icon is the accounts' icon.
       const account = context.accountByLogin(String(value));
-      return { value, displayValue: account?.displayName || String(value) };
+      return {
+        familyRelation: "", url: null, icon: account ? accountIconUri(RELATION_ICON_SIZE) : null, revision: -1, initid: null, fromid: null,
+        value, displayValue: account?.displayName || String(value),
+      };
     }
     case "date":
       return { value, displayValue: displayDate(String(value), context.locale) };
@@ -107,17 +110,19 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
     case "docid": {
       const id = docidOf(value);
       const target = id === undefined ? undefined : context.element(id);
-      // The original's shape; revision -1 names the latest, the only one a docid value follows here.
-      const relation = { familyRelation: field.structure ?? "", revision: -1 };
+      // The original's shape, in its order; revision -1 names the latest, the only one a docid value follows here.
+      const familyRelation = field.structure ?? "";
       // A target the reader may not view (or that is gone) is told apart from nothing: no id, link or icon of it.
       if (!target || !context.canView(target)) {
-        return { ...relation, url: null, icon: null, initid: null, fromid: null, value, displayValue: translate(NOT_ACCESSIBLE, context.locale) };
+        return { familyRelation, url: null, icon: null, revision: -1, initid: null, fromid: null, value, displayValue: translate(NOT_ACCESSIBLE, context.locale) };
       }
+      // The target's icon, as the original's (an element's icon is its structure's), at the relations' size.
       const structure = context.structure(target.structure);
       return {
-        ...relation,
+        familyRelation,
         url: `/api/v2/smart-elements/${target.initid}.html`,
         icon: iconUri(structure, RELATION_ICON_SIZE),
+        revision: -1,
         initid: target.initid,
         fromid: structure?.id ?? null,
         value,

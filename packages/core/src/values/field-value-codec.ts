@@ -4,6 +4,7 @@ import type { FieldValue } from "../elements/smart-element.ts";
 import type { FieldType } from "../structures/smart-field.ts";
 import { formatFileValue, parseFileValue } from "./file-value.ts";
 import type { ValueContext } from "./value-context.ts";
+import { cleanHtml } from "./html-value.ts";
 import { isPasswordHash } from "./password-value.ts";
 import { elementKey } from "../elements/element-reference.ts";
 
@@ -92,11 +93,11 @@ function toTime(field: TypedField, raw: unknown): string {
   return `${h}:${m}:${sec}`;
 }
 
-/** Colours are kept as `#rrggbb`, lower case. */
+/** Colours are `#rrggbb`, kept as written (`#34ED0F` stays so), as the original keeps them. */
 function toColor(field: TypedField, raw: unknown): string {
   const text = typeof raw === "string" ? raw.trim() : "";
   if (!/^#[0-9A-Fa-f]{6}$/.test(text)) refuse(field, `"${describe(raw)}" is not a colour (#rrggbb)`);
-  return text.toLowerCase();
+  return text;
 }
 
 /** An account value is the login of an existing account. */
@@ -143,7 +144,9 @@ function toPasswordHash(field: TypedField, raw: unknown): string {
 function toScalar(field: TypedField, raw: unknown, context: ValueContext): FieldValue {
   if (isEmpty(raw)) return null;
   switch (field.type) {
-    case "text": case "longtext": case "htmltext": return toText(field, raw);
+    case "text": case "longtext": return toText(field, raw);
+    // Cleaned up as the original cleans an HTML text it stores (html-value.ts): `<br />` is kept as `<br>`.
+    case "htmltext": return cleanHtml(toText(field, raw));
     case "int": return toInteger(field, raw);
     case "double": case "money": return toDouble(field, raw);
     case "date": return toDate(field, raw);

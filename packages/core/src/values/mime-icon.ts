@@ -1,7 +1,8 @@
 /**
  * The icon of a file's type, as the original shows one beside every file value: by exact MIME
  * type, else by its top-level type (`image`, `text`...). These names are the icons Lineage ships
- * as built-in assets (mime/png/<name>.png, served by the assets routes).
+ * as built-in assets (mime/png/<name>.png, and <name>.png for the top-level types, served by the
+ * assets routes).
  */
 const ICON_BY_MIME: Readonly<Record<string, string>> = {
   "application/msword": "mime-wordprocessing",
@@ -91,8 +92,14 @@ const ICON_BY_MIME: Readonly<Record<string, string>> = {
   "text/x-makefile": "mime-make",
 };
 
-/** Every icon name of the table: the built-in assets must hold one PNG for each. */
+/** Every icon name of the table: the built-in assets hold one PNG for each under mime/png/. */
 export const MIME_ICON_NAMES: readonly string[] = [...new Set(Object.values(ICON_BY_MIME))].sort();
+
+/** The icons of the top-level types (`text`, `image`...), which the original names outside mime/png/. */
+const TOP_LEVEL_ICONS: readonly string[] = [...new Set(Object.entries(ICON_BY_MIME).filter(([type]) => !type.includes("/")).map(([, name]) => name))].sort();
+
+/** Every asset path an icon of a file value names: the built-in assets must hold a PNG at each. */
+export const MIME_ICON_FILES: readonly string[] = [...MIME_ICON_NAMES.map((name) => `mime/png/${name}.png`), ...TOP_LEVEL_ICONS.map((name) => `${name}.png`)];
 
 /** The icon name of a MIME type (parameters ignored), or undefined when neither it nor its top-level type has one. */
 export function mimeIconName(mime: string): string | undefined {
@@ -102,10 +109,28 @@ export function mimeIconName(mime: string): string | undefined {
 }
 
 /**
- * The URL of the 24-pixel icon of a MIME type, through the assets route as the original's icons
- * are; "" when the type has none, as the original leaves it.
+ * Where the icon of a MIME type is among the assets, as the original names it: the icon of the
+ * exact type under `mime/png/` (`mime/png/mime-pdf.png`), the icon of its top-level type at the
+ * root (`mime-txt.png` for `text/plain`); undefined when neither has one.
+ */
+export function mimeIconFile(mime: string): string | undefined {
+  const type = mime.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (!type) return undefined;
+  const exact = ICON_BY_MIME[type];
+  if (exact) return `mime/png/${exact}.png`;
+  const topLevel = ICON_BY_MIME[type.split("/")[0] ?? ""];
+  return topLevel ? `${topLevel}.png` : undefined;
+}
+
+/** The size of the icons of file values in the original's API (its CollectionDataFormatter sets 20 pixels). */
+export const MIME_ICON_SIZE = 20;
+
+/**
+ * The URL of the icon of a MIME type, through the assets route as the original's API links it
+ * (`/api/v2/images/assets/sizes/20x20c/mime-txt.png`, `.../20x20c/mime/png/mime-pdf.png`); "" when
+ * the type has none, as the original leaves it.
  */
 export function mimeIconUri(mime: string): string {
-  const name = mimeIconName(mime);
-  return name ? `/api/v2/images/assets/sizes/24x24c/mime/png/${name}.png` : "";
+  const file = mimeIconFile(mime);
+  return file ? `/api/v2/images/assets/sizes/${MIME_ICON_SIZE}x${MIME_ICON_SIZE}c/${file}` : "";
 }

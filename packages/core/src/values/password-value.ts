@@ -21,9 +21,17 @@ export function isPasswordHash(raw: unknown): raw is PasswordHash {
 /**
  * A raw password value made ready for the codec: a non-empty text hashed, or kept as the current
  * hash when it is the same password (writing the same password again changes nothing); empty
- * values and values of the wrong shape go on as they are, for the codec to clear or refuse.
+ * values and values of the wrong shape go on as they are, for the codec to clear or refuse. A list
+ * (the rows of an array column, the items of a multiple field, or both) is hashed item by item,
+ * each against the current item at the same place.
  */
 export async function hashPasswordValue(raw: unknown, current: FieldValue | undefined, hashing: PasswordHasher): Promise<unknown> {
+  if (Array.isArray(raw)) {
+    const items: unknown[] = [];
+    // One after the other: hashing is costly by design, and a list of them should not take every core at once.
+    for (const [index, item] of raw.entries()) items.push(await hashPasswordValue(item, Array.isArray(current) ? current[index] : undefined, hashing));
+    return items;
+  }
   if (typeof raw !== "string" || raw === "") return raw;
   const same = typeof current === "string" && current !== "" && (await hashing.verify(raw, current).catch(() => false));
   return { kind: "password-hash", hash: same ? current : await hashing.hash(raw) } satisfies PasswordHash;

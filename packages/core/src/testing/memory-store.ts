@@ -61,7 +61,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         readyToCommit(transactionOptions);
         const lastEvent = committed.counters.get("event");
         if (draft.commit()) commits++;
-        if (committed.counters.get("event") !== lastEvent) for (const watcher of watchers) watcher();
+        if (committed.counters.get("event") !== lastEvent) {
+          // A watcher's failure is no reason to fail a transaction that has committed.
+          for (const watcher of watchers) Promise.resolve().then(watcher).catch(() => undefined);
+        }
         return result;
       } finally {
         draft.end();

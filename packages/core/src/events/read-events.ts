@@ -9,8 +9,9 @@ import { eventSeenBy } from "./event-visibility.ts";
 export interface EventPage {
   readonly events: ElementEvent[];
   /**
-   * The last seq this read went past (a hidden event's included, so that the next read does not
-   * look at it again); `after` when there was nothing new.
+   * The last seq this read went past: hidden events and, when it read to the end of the log, those
+   * the query's types and structure leave out are passed too, so that the next read does not look at
+   * them again; `after` when nothing was committed since.
    */
   readonly last: number;
 }
@@ -33,10 +34,15 @@ export async function readEvents(scope: RequestScope, query: EventQuery): Promis
   const filter: EventLogFilter = { types: query.types, structures: query.structure === undefined ? undefined : [query.structure] };
   // None seen: from the oldest kept. Else the log is asked after the page is read, so a prune in between is told.
   const start = query.after ?? (await log.oldestSeq()) - 1;
+  // Read first: every event up to it is committed (seqs come in commit order), so a read that
+  // reaches the end of the log has seen all of them that pass the filter.
+  const horizon = await log.lastSeq();
   const events: ElementEvent[] = [];
   let last = start;
+  let reachedEnd = false;
   for (let scanned = 0; events.length < slice && scanned < MAX_SCANNED;) {
     const batch = await log.after(last, slice, filter);
+    reachedEnd = batch.length < slice;
     if (batch.length === 0) break;
     scanned += batch.length;
     await scope.load({ elements: new Set(batch.map((event) => event.initid)) });
@@ -44,10 +50,14 @@ export async function readEvents(scope: RequestScope, query: EventQuery): Promis
       last = event.seq;
       const seen = eventSeenBy(scope, event, scope.element(event.initid));
       if (seen) events.push(seen);
-      if (events.length === slice) break;
+      if (events.length === slice) {
+        reachedEnd = reachedEnd && event === batch.at(-1);
+        break;
+      }
     }
-    if (batch.length < slice) break;
+    if (reachedEnd) break;
   }
+  if (reachedEnd) last = Math.max(last, horizon);
   if (query.after !== undefined) {
     const oldest = await log.oldestSeq();
     if (query.after < oldest - 1) throw new LineageError("EVENT0410", [query.after, oldest], { answer: { oldest } });

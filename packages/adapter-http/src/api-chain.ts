@@ -7,7 +7,7 @@ import type { HttpLimits } from "./http-limits.ts";
 import { headerOf } from "./request-header.ts";
 import { pathnameOf } from "./request-path.ts";
 import { requestTimeout } from "./request-timeout.ts";
-import { acceptsJson } from "./resource-name.ts";
+import { acceptsEventStream, acceptsJson } from "./resource-name.ts";
 
 export interface ApiChainOptions {
   readonly platform: Platform;
@@ -25,6 +25,9 @@ const hasSuffix = (path: string) => /\.[A-Za-z0-9]+$/.test(path.slice(path.lastI
 
 /** Routes that answer stored bytes of any type (images, the files of file fields): the Accept of a JSON API does not apply. */
 const servesFiles = (path: string) => path.startsWith("/api/v2/images/") || /^\/api\/v2\/(?:smart-structures\/[^/]+\/)?smart-elements\/[^/]+(?:\/revisions\/[^/]+)?\/files\//.test(path);
+
+/** The live stream of events (routes/events.ts): answered as text/event-stream, which a browser's EventSource asks for. */
+const streamsEvents = (path: string) => path === "/api/v2/events/stream" || path === "/api/v2/events/stream/";
 
 /**
  * What every /api/ request goes through before its route, in this order: a refused method
@@ -54,7 +57,8 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
   async function checked(c: Context<HttpEnv>, next: Next): Promise<void> {
     const path = pathnameOf(c.req.url);
     const accept = headerOf(c, "accept");
-    if (!hasSuffix(path) && !servesFiles(path) && !acceptsJson(accept)) throw new LineageError("API0006", [accept ?? ""]);
+    const acceptable = acceptsJson(accept) || (streamsEvents(path) && acceptsEventStream(accept));
+    if (!acceptable && !hasSuffix(path) && !servesFiles(path)) throw new LineageError("API0006", [accept ?? ""]);
     c.set("stamp", await stampOfTurn());
     // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
     if (c.req.method === "GET" || c.req.method === "HEAD") return authenticated(c, next);

@@ -25,6 +25,7 @@ import { fileRoutes } from "./routes/files.ts";
 import { trashRoutes } from "./routes/trash.ts";
 import { searchesRoutes } from "./routes/searches.ts";
 import { dashboardRoutes } from "./routes/dashboards.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { fullsearchRoutes } from "./routes/fullsearch.ts";
 import { apiReferenceRoutes } from "./routes/api-reference.ts";
 import { imageRoutes, type ImageServices } from "./routes/images.ts";
@@ -45,6 +46,8 @@ export interface HttpAppOptions {
   readonly onUnexpectedError?: (error: unknown, request: UnexpectedErrorContext) => void;
   /** The Images routes' store and resizer (`createJimpImages` of @lineage/adapter-images); without them those routes are not served. */
   readonly images?: ImageServices;
+  /** How often a live stream of events (GET /api/v2/events/stream) sends its `: keep-alive` comment; 15 s by default. */
+  readonly eventKeepAliveMs?: number;
 }
 
 /** The request an unexpected error happened in, for the report. */
@@ -123,6 +126,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/api/v2", enumerateRoutes());
   api.route("/api/v2", lifecycleRoutes());
   api.route("/api/v2", dashboardRoutes());
+  api.route("/api/v2", eventRoutes({ readiness: options.readiness, keepAliveMs: options.eventKeepAliveMs }));
   api.route("/api/v2", apiReferenceRoutes(api));
   if (options.images) api.route("/api/v2", imageRoutes(options.images));
   api.route("/", fullsearchRoutes());

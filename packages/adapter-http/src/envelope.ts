@@ -27,12 +27,12 @@ export function successEnvelope<T>(data: T extends PromiseLike<unknown> ? never 
 }
 
 /** The error envelope of an error: the spec's code and text for domain errors, a generic text for the rest. */
-export function errorEnvelope(error: unknown): { status: number; body: Envelope<null> } {
+export function errorEnvelope(error: unknown): { status: number; body: Envelope<Readonly<Record<string, unknown>> | null> } {
   if (isLineageError(error)) {
     const message: EnvelopeMessage = { type: "error", contentText: error.userMessage ?? error.message, code: error.code };
     if (error.uri) message.uri = error.uri;
     if (error.data !== undefined) message.data = error.data;
-    return { status: error.status, body: { success: false, messages: [message], data: null, exceptionMessage: error.message } };
+    return { status: error.status, body: { success: false, messages: [message], data: error.answer ?? null, exceptionMessage: error.message } };
   }
   const { status, text } = errorCodeDefinition("API0001");
   return { status, body: { success: false, messages: [{ type: "error", contentText: text, code: "API0001" }], data: null } };

@@ -11,6 +11,11 @@ export function splitFormat(segment: string, allowed: readonly ResourceFormat[] 
   return { name: match[1] ?? "", format: extension as ResourceFormat };
 }
 
+/** True when an Accept header names text/event-stream (the live stream of events, as EventSource asks for it). */
+export function acceptsEventStream(accept: string | undefined): boolean {
+  return (accept ?? "").split(",").some((part) => part.split(";")[0]?.trim().toLowerCase() === "text/event-stream");
+}
+
 /** True when an Accept header lets the API answer JSON; no header means JSON. */
 export function acceptsJson(accept: string | undefined): boolean {
   if (!accept || !accept.trim()) return true;

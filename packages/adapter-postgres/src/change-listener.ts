@@ -1,20 +1,37 @@
 import pg from "pg";
-import type { NotifiedClock } from "./change-clocks.ts";
+import type { NotificationSource } from "./change-clocks.ts";
 
 /** The connection that listens for commits; closed with the store. */
 export interface ChangeListener {
   close(): Promise<void>;
 }
 
+/** What notifications feed: the notified clock, the event log's watchers. */
+export interface NotificationSink {
+  /** A connection listens: its notifications are the sink's from now on. */
+  listen(client: NotificationSource): void;
+  /** The connection is lost: nothing is notified until another one listens. */
+  unlisten(): void;
+}
+
+/** Several sinks fed by one connection. */
+export function allSinks(...sinks: readonly NotificationSink[]): NotificationSink {
+  return {
+    listen: (client) => sinks.forEach((sink) => sink.listen(client)),
+    unlisten: () => sinks.forEach((sink) => sink.unlisten()),
+  };
+}
+
 /** How long a lost listening connection waits before it is opened again. */
 const RECONNECT_MS = 1000;
 
 /**
- * Holds a connection of its own that LISTENs to lineage_clock, feeding the notified clock; when
- * the connection fails (the server restarts), the clock falls back to reading the row at every
- * turn until a new connection listens again.
+ * Holds a connection of its own that LISTENs to lineage_clock, feeding the notified clock and the
+ * event log's watchers (`sink`); when the connection fails (the server restarts), the clock falls
+ * back to reading the row at every turn, and the watchers to their polling, until a new connection
+ * listens again.
  */
-export function listenForChanges(url: string, clock: NotifiedClock, log: (message: string) => void): ChangeListener {
+export function listenForChanges(url: string, sink: NotificationSink, log: (message: string) => void): ChangeListener {
   let closed = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -22,7 +39,7 @@ export function listenForChanges(url: string, clock: NotifiedClock, log: (messag
   // Said once per outage, not at every attempt to listen again.
   let said = false;
   const lost = (error?: Error) => {
-    clock.unlisten();
+    sink.unlisten();
     client = undefined;
     if (closed) return;
     if (error && !said) log(`PostgreSQL change notifications lost (reading the clock every turn meanwhile): ${error.message}`);
@@ -56,7 +73,7 @@ export function listenForChanges(url: string, clock: NotifiedClock, log: (messag
     }
     client = next;
     said = false;
-    clock.listen(next);
+    sink.listen(next);
   }
 
   const started = connect();
@@ -65,7 +82,7 @@ export function listenForChanges(url: string, clock: NotifiedClock, log: (messag
       closed = true;
       clearTimeout(retry);
       await started;
-      clock.unlisten();
+      sink.unlisten();
       await client?.end();
     },
   };

@@ -3,6 +3,7 @@ import { createAccountRepository } from "./account-repository.ts";
 import { createCatalogRepository } from "./catalog-repository.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
+import { createEventLog } from "./event-log.ts";
 import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -14,10 +15,12 @@ export interface ConnectionSettings {
   readonly counter: DefinitionsCounter;
   readonly changes: ChangeClock;
   readonly clock: Clock;
+  /** Called at each event appended through these repositories (a transaction's). */
+  readonly eventAppended?: () => void;
 }
 
 /** Every repository over one SqlClient: the pool's, or a transaction's connection. */
-export function connectionRepositories({ sql, counter, changes, clock }: ConnectionSettings): Repositories {
+export function connectionRepositories({ sql, counter, changes, clock, eventAppended }: ConnectionSettings): Repositories {
   return {
     elements: createElementRepository(sql),
     catalog: createCatalogRepository(sql, counter),
@@ -27,5 +30,6 @@ export function connectionRepositories({ sql, counter, changes, clock }: Connect
     sessions: createSessionRepository(sql),
     tokens: createTokenRepository(sql),
     changes,
+    events: createEventLog(sql, eventAppended),
   };
 }

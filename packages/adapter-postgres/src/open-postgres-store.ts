@@ -1,7 +1,8 @@
 import pg from "pg";
 import { createSerialQueue, outsideTransactions, systemClock, type Clock, type Store } from "@lineage/core";
 import { createCommittedClock, createNotifiedClock } from "./change-clocks.ts";
-import { listenForChanges } from "./change-listener.ts";
+import { allSinks, listenForChanges, type ChangeListener } from "./change-listener.ts";
+import { createEventWatchers } from "./event-watchers.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
 import { READ_ONLY_COUNTER } from "./definitions-counter.ts";
 import { migrateSchema } from "./migrate-schema.ts";
@@ -59,10 +60,16 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
   }
   const sql = sqlClient(pool);
   const notified = changes === "notify" ? createNotifiedClock(sql) : undefined;
-  const listener = notified && listenForChanges(url, notified, log);
+  // One connection listens for commits: from the start for the notified clock, else from the first
+  // watcher of the event log (a live stream) on, so that other nodes' events wake this node's streams.
+  const eventWatchers = createEventWatchers();
+  let listener: ChangeListener | undefined = notified && listenForChanges(url, allSinks(notified, eventWatchers), log);
   const committed = connectionRepositories({ sql, counter: READ_ONLY_COUNTER, changes: notified ?? createCommittedClock(sql), clock });
   const queue = createSerialQueue();
-  const run = createWriteTransactions(pool, clock, queue, notified?.changed);
+  const run = createWriteTransactions(pool, clock, queue, (appendedEvents) => {
+    notified?.changed();
+    if (appendedEvents) eventWatchers.wake();
+  });
   let throttle: PostgresThrottleStore | undefined;
   let closing: Promise<void> | undefined;
   const transaction: Store["transaction"] = (fn, options) =>
@@ -70,6 +77,10 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
   return {
     ...outsideTransactions(committed, transaction),
     transaction,
+    watchEvents(watcher) {
+      if (!closing) listener ??= listenForChanges(url, eventWatchers, log);
+      return eventWatchers.watch(watcher);
+    },
     throttleStore(throttleOptions) {
       throttle ??= createPostgresThrottleStore(sql, { ...throttleOptions, log });
       return throttle;

@@ -3,7 +3,7 @@ import {
   bigint, boolean, check, customType, index, integer, json, numeric, pgSequence, pgTable, primaryKey, smallint, text, unique,
 } from "drizzle-orm/pg-core";
 import type {
-  ElementValues, Enumerate, FieldAccess, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, SearchDomain,
+  ElementValues, Enumerate, EventType, NewEvent, FieldAccess, Group, HistoryEntry, HttpRight, Lifecycle, LineageStatus, Profile, Role, SearchDomain,
   StructureDefinition, TokenRoute,
 } from "@lineage/core";
 import { listIndexes, type KeyedProperty } from "./list-indexes.ts";
@@ -240,6 +240,38 @@ export const searchChanges = pgTable(
     seq: bigint("seq", { mode: "number" }).notNull(),
   },
   (t) => [index("search_changes_seq_idx").on(t.seq)],
+);
+
+/**
+ * The event log's numbers. They are taken by nextval while the transaction holds the clock row
+ * (lineage_clock, locked by every write transaction from its BEGIN to its commit: write-transactions.ts),
+ * so they are given in commit order, and a reader that read up to N never meets a smaller number later.
+ * A rolled-back transaction's numbers are skipped, never given again.
+ */
+export const eventSeq = pgSequence("event_seq");
+
+/** The event log: one row per event (see eventSeq); `body` is the event without its seq, the other columns what reads filter on. */
+export const events = pgTable(
+  "events",
+  {
+    seq: bigint("seq", { mode: "number" }).primaryKey(),
+    time: text("time").notNull(),
+    type: text("type").$type<EventType>().notNull(),
+    initid: integer("initid").notNull(),
+    structure: text("structure").notNull(),
+    body: json("body").$type<NewEvent>().notNull(),
+  },
+  (t) => [index("events_structure_idx").on(t.structure, t.seq)],
+);
+
+/** Where pruning stopped: one row (absent until the first prune), the last seq it removed. */
+export const eventsPruned = pgTable(
+  "events_pruned",
+  {
+    id: integer("id").primaryKey(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+  },
+  (t) => [check("events_pruned_one_row", sql`${t.id} = 1`)],
 );
 
 /**

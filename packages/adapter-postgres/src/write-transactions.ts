@@ -25,10 +25,13 @@ const BEGIN = `begin; set local lock_timeout = '${LOCK_TIMEOUT_MS}ms';
 /**
  * Transactions on a connection from the pool, one at a time per store behind `queue`: a node's
  * writers would wait for the clock row anyway, and this way they wait without each holding a
- * connection the reads need; `committed` is told of each commit. Transactions do not nest: a `transaction` (or a write on the
- * store's own repositories) called from inside `fn` waits for `fn`, which waits for it.
+ * connection the reads need; `committed` is told of each commit, and whether it appended events.
+ * Transactions do not nest: a `transaction` (or a write on the store's own repositories) called
+ * from inside `fn` waits for `fn`, which waits for it.
  */
-export function createWriteTransactions(pool: pg.Pool, clock: Clock, queue: SerialQueue, committed: () => void = () => {}): Store["transaction"] {
+export function createWriteTransactions(
+  pool: pg.Pool, clock: Clock, queue: SerialQueue, committed: (appendedEvents: boolean) => void = () => {},
+): Store["transaction"] {
   return (fn, options) => queue.run(async () => {
     refuseIfExpired(options);
     const connection = await pool.connect().catch((error: unknown) => {
@@ -46,11 +49,15 @@ export function createWriteTransactions(pool: pg.Pool, clock: Clock, queue: Seri
       const results = (await connection.query(BEGIN)) as unknown as pg.QueryResult[];
       const definitions = results[2]!.rows[0].definitions as string;
       const counter = createDefinitionsCounter(sql);
-      const tx = connectionRepositories({ sql, counter, changes: createTransactionClock(definitions, counter), clock });
+      let appended = false;
+      const eventAppended = () => {
+        appended = true;
+      };
+      const tx = connectionRepositories({ sql, counter, changes: createTransactionClock(definitions, counter), clock, eventAppended });
       const result = await fn(tx);
       readyToCommit(options);
       await end("commit");
-      committed();
+      committed(appended);
       return result;
     } catch (error) {
       try {

@@ -6,6 +6,7 @@ import { withBulkWrite } from "./bulk-write.ts";
 import { createCatalogRepository } from "./catalog-repository.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
+import { createEventLog } from "./event-log.ts";
 import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import { createTokenRepository } from "./token-repository.ts";
@@ -17,10 +18,12 @@ export interface ConnectionSettings {
   readonly changes: ChangeClock;
   readonly vaultDir: string;
   readonly clock: Clock;
+  /** Called at each event appended on this connection. */
+  readonly eventAppended?: () => void;
 }
 
 /** Every repository over one connection, its statements prepared once. */
-export function connectionRepositories({ client, counter, changes, vaultDir, clock }: ConnectionSettings): Repositories {
+export function connectionRepositories({ client, counter, changes, vaultDir, clock, eventAppended }: ConnectionSettings): Repositories {
   const db = drizzle({ client });
   return {
     elements: withBulkWrite(createElementRepository(db, client), client),
@@ -31,5 +34,6 @@ export function connectionRepositories({ client, counter, changes, vaultDir, clo
     sessions: createSessionRepository(db),
     tokens: createTokenRepository(db),
     changes,
+    events: createEventLog(client, eventAppended),
   };
 }

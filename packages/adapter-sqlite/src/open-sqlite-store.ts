@@ -64,20 +64,39 @@ export function openSqliteStore({ dataDir, clock = systemClock, synchronous = "f
 
     const writeCounter = createDefinitionsCounter(writer);
     const readCounter = createDefinitionsCounter(readConnection);
+    // The watchers of the event log are told of this store's commits that appended events; other
+    // processes' commits on the same file are found by the readers' polling.
+    const watchers = new Set<() => void>();
+    let appended = false;
     const written = connectionRepositories({
       client: writer, counter: writeCounter, changes: createTransactionClock(writeCounter), vaultDir, clock,
+      eventAppended: () => {
+        appended = true;
+      },
     });
     const committed = connectionRepositories({
       client: readConnection, counter: readCounter, changes: createCommittedClock(readConnection, readCounter), vaultDir, clock,
     });
     const queue = createSerialQueue();
-    const run = createWriteTransactions(writer, written, writeCounter, queue);
+    const run = createWriteTransactions(writer, written, writeCounter, queue, {
+      begun: () => {
+        appended = false;
+      },
+      committed: () => {
+        if (appended) notifyAll(watchers);
+      },
+    });
     let closing: Promise<void> | undefined;
     const transaction: Store["transaction"] = (fn, options) =>
       closing ? Promise.reject(new Error("The store is closed")) : run(fn, options);
     return {
       ...outsideTransactions(committed, transaction),
       transaction,
+      watchEvents(listener) {
+        const watcher = () => listener();
+        watchers.add(watcher);
+        return () => void watchers.delete(watcher);
+      },
       close() {
         closing ??= queue.run(async () => closeConnections(writer, readConnection));
         return closing;
@@ -108,5 +127,16 @@ function migrateSchema(db: BetterSQLite3Database): void {
     // drizzle reads which migrations ran before it takes the write lock, so a store opening
     // the same new dataDir at the same moment may have applied them first: read again.
     migrate(db, { migrationsFolder: MIGRATIONS });
+  }
+}
+
+/** Calls each watcher; one that throws is no reason to fail a transaction that has committed. */
+function notifyAll(watchers: ReadonlySet<() => void>): void {
+  for (const watcher of watchers) {
+    try {
+      watcher();
+    } catch {
+      // A watcher's own failure: the readers it wakes also poll.
+    }
   }
 }

@@ -132,3 +132,4 @@ export * from "./schema-dashboards.ts";
 export * from "./schema-auth.ts";
 export * from "./schema-search.ts";
 export * from "./schema-changes.ts";
+export * from "./schema-events.ts";

@@ -7,6 +7,14 @@ import { transactionRepositories } from "./transaction-repositories.ts";
 /** How long a transaction waits for another connection's write lock before it fails with SQLITE_BUSY. */
 export const WRITE_LOCK_TIMEOUT_MS = 5000;
 
+/** What the store is told of its transactions. */
+export interface TransactionHooks {
+  /** As a transaction begins. */
+  readonly begun?: () => void;
+  /** Once a transaction has committed. */
+  readonly committed?: () => void;
+}
+
 /**
  * Transactions on the write connection, one at a time behind `queue` (better-sqlite3's own
  * `transaction()` runs synchronous functions only, so BEGIN and COMMIT are issued here).
@@ -18,7 +26,7 @@ export const WRITE_LOCK_TIMEOUT_MS = 5000;
  * repositories) called from inside `fn` waits for `fn`, which waits for it.
  */
 export function createWriteTransactions(
-  client: Database, repositories: Repositories, counter: DefinitionsCounter, queue: SerialQueue,
+  client: Database, repositories: Repositories, counter: DefinitionsCounter, queue: SerialQueue, hooks: TransactionHooks = {},
 ): Store["transaction"] {
   const begin = client.prepare("BEGIN IMMEDIATE");
   const commit = client.prepare("COMMIT");
@@ -42,11 +50,13 @@ export function createWriteTransactions(
     refuseIfExpired(options);
     await beginImmediate();
     counter.reset();
+    hooks.begun?.();
     let open = true;
     try {
       const result = await fn(repositoriesOf(() => open));
       readyToCommit(options);
       commit.run();
+      hooks.committed?.();
       return result;
     } catch (error) {
       // SQLite may have rolled back already (e.g. on SQLITE_FULL).

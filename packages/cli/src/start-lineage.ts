@@ -7,6 +7,7 @@ import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapt
 import type { DashboardServer, DocumentTextExtractor, ImageProcessor, SearchIndex } from "@lineage/core";
 import { dirname, join, resolve } from "node:path";
 import { bundleFolderReader } from "./bundle-file.ts";
+import { keepEvents } from "./event-retention.ts";
 import { openBundleStream } from "./bundle-stream.ts";
 import type { ImportProgressView } from "./import-progress.ts";
 import { openStore, withSharedThrottle, type StoreLocation } from "./store-location.ts";
@@ -37,6 +38,8 @@ export interface LineageOptions {
   readonly dashboards?: SupersetServerOptions;
   /** Authenticators, providers, session cookie and guest home page: the auth keys of the configuration file (docs/configuration.md). */
   readonly auth?: HttpAuthOptions;
+  /** How many days events are kept (fractions allowed): `events.retentionDays` of the configuration file; 30 by default. Pruned every minute. */
+  readonly eventRetentionDays?: number;
 }
 
 /** The HTTP limits and the largest list page. */
@@ -137,8 +140,14 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   });
   const auth = withSharedThrottle(store, options.auth);
   const app = createHttpApp({ platform, images, limits: httpLimits, readiness, ...(options.logger ? { logger: options.logger } : {}), ...(auth ? { auth } : {}) });
+  const { logger } = options;
+  const retention = keepEvents(platform, {
+    retentionDays: options.eventRetentionDays,
+    log: (message) => (logger ? logger.warn(message) : console.error(`lineage: ${message}`)),
+  });
   /** What the platform holds once the server no longer answers, released in this order. */
   const release = async () => {
+    await retention.stop();
     await images.close();
     await platform.fullsearch.engine.stop();
     await documents.close();

@@ -22,6 +22,7 @@ export type { AuthFacade } from "./auth/auth-facade.ts";
 export type { LifecycleFacade } from "./lifecycle/lifecycle-facade.ts";
 export type { FullSearchFacade } from "./search/fullsearch-facade.ts";
 export type { BundlesFacade } from "./bundle/bundles-facade.ts";
+export type { EventsFacade } from "./events/events-facade.ts";
 
 // What the façades take and answer.
 export type { ElementReading, ConsultOptions, ListOptions, ElementList, RevisionOptions, HistoryOptions } from "./elements/read-elements.ts";
@@ -46,6 +47,10 @@ export type { BundleProblem, BundleCheck } from "./bundle/problems/bundle-check.
 export type { BundlePart, BundleSource } from "./bundle/bundle-source.ts";
 export type { ImportProgress } from "./bundle/import-progress.ts";
 export type { Bundle } from "./bundle/bundle.schema.ts";
+export type { EventPage } from "./events/read-events.ts";
+export type { EventWait } from "./events/event-wakeups.ts";
+export { DEFAULT_EVENT_SLICE, MAX_EVENT_SLICE, parseEventQuery, type EventQuery, type EventQueryInput } from "./events/event-query.ts";
+export * from "./events/event-query.schema.ts";
 export { systemPrincipal } from "./bundle/system-principal.ts";
 export type { DashboardView } from "./dashboards/dashboard-view.ts";
 export type { AuthenticationService, AuthenticationServiceOptions, ThrottleEvent } from "./auth/authentication-service.ts";
@@ -70,6 +75,7 @@ export { ADMIN_ROLE, HTTP_RIGHTS, type Account, type AddUserInput, type Group, t
 export type { Principal } from "./accounts/principal.ts";
 export type { ElementRevision, ElementValues, FieldValue, LineageStatus, NewRevision } from "./elements/smart-element.ts";
 export type { HistoryEntry, HistoryLevel } from "./elements/history-entry.ts";
+export * from "./events/element-event.ts";
 export type { UploadedFile } from "./elements/uploaded-file.ts";
 export type { DocumentView } from "./elements/element-view.ts";
 export type { AttributeValue, RenderedValue } from "./values/display-value.ts";
@@ -127,6 +133,7 @@ export * from "./ports/dashboard-catalog.port.ts";
 export * from "./ports/dashboard-server.port.ts";
 export * from "./ports/document-text.port.ts";
 export * from "./ports/element-repository.port.ts";
+export * from "./ports/event-log.port.ts";
 export * from "./ports/image-processor.port.ts";
 export * from "./ports/image-store.port.ts";
 export * from "./ports/password-hasher.port.ts";

@@ -8,6 +8,7 @@ import { createElementsFacade, type ElementsFacade } from "./elements/elements-f
 import { createRevisionsFacade, type RevisionsFacade } from "./elements/revisions-facade.ts";
 import { createTrashFacade, type TrashFacade } from "./elements/trash-facade.ts";
 import { createEnumeratesFacade, type EnumeratesFacade } from "./enumerates/enumerates-facade.ts";
+import { createEventsFacade, type EventsFacade } from "./events/events-facade.ts";
 import { createFilesFacade, type FilesFacade } from "./files/files-facade.ts";
 import { createImagesFacade, type ImagesFacade } from "./images/images-facade.ts";
 import { createLifecycleFacade, type LifecycleFacade } from "./lifecycle/lifecycle-facade.ts";
@@ -55,6 +56,8 @@ export interface PlatformOptions {
   readonly dashboards?: DashboardServer;
   /** Reads attached PDF, ODT and DOCX files for the search domains that index files (e.g. `createDocumentTexts` of `@lineage/adapter-search`); none when not given. */
   readonly searchDocuments?: DocumentTextExtractor;
+  /** How often live streams read the event log's last seq while they wait (500 ms by default), besides the store's wake-ups. */
+  readonly eventPollMs?: number;
 }
 
 /**
@@ -95,6 +98,8 @@ export interface Platform {
   readonly searches: SearchesFacade;
   /** Bundles: check and import. */
   readonly bundles: BundlesFacade;
+  /** The event log: what changed, read by position, and waiting for more (live streams); its retention. */
+  readonly events: EventsFacade;
   /** The change clock: a request reads it once, and every read it makes is of that stamp. */
   readonly changes: ChangeClock;
   readonly clock: Clock;
@@ -127,6 +132,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     lifecycle: createLifecycleFacade(context, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
     fullsearch: createFullSearchFacade(context, search),
     bundles: createBundlesFacade(context),
+    events: createEventsFacade(context, options.eventPollMs === undefined ? {} : { pollMs: options.eventPollMs }),
     changes: store.changes,
     clock,
   };

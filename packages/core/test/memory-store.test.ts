@@ -1,4 +1,5 @@
-import { createMemoryStore, elementFilterContract, storeContract } from "../src/testing/index.ts";
+import { createMemoryStore, elementFilterContract, eventLogContract, storeContract } from "../src/testing/index.ts";
 
 storeContract("memory", () => createMemoryStore());
 elementFilterContract("memory", () => createMemoryStore());
+eventLogContract("memory", () => createMemoryStore());

@@ -5,6 +5,7 @@
  */
 export { startAlternatingProxy, type AlternatingProxy } from "./alternating-proxy.ts";
 export { apiClient } from "./api-client.ts";
+export { openEventStream, parseFrames, type EventStreamClient, type StreamFrame } from "./event-stream.ts";
 export { getFrom, startForwardingProxy, type TimedAnswer } from "./forwarding-proxy.ts";
 export { appWithEveryRoute } from "./full-app.ts";
 export { bundleSeed, startLiveServer, withTwin, type LiveServer } from "./live-server.ts";

@@ -11,6 +11,8 @@ export interface LiveServer<S> {
   readonly url: string;
   /** The first node itself, for tests of one connection's handling (raw sockets, timeouts). */
   readonly nodeUrl: string;
+  /** Every node itself (one on SQLite, two on PostgreSQL): for tests of what one node sees of another's writes. */
+  readonly nodeUrls: readonly string[];
   readonly api: ReturnType<typeof apiClient>;
   close(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function startLiveServer<S extends Seed>(
     seed,
     url,
     nodeUrl: servers[0]!.url,
+    nodeUrls: servers.map((server) => server.url),
     api: apiClient(url),
     async close() {
       await proxy?.close();

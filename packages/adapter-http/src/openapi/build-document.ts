@@ -1,7 +1,7 @@
 import { errorCodeDefinition, type ErrorCode } from "@lineage/core";
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from "@valibot/to-json-schema";
 import * as v from "valibot";
-import { ErrorEnvelopeSchema, EnvelopeMessageSchema, successEnvelopeSchema } from "./envelope.schema.ts";
+import { ErrorEnvelopeSchema, EnvelopeMessageSchema, errorEnvelopeSchema, successEnvelopeSchema } from "./envelope.schema.ts";
 import type { AnySchema, ApiOperation, OperationResponse } from "./operation.ts";
 import { SHARED_SCHEMAS } from "./shared-schemas.ts";
 import { SESSION_COOKIE } from "../authentication/session-cookie.ts";
@@ -104,9 +104,15 @@ function parameter(name: string, location: "path" | "query", schema: AnySchema, 
   return { name, in: location, required, ...(description ? { description } : {}), ...shape };
 }
 
-function errorExample(code: ErrorCode): Json {
+function errorExample(code: ErrorCode, data: Json | null = null): Json {
   const { reason, text } = errorCodeDefinition(code);
-  return { summary: `${code}: ${reason}`, value: { success: false, messages: [{ type: "error", contentText: text, code }], data: null } };
+  return { summary: `${code}: ${reason}`, value: { success: false, messages: [{ type: "error", contentText: text, code }], data } };
+}
+
+/** The first example a schema gives (`v.examples`), or null. */
+function exampleOf(schema: AnySchema): Json | null {
+  const [example] = (jsonSchemaOf(schema).examples as Json[] | undefined) ?? [];
+  return example ?? null;
 }
 
 /** Where an operation is served, for the media types its answers come in. */
@@ -121,8 +127,11 @@ function jsonContent(schema: Json, served: Served, examples?: Json): Json {
   return { "application/json": { schema, ...(examples ? { examples } : {}) }, ...(served.isApi ? { "text/html": ALT_HTML } : {}) };
 }
 
-/** One response per status, listing each code with its reason, with an example per code. */
-function errorResponses(codes: readonly ErrorCode[], served: Served): Record<string, Json> {
+/**
+ * One response per status, listing each code with its reason, with an example per code; a status
+ * with codes whose refusals carry `data` (`errorData`) takes their schemas besides null.
+ */
+function errorResponses(codes: readonly ErrorCode[], served: Served, errorData: ApiOperation["errorData"] = {}): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const { status } = errorCodeDefinition(code);
@@ -130,10 +139,13 @@ function errorResponses(codes: readonly ErrorCode[], served: Served): Record<str
   }
   const responses: Record<string, Json> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const data = list.flatMap((code) => (errorData[code] ? [errorData[code]] : []));
+    const schema = data.length > 0 ? jsonSchemaOf(errorEnvelopeSchema(v.union([v.null(), ...data]))) : { $ref: "#/components/schemas/ErrorEnvelope" };
+    const example = (code: ErrorCode) => errorExample(code, errorData[code] ? exampleOf(errorData[code]) : null);
     responses[String(status)] = {
       description: list.map((code) => `\`${code}\` ${errorCodeDefinition(code).reason}: ${errorCodeDefinition(code).text}`).join("\n\n"),
       content: {
-        ...jsonContent({ $ref: "#/components/schemas/ErrorEnvelope" }, served, Object.fromEntries(list.map((code) => [code, errorExample(code)]))),
+        ...jsonContent(schema, served, Object.fromEntries(list.map((code) => [code, example(code)]))),
         ...(served.plainTextErrors ? { "text/plain": PLAIN_TEXT_ERROR } : {}),
       },
     };
@@ -209,7 +221,7 @@ function operationObject(operation: ApiOperation, pathNames: readonly string[]):
       : {}),
     responses: sortedByStatus(operation.unavailable
       ? errorResponses([...general, "CRUD0103"], served)
-      : mergeResponses({ ...success, ...(operation.etag ? NOT_MODIFIED : {}), ...others }, errorResponses(codes, served))),
+      : mergeResponses({ ...success, ...(operation.etag ? NOT_MODIFIED : {}), ...others }, errorResponses(codes, served, operation.errorData))),
     ...(authenticated ? {} : { security: [] }),
   };
 }

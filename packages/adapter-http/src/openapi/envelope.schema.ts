@@ -21,13 +21,17 @@ export const successEnvelopeSchema = (data: v.GenericSchema<unknown, unknown>) =
     data,
   });
 
-/** The envelope of every error: success false, the error in messages, data null. */
-export const ErrorEnvelopeSchema = v.pipe(
+/** The envelope of an error whose `data` is `data` (null but for the few refusals that tell how to go on). */
+export const errorEnvelopeSchema = (data: v.GenericSchema<unknown, unknown>) =>
   v.object({
     success: v.literal(false),
     messages: v.array(EnvelopeMessageSchema),
-    data: v.null(),
+    data,
     exceptionMessage: v.optional(v.pipe(v.string(), v.description("The error text with its arguments"))),
-  }),
+  });
+
+/** The envelope of every error: success false, the error in messages, data null. */
+export const ErrorEnvelopeSchema = v.pipe(
+  errorEnvelopeSchema(v.null()),
   v.description("Every error answer: the first message has type error, the code and the text."),
 );

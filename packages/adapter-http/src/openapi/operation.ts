@@ -48,6 +48,8 @@ export interface ApiOperation {
   readonly response?: OperationResponse;
   /** Error codes of this operation (core/src/errors/error-codes.ts gives their status and text). */
   readonly errors?: readonly ErrorCode[];
+  /** The envelope's `data` of the refusals that carry some, by code (EVENT0410: `{ oldest }`); null for the others. */
+  readonly errorData?: Readonly<Partial<Record<ErrorCode, AnySchema>>>;
   /** False for public routes; authenticated routes also list the authentication errors. Default: true. */
   readonly authenticated?: boolean;
   /** A method the spec marks unavailable: the route answers 501 CRUD0103, and the document says only that. */

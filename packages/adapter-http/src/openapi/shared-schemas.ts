@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { FilterSchema } from "@lineage/core";
+import { EVENT_TYPES, FilterSchema } from "@lineage/core";
 
 // Shapes of the data the API answers (api-v2.md, Resources and their fields).
 // Answers are built by core, not validated against these: they document, and
@@ -137,6 +137,38 @@ export const EnumItemSchema = v.object({
 });
 
 /** Schemas shown once under components.schemas and referenced from operations. */
+/** A changed field's value before and after, as the API answers the field's `value`. */
+const ChangeValueSchema = v.pipe(
+  v.union([v.string(), v.number(), v.null(), v.array(v.unknown())]),
+  v.description("The field's `value` as the API answers it: a list for a multiple field, one entry per row for an array column"),
+);
+
+/** One event of the log (docs/events.md). */
+export const ElementEventSchema = v.pipe(
+  v.object({
+    seq: v.pipe(v.number(), v.integer(), v.description("Position in the log: strictly increasing in commit order, never reused")),
+    type: v.pipe(v.picklist(EVENT_TYPES), v.description("What happened")),
+    time: text("When, ISO 8601 with milliseconds (UTC)"),
+    initid: v.pipe(v.number(), v.description("The element's lineage")),
+    id: v.pipe(v.number(), v.description("Its latest revision after the change")),
+    name: v.nullable(text("Its logical name")),
+    structure: text("Its Smart Structure"),
+    revision: v.pipe(v.number(), v.description("Its revision number after the change")),
+    state: v.nullable(text("Its state after the change")),
+    actor: text("The login of who made the change"),
+    transition: v.optional(v.pipe(
+      v.object({ id: v.nullable(v.string()), from: v.string(), to: v.string() }),
+      v.description("element.state: the transition run (id null: a state forced by an administrator)"),
+    )),
+    changes: v.optional(v.pipe(
+      v.record(v.string(), v.object({ before: ChangeValueSchema, after: ChangeValueSchema })),
+      v.description("created, updated, revised, state: the fields whose values changed that the reader may see (passwords never)"),
+    )),
+    element: v.optional(v.pipe(v.number(), v.description("folder.added, folder.removed: the initid added or removed"))),
+  }),
+  v.description("One committed change of an element"),
+);
+
 export const SHARED_SCHEMAS = {
   FieldValue: FieldValueSchema,
   Properties: PropertiesSchema,
@@ -147,4 +179,5 @@ export const SHARED_SCHEMAS = {
   Filter: FilterSchema,
   State: StateSchema,
   EnumItem: EnumItemSchema,
+  ElementEvent: ElementEventSchema,
 };

@@ -25,6 +25,12 @@ export const SessionCookieSchema = v.strictObject({
   path: v.optional(v.pipe(v.string(), v.startsWith("/", "must start with /"))),
 });
 
+/** `events`: the event log (docs/events.md). */
+export const EventsConfigSchema = v.strictObject({
+  /** Events older than this many days are pruned (fractions allowed). */
+  retentionDays: v.optional(v.pipe(v.number(), v.finite(), v.gtValue(0, "must be a number of days above 0 (fractions allowed)"))),
+});
+
 const BUILT_IN_MODES = ["html", "basic", "open"];
 
 /**
@@ -48,6 +54,8 @@ export const LineageConfigSchema = v.pipe(
     dashboards: v.optional(SupersetConnectionSchema),
     /** Request limits, shutdown and durability (docs/limits.md), named as the `lineage serve` flags. */
     limits: v.optional(LimitsConfigSchema),
+    /** The event log: how long events are kept (docs/events.md). */
+    events: v.optional(EventsConfigSchema),
   }),
   v.forward(
     v.check((config) => typeof config.authentMode !== "string" || BUILT_IN_MODES.includes(config.authentMode) || config.authentMode in (config.authentModeConfig ?? {}),

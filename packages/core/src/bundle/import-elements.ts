@@ -29,6 +29,7 @@ import {
 import { SYSTEM_ACCOUNT, systemPrincipal } from "./system-principal.ts";
 import type { ElementImportCounts, ImportCounts } from "./import-report.ts";
 import { bundleError } from "./problems/bundle-check.ts";
+import { recordEvent } from "../events/record-event.ts";
 
 type FileReader = (relativePath: string) => Uint8Array | undefined;
 
@@ -68,6 +69,11 @@ interface ImportRun {
   readonly pending: Map<number, number>;
   /** The outcome of the pending entries so far, counted once they are done. */
   readonly pendingOutcomes: Map<number, keyof ImportCounts>;
+  /**
+   * The pending entries' elements as they were before the import (null: made by it): their one
+   * event is appended once their last values are set, so that a reader sees them whole.
+   */
+  readonly pendingBefore: Map<number, ElementRevision | null>;
 }
 
 /**
@@ -87,6 +93,7 @@ export async function importElements(platform: PlatformContext, tx: Repositories
     owners: new Map(),
     pending: new Map(),
     pendingOutcomes: new Map(),
+    pendingBefore: new Map(),
   };
   const writeAll = async () => {
     let done = 0;
@@ -176,8 +183,10 @@ function inputOf(run: ImportRun, plan: ElementPlan, initids: ReadonlyMap<string,
   return { input: toValuesInput(plan.structure, layout, (cell) => values.get(cell)), pending: blocked.size > 0 };
 }
 
-/** Updates an element in place when the values given differ from its own; true when it did. */
-async function updateIfChanged(run: ImportRun, plan: ElementPlan, current: ElementRevision, input: Record<string, unknown>): Promise<boolean> {
+/** Updates an element in place when the values given differ from its own; true when it did. `withoutEvent`: its event is the caller's. */
+async function updateIfChanged(
+  run: ImportRun, plan: ElementPlan, current: ElementRevision, input: Record<string, unknown>, withoutEvent: boolean,
+): Promise<boolean> {
   // Over the current values: a password given again keeps its hash, and so reads as unchanged.
   const encoded = await applyValues(plan.structure, current.values, input, run.scope(), { writeReadOnly: true });
   const ownProfile = plan.entry.profile ?? null;
@@ -186,7 +195,7 @@ async function updateIfChanged(run: ImportRun, plan: ElementPlan, current: Eleme
   // Imports write as the system account: a latest history line by anyone else is a change the import is about to undo.
   if (((await run.tx.elements.history(current.initid))[0]?.accountId ?? SYSTEM_ACCOUNT.id) !== SYSTEM_ACCOUNT.id) run.counts.overwritten++;
   await changeElement(run.scope(), run.platform.clock, String(current.initid), {
-    values: input, writeReadOnly: true, comment: "Updated by bundle import", ownProfile,
+    values: input, writeReadOnly: true, comment: "Updated by bundle import", ownProfile, withoutEvent,
   });
   return true;
 }
@@ -203,8 +212,9 @@ async function importBatch(run: ImportRun, plans: readonly ElementPlan[]): Promi
     if (existing && (entry.name === undefined || existing.status === "deleted")) return void outcomes.set(plan, "unchanged");
     const { input, pending } = inputOf(run, plan, initids);
     let initid: number;
+    if (pending) run.pendingBefore.set(plan.index, existing ?? null);
     if (existing) {
-      outcomes.set(plan, (await updateIfChanged(run, plan, existing, input)) ? "updated" : "unchanged");
+      outcomes.set(plan, (await updateIfChanged(run, plan, existing, input, pending)) ? "updated" : "unchanged");
       initid = existing.initid;
     } else {
       const created = await insertElement(run.scope(), run.platform.clock, {
@@ -214,6 +224,7 @@ async function importBatch(run: ImportRun, plans: readonly ElementPlan[]): Promi
         owner: entry.owner === undefined ? run.defaultOwner : (run.owners.get(entry.owner) ?? run.defaultOwner),
         importKey: entry.name === undefined ? elementImportKey(entry) : null,
         ownProfile: entry.profile ?? null,
+        withoutEvent: pending,
       });
       if (entry.name !== undefined) initids.set(entry.name, created.initid);
       outcomes.set(plan, "created");
@@ -252,11 +263,23 @@ async function completeBatch(run: ImportRun, entries: readonly { entry: BundleEl
   for (const plan of plans) {
     await attempt(plan, async () => {
       const current = await run.tx.elements.latest(run.pending.get(plan.index) ?? 0);
-      if (current && (await updateIfChanged(run, plan, current, inputOf(run, plan, initids).input)) && run.pendingOutcomes.get(plan.index) === "unchanged") {
+      if (!current) return;
+      if ((await updateIfChanged(run, plan, current, inputOf(run, plan, initids).input, true)) && run.pendingOutcomes.get(plan.index) === "unchanged") {
         run.pendingOutcomes.set(plan.index, "updated");
       }
+      await recordPendingEvent(run, plan.index, current.initid);
     });
   }
+}
+
+/** The one event of an element whose values were set in two steps: created, or updated from what it was before the import. */
+async function recordPendingEvent(run: ImportRun, index: number, initid: number): Promise<void> {
+  const before = run.pendingBefore.get(index);
+  const outcome = run.pendingOutcomes.get(index);
+  const latest = await run.tx.elements.latest(initid);
+  if (!latest || before === undefined || (before !== null && outcome !== "updated")) return;
+  const time = run.platform.clock.now();
+  await recordEvent(run.scope(), before === null ? "element.created" : "element.updated", latest, before === null ? { time } : { time, before: before.values });
 }
 
 /** Logical names a plan's docid values give. */

@@ -18,6 +18,8 @@ import { checkIfMatch } from "./if-match.ts";
 import { revisionProfile, withRevisionProfile } from "../access/element-profile.ts";
 import { CONSULT_RULES, locateDeleted, locateElement } from "./locate-element.ts";
 import type { RequestScope } from "../scope/request-scope.ts";
+import type { EventTransition } from "../events/element-event.ts";
+import { recordEvent } from "../events/record-event.ts";
 
 type HistoryLine = Pick<HistoryEntry, "level" | "code" | "comment">;
 
@@ -61,6 +63,8 @@ export interface CreateElementInput extends WriteOptions {
   readonly importKey?: string | null;
   /** The element's own profile (a bundle element's `profile`); none by default. */
   readonly ownProfile?: string | null;
+  /** True: no event is appended, the caller appends its own (a bundle import, once every value of the element is set). */
+  readonly withoutEvent?: boolean;
 }
 
 /** Creates a Smart Element (revision 0) in the first state of its lifecycle, in one transaction. */
@@ -78,7 +82,7 @@ export async function insertElement(tx: RequestScope, clock: Clock, input: Creat
   const identity = {
     name: input.name ?? null, owner: input.owner ?? tx.principal.account.id, importKey: input.importKey ?? null, ownProfile: input.ownProfile ?? null,
   };
-  return storeNewElement(tx, clock, structure, values, identity, { level: "notice", code: "CREATE", comment: "Created" });
+  return storeNewElement(tx, clock, structure, values, identity, { level: "notice", code: "CREATE", comment: "Created" }, input.withoutEvent !== true);
 }
 
 export interface ApiCreateInput extends Stamped {
@@ -113,6 +117,7 @@ async function storeNewElement(
   values: ElementValues,
   identity: Pick<ElementRevision, "name" | "owner" | "importKey" | "ownProfile">,
   line: HistoryLine,
+  withEvent = true,
 ): Promise<ElementRevision> {
   const repos = tx.repos;
   const lifecycle = structure.lifecycle ? tx.lifecycle(structure.lifecycle) : undefined;
@@ -141,6 +146,7 @@ async function storeNewElement(
   if (created !== inserted) await repos.elements.save(created);
   await repos.elements.appendHistory(historyEntry(tx, created, now, line));
   await repos.search.markChanged(created.initid, created.structure);
+  if (withEvent) await recordEvent(tx, "element.created", created, { time: now });
   return created;
 }
 
@@ -172,6 +178,8 @@ export interface UpdateElementInput extends WriteOptions {
   readonly writeReadOnly?: boolean;
   /** Bundle imports set the element's own profile (null: none); unchanged when absent. */
   readonly ownProfile?: string | null;
+  /** True: no event is appended, the caller appends its own (a bundle import, once every value of the element is set). */
+  readonly withoutEvent?: boolean;
 }
 
 /** Changes the latest revision of an element in place (PUT), in one transaction. */
@@ -207,6 +215,7 @@ export async function changeElement(tx: RequestScope, clock: Clock, ref: string,
   await repos.elements.save(updated);
   await repos.search.markChanged(updated.initid, updated.structure);
   await repos.elements.appendHistory(historyEntry(tx, updated, now, { level: "notice", code: "MODIFY", comment: input.comment ?? apiHistoryComment("updated", tx.locale) }));
+  if (input.withoutEvent !== true) await recordEvent(tx, "element.updated", updated, { time: now, before: current.values });
   return updated;
 }
 
@@ -222,6 +231,7 @@ export function deleteElement(scope: RequestScope, clock: Clock, ref: string, fa
     await repos.search.markChanged(current.initid, current.structure);
     const deleted = (await repos.elements.latest(current.initid)) ?? { ...current, status: "deleted" as const };
     await repos.elements.appendHistory(historyEntry(tx, deleted, now, { level: "notice", code: "DELETE", comment: apiHistoryComment("deleted", tx.locale) }));
+    await recordEvent(tx, "element.deleted", deleted, { time: now });
     return deleted;
   }, options);
 }
@@ -245,6 +255,7 @@ export function restoreElement(scope: RequestScope, clock: Clock, ref: string, b
     await repos.search.markChanged(current.initid, current.structure);
     const restored = (await repos.elements.latest(current.initid)) ?? { ...current, status: "alive" as const };
     await repos.elements.appendHistory(historyEntry(tx, restored, now, { level: "notice", code: "RESTORE", comment: "Restored from the trash" }));
+    await recordEvent(tx, "element.restored", restored, { time: now });
     return restored;
   }, options);
 }
@@ -253,6 +264,8 @@ export interface ReviseInput {
   /** The state of the new revision; the current one by default. */
   readonly state?: string | null;
   readonly comment?: string;
+  /** The transition that makes this revision (lifecycles): its event is then `element.state` rather than `element.revised`. */
+  readonly transition?: EventTransition;
 }
 
 /**
@@ -279,6 +292,9 @@ export async function reviseElement(tx: RequestScope, clock: Clock, current: Ele
   }));
   await repos.elements.appendHistory(historyEntry(tx, next, now, { level: "notice", code: "REVISION", comment: input.comment ?? "New revision" }));
   await repos.search.markChanged(next.initid, next.structure);
+  // Against the revision the caller checked: what a hook changed in place since shows too.
+  const facts = { time: now, before: current.values, transition: input.transition };
+  await recordEvent(tx, input.transition ? "element.state" : "element.revised", next, facts);
   return next;
 }
 

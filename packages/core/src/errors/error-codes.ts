@@ -125,6 +125,8 @@ const codes = {
   FILTER0002: { status: 400, reason: "Bad Request", text: 'Filter field "%s" is not known for this list' },
   FILTER0003: { status: 400, reason: "Bad Request", text: 'Filter operator "%s" cannot apply to field "%s" (%s)' },
   FILTER0004: { status: 400, reason: "Bad Request", text: 'Filter value of field "%s" is not valid: %s' },
+  EVENT0400: { status: 400, reason: "Bad Request", text: 'Invalid events query: %s' },
+  EVENT0410: { status: 410, reason: "Gone", text: 'Events after %s are no longer kept: the oldest kept is %s' },
   DASH0001: { status: 400, reason: "Bad Request", text: 'The dashboard reference is missing: give it as ?ref=<slug>' },
   DASH0002: { status: 404, reason: "Dashboard not found", text: 'Dashboard "%s" not found' },
   DASH0003: { status: 403, reason: "Forbidden", text: 'Dashboard "%s" access deny' },

@@ -6,6 +6,8 @@ export interface LineageErrorOptions {
   /** Where the resource can be found instead (e.g. the trash URI of a deleted element). */
   readonly uri?: string;
   readonly data?: unknown;
+  /** The `data` of the error envelope, for a refusal that tells the client how to go on (EVENT0410: `{ oldest }`); null when absent. */
+  readonly answer?: Readonly<Record<string, unknown>>;
   /** The reason phrase, when the code's default does not fit (CRUD0200 for an unknown family: "Family not found"). */
   readonly reason?: string;
 }
@@ -23,6 +25,7 @@ export class LineageError extends Error {
   readonly userMessage: string | undefined;
   readonly uri: string | undefined;
   readonly data: unknown;
+  readonly answer: Readonly<Record<string, unknown>> | undefined;
 
   constructor(code: ErrorCode, args: readonly unknown[] = [], options: LineageErrorOptions = {}) {
     const definition = errorCodeDefinition(code);
@@ -34,6 +37,7 @@ export class LineageError extends Error {
     this.userMessage = options.userMessage;
     this.uri = options.uri;
     this.data = options.data;
+    this.answer = options.answer;
   }
 }
 

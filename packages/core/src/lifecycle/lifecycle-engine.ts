@@ -141,7 +141,9 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
     }
     const to = transition?.to ?? (request.target as { state: string }).state;
     const [fromLabel, toLabel] = [stateLabel(lifecycle, from, "en"), stateLabel(lifecycle, to, "en")];
-    const revision = await reviseElement(scope, clock, element, { state: to, comment: `change state : ${fromLabel} to ${toLabel}` });
+    const revision = await reviseElement(scope, clock, element, {
+      state: to, comment: `change state : ${fromLabel} to ${toLabel}`, transition: { id: transition?.id ?? null, from, to },
+    });
     const parametersText = Object.keys(parameters).length > 0 ? `; parameters: ${JSON.stringify(parameters)}` : "";
     await history(subject, revision, {
       level: "notice",

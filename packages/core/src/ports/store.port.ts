@@ -2,6 +2,7 @@ import type { AccountRepository } from "./account-repository.port.ts";
 import type { CatalogRepository } from "./catalog-repository.port.ts";
 import type { ChangeClock } from "./change-clock.port.ts";
 import type { ElementRepository } from "./element-repository.port.ts";
+import type { EventLog } from "./event-log.port.ts";
 import type { SearchRepository } from "./search-repository.port.ts";
 import type { SessionRepository } from "./session-repository.port.ts";
 import type { TokenRepository } from "./token-repository.port.ts";
@@ -39,6 +40,7 @@ export interface Repositories {
   readonly sessions: SessionRepository;
   readonly tokens: TokenRepository;
   readonly changes: ChangeClock;
+  readonly events: EventLog;
 }
 
 /**
@@ -50,5 +52,12 @@ export interface Repositories {
  */
 export interface Store extends Repositories {
   transaction<T>(fn: (tx: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Calls `listener` when events may have been appended: after this store committed some, or when
+   * another node's commit is notified. A hint that wakes readers, never a delivery: they read the
+   * log by seq, and poll it too, so a call missed or spared loses nothing. Answers the function
+   * that stops the calls. Optional: without it, readers poll.
+   */
+  watchEvents?(listener: () => void): () => void;
   close(): Promise<void>;
 }

@@ -10,6 +10,7 @@ const WRITES = {
   sessions: ["create", "extend", "delete", "deleteForAccount", "deleteExpired"],
   tokens: ["create", "delete", "consume", "deleteExpired"],
   changes: [],
+  events: ["append", "prune"],
 } as const satisfies { readonly [K in keyof Repositories]: readonly (keyof Repositories[K])[] };
 
 /**

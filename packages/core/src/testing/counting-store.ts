@@ -1,6 +1,6 @@
 import type { Repositories, Store } from "../ports/store.port.ts";
 
-const REPOSITORIES = ["elements", "catalog", "accounts", "vault", "search", "sessions", "tokens", "changes"] as const;
+const REPOSITORIES = ["elements", "catalog", "accounts", "vault", "search", "sessions", "tokens", "changes", "events"] as const;
 
 /** A store whose repository calls are recorded as "repository.method", outside transactions and in them. */
 export interface CountingStore {
@@ -39,6 +39,7 @@ export function countingStore(inner: Store, onCall: (call: string) => void = () 
   const store: Store = {
     ...wrap(inner),
     transaction: (fn, options) => inner.transaction((tx) => fn(wrap(tx)), options),
+    ...(inner.watchEvents ? { watchEvents: inner.watchEvents.bind(inner) } : {}),
     close: () => inner.close(),
   };
   return {

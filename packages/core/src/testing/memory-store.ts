@@ -5,6 +5,7 @@ import { createMemoryAccountRepository } from "./memory-account-repository.ts";
 import { createMemoryCatalogRepository } from "./memory-catalog-repository.ts";
 import { createMemoryContext, type MemoryContext } from "./memory-context.ts";
 import { createMemoryElementRepository } from "./memory-element-repository.ts";
+import { createMemoryEventLog } from "./memory-event-log.ts";
 import { createMemorySearchRepository } from "./memory-search-repository.ts";
 import { createMemorySessionRepository } from "./memory-session-repository.ts";
 import { createMemoryTokenRepository } from "./memory-token-repository.ts";
@@ -38,6 +39,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const prefix = `m${++created}.`;
   let commits = 0;
   let closed = false;
+  const watchers = new Set<() => void>();
   // Transactions one at a time, as on a database's one write connection.
   const queue = createSerialQueue();
   const queued = <T>(task: () => Promise<T>) => queue.run(task);
@@ -57,7 +59,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       try {
         const result = await fn(memoryRepositories(context, changes));
         readyToCommit(transactionOptions);
+        const lastEvent = committed.counters.get("event");
         if (draft.commit()) commits++;
+        if (committed.counters.get("event") !== lastEvent) {
+          // A watcher's failure is no reason to fail a transaction that has committed.
+          for (const watcher of watchers) Promise.resolve().then(watcher).catch(() => undefined);
+        }
         return result;
       } finally {
         draft.end();
@@ -74,6 +81,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   return {
     ...outsideTransactions(reads, transaction),
     transaction,
+    watchEvents(listener) {
+      const watcher = () => listener();
+      watchers.add(watcher);
+      return () => void watchers.delete(watcher);
+    },
     close() {
       closed = true;
       return queued(async () => undefined);
@@ -91,5 +103,6 @@ function memoryRepositories(context: MemoryContext, changes: ChangeClock): Repos
     sessions: createMemorySessionRepository(context.tables.sessions),
     tokens: createMemoryTokenRepository(context.tables.tokens),
     changes,
+    events: createMemoryEventLog(context),
   };
 }

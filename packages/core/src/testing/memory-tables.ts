@@ -7,6 +7,7 @@ import type { Profile } from "../access/profile.ts";
 import type { FieldAccess } from "../access/field-access.ts";
 import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
 import type { HistoryEntry } from "../elements/history-entry.ts";
+import type { ElementEvent } from "../events/element-event.ts";
 import type { ElementRevision } from "../elements/smart-element.ts";
 import type { SearchChange } from "../ports/search-repository.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
@@ -23,7 +24,8 @@ export interface Table<K, V> {
   values(): Iterable<V>;
 }
 
-export type CounterName = "element" | "structure" | "account" | "vault" | "history" | "definitions";
+/** `event`: the last seq given; `eventsPruned`: the last seq pruning removed. */
+export type CounterName = "element" | "structure" | "account" | "vault" | "history" | "definitions" | "event" | "eventsPruned";
 
 /** Key and value of each table. */
 interface Rows {
@@ -45,6 +47,8 @@ interface Rows {
   searchDomains: [string, SearchDomain];
   searchGenerations: [string, number];
   searchChanges: [number, SearchChange];
+  /** The event log by seq, in seq order. */
+  events: [number, ElementEvent];
   /** Id sequences and the definitions counter: they roll back with the rest. */
   counters: [CounterName, number];
 }
@@ -54,7 +58,7 @@ export type CommittedTables = { readonly [K in keyof Rows]: Map<Rows[K][0], Rows
 
 const NAMES = [
   "elements", "history", "structures", "enumerates", "lifecycles", "profiles", "fieldAccesses", "dashboards", "accounts", "roles", "groups",
-  "files", "blobs", "sessions", "tokens", "searchDomains", "searchGenerations", "searchChanges", "counters",
+  "files", "blobs", "sessions", "tokens", "searchDomains", "searchGenerations", "searchChanges", "events", "counters",
 ] as const satisfies readonly (keyof Rows)[];
 
 export function createCommittedTables(): CommittedTables {

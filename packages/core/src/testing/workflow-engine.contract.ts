@@ -150,6 +150,19 @@ export function workflowEngineContract(name: string, create: (needs: WorkflowEng
       expect(w.calls).toEqual([]);
     });
 
+    it("appends one element.state event per change, in its transaction: the transition (null for a forced state), the new revision, the actor", async () => {
+      const w = await world();
+      const start = await w.store.events.lastSeq();
+      await w.change("alice", { target: { transition: "submit" } });
+      await w.change("admin", { target: { state: "archived" } });
+      await expect(w.change("alice", { target: { transition: "publish" }, parameters: { pub_date: "1999-01-01" } })).rejects.toThrow();
+      const events = await w.store.events.after(start, 10);
+      expect(events.map((e) => [e.type, e.name, e.revision, e.state, e.actor, e.transition])).toEqual([
+        ["element.state", "ART_HELLO", 1, "review", "alice", { id: "submit", from: "draft", to: "review" }],
+        ["element.state", "ART_HELLO", 2, "archived", "admin", { id: null, from: "review", to: "archived" }],
+      ]);
+    });
+
     it("refuses a stale If-Match (412 CRUD0238) and a subject located before another change (WFL0409)", async () => {
       const w = await world();
       await refusedAsBefore(w, "CRUD0238", () => w.change("alice", { target: { transition: "submit" }, ifMatch: '"not-the-etag"' }));

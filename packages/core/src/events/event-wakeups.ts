@@ -1,0 +1,115 @@
+import type { Store } from "../ports/store.port.ts";
+
+/** A wait for new events, which its holder may give up. */
+export interface EventWait {
+  /** True once events after the seq waited from may exist; false at the timeout or when cancelled. */
+  readonly promise: Promise<boolean>;
+  /** Gives the wait up (a stream whose client left): it resolves false and holds nothing more. */
+  cancel(): void;
+}
+
+/** What live readers of the log (streams) wait on: one watcher per platform, however many readers. */
+export interface EventWakeups {
+  /** Waits until events after `after` may exist, at most `timeoutMs`. */
+  wait(after: number, timeoutMs: number): EventWait;
+}
+
+export interface EventWakeupsOptions {
+  /**
+   * How often the last seq is read while someone waits (500 ms by default): a notification the
+   * store missed or never sends (another process's commit) is caught within this.
+   */
+  readonly pollMs?: number;
+}
+
+interface Waiter {
+  readonly after: number;
+  done(found: boolean): void;
+}
+
+/**
+ * Wakes the readers waiting for new events: it reads the log's last seq when the store says events
+ * may have been appended (`Store.watchEvents`) and every `pollMs` besides, and wakes those waiting
+ * from an older seq. Reading the last seq is all it does: the readers read the log themselves, by
+ * seq, so a notification lost or repeated loses or doubles nothing. While nobody waits it holds no
+ * timer and no subscription.
+ * @example
+ * const wakeups = createEventWakeups(store);
+ * const { promise } = wakeups.wait(page.last, 15_000);
+ */
+export function createEventWakeups(store: Store, options: EventWakeupsOptions = {}): EventWakeups {
+  const pollMs = options.pollMs ?? 500;
+  const waiters = new Set<Waiter>();
+  // The last seq read; -1 before the first read.
+  let last = -1;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let unwatch: (() => void) | undefined;
+  let reading = false;
+  let readAgain = false;
+
+  const wake = () => {
+    for (const waiter of waiters) if (last > waiter.after) waiter.done(true);
+  };
+
+  async function check(): Promise<void> {
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = true;
+    try {
+      do {
+        readAgain = false;
+        try {
+          last = Math.max(last, await store.events.lastSeq());
+        } catch {
+          // The database is away for a moment: the next poll reads again.
+        }
+        wake();
+      } while (readAgain && waiters.size > 0);
+    } finally {
+      reading = false;
+    }
+  }
+
+  const start = () => {
+    if (timer) return;
+    timer = setInterval(() => void check(), pollMs);
+    timer.unref?.();
+    unwatch = store.watchEvents?.(() => void check());
+  };
+  const stopWhenIdle = () => {
+    if (waiters.size > 0 || !timer) return;
+    clearInterval(timer);
+    timer = undefined;
+    unwatch?.();
+    unwatch = undefined;
+  };
+
+  return {
+    wait(after, timeoutMs) {
+      let waiter: Waiter | undefined;
+      let timeout: ReturnType<typeof setTimeout> | undefined;
+      const promise = new Promise<boolean>((resolve) => {
+        const self: Waiter = {
+          after,
+          done(found) {
+            if (!waiters.delete(self)) return;
+            clearTimeout(timeout);
+            stopWhenIdle();
+            resolve(found);
+          },
+        };
+        waiter = self;
+        waiters.add(self);
+      });
+      timeout = setTimeout(() => waiter?.done(false), timeoutMs);
+      timeout.unref?.();
+      start();
+      // What is already known may answer at once; a read confirms what was known before this wait.
+      if (last > after) waiter?.done(true);
+      else void check();
+      return { promise, cancel: () => waiter?.done(false) };
+    },
+  };
+}

@@ -275,7 +275,8 @@ async function runPostgres(tempDir: string): Promise<StoreFigures> {
     let built = 0;
     try {
       const { rows: indexes } = await db.query<{ name: string; sql: string }>(
-        `select indexname as name, indexdef as sql from pg_indexes where tablename in ('elements', 'element_sort_keys') and indexname not like '%pkey'`,
+        `select indexname as name, indexdef as sql from pg_indexes where tablename in ('elements', 'element_sort_keys')
+         and indexname not in (select conname from pg_constraint)`,
       );
       for (const { name } of indexes) await db.query(`drop index "${name}"`);
       await db.query("alter table elements disable trigger elements_sort_keys");

@@ -145,7 +145,8 @@ function mergedFieldPageSql(
   };
 }
 
-function sortExpression(term: OrderTerm): string {
+/** The SQL value an order term sorts on. */
+export function sortExpression(term: OrderTerm): string {
   if (term.kind === "field") return fieldSortExpression(term.key);
   if (!Object.hasOwn(PROPERTY_COLUMNS, term.key)) throw new Error(`Unknown sort property "${term.key}"`);
   return PROPERTY_COLUMNS[term.key as SortableProperty];

@@ -168,18 +168,20 @@ export function createFilterPlanner(client: Database): FilterPlanner {
       const cap = probeCap(groupedPageSql(query) ? Math.max(reach, SMALL_GROUP) : reach, total, walkCost(query.filter!, terms));
       const best = fewest(query, seeks, cap);
       if (best) return { kind: "seek", seek: best.seek };
-      // Each seek finds too many for the rule, if the filter keeps what it finds; a seek whose rows it keeps few of may not.
+      // Each seek finds too many for the rule, if the filter keeps what it finds; one whose rows it keeps few of may not.
       const filtered = conditionsOf(query.filter!).length;
+      let sparse: { seek: Seek; found: number } | undefined;
       for (const seek of seeks) {
         // A filter of the seek's conditions only keeps every row it finds.
         if (seek.conditions.length === filtered) continue;
         const share = density(query, seek);
         // Keeping a quarter or more at most doubles the bound: not worth a second probe.
         if (share >= 0.25) continue;
-        const bound = Math.min(MAX_PROBE, Math.ceil(cap / Math.sqrt(share)));
-        if (probe(query, seek, bound) < bound) return { kind: "seek", seek };
+        const bound = Math.min(MAX_PROBE, Math.ceil(cap / Math.sqrt(share)), sparse ? sparse.found : Infinity);
+        const found = probe(query, seek, bound);
+        if (found < bound) sparse = { seek, found };
       }
-      return { kind: "walk" };
+      return sparse ? { kind: "seek", seek: sparse.seek } : { kind: "walk" };
     },
     count(query) {
       const seeks = filterSeeks(query, lookups);

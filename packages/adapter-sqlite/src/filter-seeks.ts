@@ -1,5 +1,6 @@
 import { MERGED_FIELD_STRUCTURES, type ElementQuery, type FieldCondition, type FilterCondition, type FilterNode, type FilterProperty, type PropertyCondition } from "@lineage/core";
 import { fieldIndexName } from "./field-indexes.ts";
+import { compileFilter, MAX_BOUND_VALUES } from "./filter-sql.ts";
 import { ID_INDEX, INITID_INDEX, keyedIndexName, type KeyedProperty, type ListScope } from "./list-indexes.ts";
 
 /*
@@ -81,7 +82,8 @@ function propertyIndex(property: FilterProperty, scope: ListScope): string {
  * The seeks of a query's filter, each with the indexes it reads; `"none"` when a field seek may hold
  * for no structure of the list (the filter then holds for no element). A field seek whose structures
  * are not all known, or one of which lacks the field's index, or that would read more structures
- * than a merge does (MERGED_FIELD_STRUCTURES), is left out: the page is then walked.
+ * than a merge does (MERGED_FIELD_STRUCTURES) or bind more values than SQLite does (each arm
+ * tests the filter), is left out: the page is then walked.
  */
 export function filterSeeks(query: Pick<ElementQuery, "filter" | "structures" | "status">, lookups: SeekLookups): Seek[] | "none" {
   if (!query.filter) return [];
@@ -103,6 +105,7 @@ export function filterSeeks(query: Pick<ElementQuery, "filter" | "structures" | 
     const structures = holding && listed ? holding.filter((name) => listed.includes(name)) : holding ?? listed ?? lookups.everyStructure(query.status);
     if (structures?.length === 0) return "none";
     if (!structures || structures.length > MERGED_FIELD_STRUCTURES) continue;
+    if (structures.length * (2 + compileFilter(query.filter).params.length) >= MAX_BOUND_VALUES) continue;
     const arms = structures.map((structure) => ({ structure, index: fieldIndexName(structure, field, "asc") }));
     if (arms.every((arm) => lookups.hasIndex(arm.index))) seeks.push({ kind: "field", field, conditions: sought, arms });
   }

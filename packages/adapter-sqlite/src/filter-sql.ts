@@ -29,6 +29,12 @@ export interface FilterSql {
   readonly params: readonly unknown[];
 }
 
+/**
+ * How many values a statement may bind (SQLITE_MAX_VARIABLE_NUMBER, as better-sqlite3 builds SQLite):
+ * a statement that tests a filter in several arms binds its values in each, up to this many in all.
+ */
+export const MAX_BOUND_VALUES = 32_766;
+
 /** Writes the placeholder of the n-th value (`?` by default; `@name` for statements with named parameters). */
 export type Placeholder = (index: number) => string;
 
@@ -120,7 +126,8 @@ function conditionSql(condition: FilterCondition, values: Values, bind: Bind): s
     case "isempty": return values.empty();
     case "isnotempty": return `not (${values.empty()})`;
     case "neq": return `not (${values.any((value) => `${value} = ${bind(wanted[0])}`)})`;
-    case "in": return values.any((value) => `${value} in (${wanted.map((item) => bind(item)).join(", ")})`);
+    // One JSON array, whatever the count (FILTER_LIMITS allows more values than SQLite binds): each value keeps its type.
+    case "in": return values.any((value) => `${value} in (select value from json_each(${bind(JSON.stringify(wanted))}))`);
     case "startswith": return values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) = 1`);
     case "contains": return values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) > 0`);
     case "doesnotcontain": return `not (${values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) > 0`)})`;

@@ -206,6 +206,16 @@ describe("a filtered page", () => {
     expect(seeks).toBeGreaterThan(100);
   }, 120_000);
 
+  it("binds any number of values: 40 `in` conditions of 1,000 values each, tested in every part of a merge", async () => {
+    const many = (id: string, values: FilterValue[]) => field(id, "in", values, { comparison: "number", indexed: true });
+    const filter = and(...Array.from({ length: 40 }, (_, i) => many("n", Array.from({ length: 1000 }, (_, v) => v - 4 - (i % 2)))));
+    for (const orderBy of [[by("title")], [by("n", "desc", "field"), by("id", "desc")]]) {
+      const query: ElementQuery = { status: "alive", structures: ["fa", "fb"], filter, orderBy, limit: 10, offset: 3 };
+      expect((await sqlite.elements.list(query)).map((row) => row.id)).toEqual((await memory.elements.list(query)).map((row) => row.id));
+      expect(await sqlite.elements.count(query)).toBe(await memory.elements.count(query));
+    }
+  });
+
   it("of a field order, one structure's or merged from several, is the same page walked and sought", async () => {
     for (const filter of filters()) {
       const reduced = withoutConstants(filter);

@@ -20,7 +20,9 @@ import { fieldPath, fieldSortExpression, sqlText } from "./field-indexes.ts";
  *
  * A single value is written with the expression the field indexes are made on (fieldSortExpression),
  * so that SQLite reads an equality or a range from a field's index; the conditions of an `and` are
- * terms of the WHERE of their own, each one an index may serve.
+ * terms of the WHERE of their own, each one an index may serve. A `single` field is read as the one
+ * value its shape says it keeps: a list stored there against its structure's definition (filter-match.ts
+ * would read its items) is compared as its JSON text.
  */
 
 /** A compiled filter: the condition, and the values its placeholders take, in order. */

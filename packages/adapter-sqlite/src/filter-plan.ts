@@ -35,7 +35,8 @@ import { createStatementCache } from "./statement-cache.ts";
  * to the bound for found × share matches: the walk is chosen only when the filter keeps enough.
  *
  * Two orders need no probe: when the order's first key is a seek's own (a date range ordered by
- * that date), the walk reads the range from the order's index, in order; when the order is the id
+ * that date), the walk reads the range from the order's index, in order (other seeks are still
+ * probed: they may find fewer rows than the range holds); when the order is the id
  * and a seek is one equality, its index gives its rows in the id's order (status, key, id; one
  * structure's after another's merged), and the seek reads up to the page's end only.
  */
@@ -159,19 +160,21 @@ export function createFilterPlanner(client: Database): FilterPlanner {
       const seeks = filterSeeks(query, lookups);
       if (seeks === "none") return { kind: "none" };
       const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
-      if (seeks.length === 0 || seeks.some((seek) => walksSeek(seek, terms, query))) return { kind: "walk" };
-      const inOrder = seeks.find((seek) => seeksInOrder(seek, terms));
+      // A seek the walk reads in order needs no reading of its own; the others may still find fewer rows than the walk passes.
+      const candidates = seeks.filter((seek) => !walksSeek(seek, terms, query));
+      if (candidates.length === 0) return { kind: "walk" };
+      const inOrder = candidates.find((seek) => seeksInOrder(seek, terms));
       if (inOrder) return { kind: "seek", seek: inOrder };
       const total = highestId.get() as number;
       const reach = query.offset + (query.limit ?? total);
       // A grouped order counts its groups' rows up to SMALL_GROUP, filtered: its walk reaches that far.
       const cap = probeCap(groupedPageSql(query) ? Math.max(reach, SMALL_GROUP) : reach, total, walkCost(query.filter!, terms));
-      const best = fewest(query, seeks, cap);
+      const best = fewest(query, candidates, cap);
       if (best) return { kind: "seek", seek: best.seek };
       // Each seek finds too many for the rule, if the filter keeps what it finds; one whose rows it keeps few of may not.
       const filtered = conditionsOf(query.filter!).length;
       let sparse: { seek: Seek; found: number } | undefined;
-      for (const seek of seeks) {
+      for (const seek of candidates) {
         // A filter of the seek's conditions only keeps every row it finds.
         if (seek.conditions.length === filtered) continue;
         const share = density(query, seek);

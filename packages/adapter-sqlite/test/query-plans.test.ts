@@ -367,6 +367,11 @@ describe("filtered list pages", () => {
       expect(steps).toMatch(/^SEARCH elements USING COVERING INDEX elements_(structure_)?by_cdate_desc_idx \(status=\? AND (structure=\? AND )?created_at>\? AND created_at<\?\)/);
       for (const offset of [0, 300]) expect(client.prepare(page.sql).pluck().all(...page.bind({ ...filtered, offset }))).toEqual(sorted({ ...filtered, offset }));
     }
+    // With a condition that keeps one element: read through that condition's index rather than the whole range.
+    const rare = query({ kind: "group", logic: "and", nodes: [...(range.kind === "group" ? range.nodes : []), property("name", "eq", ["N505"])] }, {
+      orderBy: [by("cdate", "desc")],
+    });
+    expect(planner.page(rare)).toMatchObject({ kind: "seek", seek: { kind: "property", property: "name" } });
   });
 
   it("ordered by id, by an equality: the condition's index gives the id's order, nothing sorted", () => {

@@ -5,12 +5,15 @@ import type { ElementCountQuery, ElementQuery, ElementRepository, ElementRevisio
 import { withoutConstants } from "./constant-filter.ts";
 import { countSql, type CountStatement } from "./element-count.ts";
 import { registerFilterFunctions } from "./filter-functions.ts";
+import { createFilterPlanner } from "./filter-plan.ts";
 import { compileFilter } from "./filter-sql.ts";
 import { groupedPageSql, prepareGroupedPage, type GroupedPage } from "./grouped-page.ts";
 import { listPageSql, type PageStatement } from "./list-statement.ts";
 import { ID_INDEX } from "./list-indexes.ts";
 import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
 import { elements, history } from "./schema.ts";
+import { seekCountSql, seekPageSql } from "./seek-statements.ts";
+import { createStatementCache } from "./statement-cache.ts";
 
 /** The columns of a revision, in the order every read selects them (toRevision maps them). */
 const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile`;
@@ -48,8 +51,8 @@ export const PROFILES_IN_USE = "select value from json_each(?) as wanted where e
  * Batch reads take their keys as one JSON array (`json_each`): one prepared statement serves any
  * number of keys, with no limit on bound variables to chunk around.
  * Writes expect the connection's transaction to be open (the store runs them in one).
- * A filtered list walks its order's index, the filter tested on each entry; its statements are
- * written per shape of filter (filter-sql.ts), its values bound.
+ * A filtered list walks its order's index or reads the rows a condition's index finds, whichever
+ * costs less (filter-plan.ts); its statements are written per shape of filter, its values bound.
  */
 export function createElementRepository(db: BetterSQLite3Database, client: Database): ElementRepository {
   registerFilterFunctions(client);
@@ -74,6 +77,8 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
   const lists = new Map<string, ListStatements>();
   const counts = new Map<string, { readonly statement: Statement; readonly bind: CountStatement["bind"] }>();
+  const planner = createFilterPlanner(client);
+  const prepared = createStatementCache(client);
   // The walk of a list's order (list-statement.ts, grouped-page.ts).
   const walkedIds = (query: ElementQuery): number[] => {
     // Field orders name their structure in the statement (list-statement.ts); other orders bind it.
@@ -94,8 +99,21 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     }
     return statement.grouped?.ids(query) ?? (statement.ids.all(...statement.bind(query)) as number[]);
   };
-  // One statement SQLite plans (element-count.ts).
-  const countOf = (query: ElementCountQuery): number => {
+  const pageIds = (query: ElementQuery): number[] => {
+    const plan = query.filter ? planner.page(query) : { kind: "walk" as const };
+    if (plan.kind === "none") return [];
+    if (plan.kind === "walk") return walkedIds(query);
+    const { sql, params } = seekPageSql(query, plan.seek);
+    return prepared(sql).pluck().all(...params) as number[];
+  };
+  // A count through a seek when its filter has one (filter-plan.ts), else one statement SQLite plans (element-count.ts).
+  const countOf = client.transaction((query: ElementCountQuery): number => {
+    const plan = query.filter ? planner.count(query) : { kind: "walk" as const };
+    if (plan.kind === "none") return 0;
+    if (plan.kind === "seek") {
+      const { sql, params } = seekCountSql(query, plan.seek);
+      return prepared(sql).pluck().get(...params) as number;
+    }
     const key = JSON.stringify([query.structures?.length === 1 ? 1 : query.structures ? "many" : "all", query.readable !== undefined,
       query.filter ? compileFilter(query.filter).sql : null]);
     let statement = counts.get(key);
@@ -106,10 +124,10 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       counts.set(key, statement);
     }
     return statement.statement.get(...statement.bind(query)) as number;
-  };
-  // The page's ids, then their rows, in one read transaction: all see the same commits.
+  });
+  // The plan, the page's ids, then their rows, in one read transaction: all see the same commits.
   const readPage = client.transaction((query: ElementQuery) => {
-    const ids = walkedIds(query);
+    const ids = pageIds(query);
     if (ids.length === 0) return [];
     const found = new Map((ids.length === 1 ? byId.all(ids[0]) : byIds.all(JSON.stringify(ids))).map((row) => [row[0], row]));
     return ids.map((id) => toRevision(found.get(id)!));

@@ -35,7 +35,7 @@ export function fieldSortExpression(field: string): string {
 }
 
 /** The name of a field order's index: a digest, since structure and field names may hold any character. */
-function fieldIndexName(structure: string, field: string, direction: "asc" | "desc"): string {
+export function fieldIndexName(structure: string, field: string, direction: "asc" | "desc"): string {
   const digest = createHash("sha256").update(`${structure}\u0000${field}\u0000${LAYOUT}`).digest("hex").slice(0, 20);
   return `elements_field_${digest}${direction === "desc" ? "_desc" : ""}_idx`;
 }

@@ -20,7 +20,9 @@ import { fieldPath, fieldSortExpression, sqlText } from "./field-indexes.ts";
  *
  * A single value is written with the expression the field indexes are made on (fieldSortExpression),
  * so that SQLite reads an equality or a range from a field's index; the conditions of an `and` are
- * terms of the WHERE of their own, each one an index may serve.
+ * terms of the WHERE of their own, each one an index may serve. A `single` field is read as the one
+ * value its shape says it keeps: a list stored there against its structure's definition (filter-match.ts
+ * would read its items) is compared as its JSON text.
  */
 
 /** A compiled filter: the condition, and the values its placeholders take, in order. */
@@ -28,6 +30,12 @@ export interface FilterSql {
   readonly sql: string;
   readonly params: readonly unknown[];
 }
+
+/**
+ * How many values a statement may bind (SQLITE_MAX_VARIABLE_NUMBER, as better-sqlite3 builds SQLite):
+ * a statement that tests a filter in several arms binds its values in each, up to this many in all.
+ */
+export const MAX_BOUND_VALUES = 32_766;
 
 /** Writes the placeholder of the n-th value (`?` by default; `@name` for statements with named parameters). */
 export type Placeholder = (index: number) => string;
@@ -120,7 +128,8 @@ function conditionSql(condition: FilterCondition, values: Values, bind: Bind): s
     case "isempty": return values.empty();
     case "isnotempty": return `not (${values.empty()})`;
     case "neq": return `not (${values.any((value) => `${value} = ${bind(wanted[0])}`)})`;
-    case "in": return values.any((value) => `${value} in (${wanted.map((item) => bind(item)).join(", ")})`);
+    // One JSON array, whatever the count (FILTER_LIMITS allows more values than SQLite binds): each value keeps its type.
+    case "in": return values.any((value) => `${value} in (select value from json_each(${bind(JSON.stringify(wanted))}))`);
     case "startswith": return values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) = 1`);
     case "contains": return values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) > 0`);
     case "doesnotcontain": return `not (${values.any((value) => `instr(${FOLD_FUNCTION}(${value}), ${text()}) > 0`)})`;

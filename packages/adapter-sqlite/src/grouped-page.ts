@@ -21,7 +21,7 @@ const GROUPED_KEYS: Readonly<Record<string, string>> = {
 };
 
 /** A group of fewer rows than this is sorted; a larger one walks the next key's index. */
-const SMALL_GROUP = 2_000;
+export const SMALL_GROUP = 2_000;
 /** Past this many groups before the page, the page is read as one sorted statement (the first key's values barely repeat). */
 const MAX_GROUPS = 2_000;
 

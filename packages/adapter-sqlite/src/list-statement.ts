@@ -1,6 +1,6 @@
 import { decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
 import { fieldSortExpression, sqlText } from "./field-indexes.ts";
-import { compileFilter } from "./filter-sql.ts";
+import { compileFilter, MAX_BOUND_VALUES } from "./filter-sql.ts";
 import {
   ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, STRUCTURE_DESC_INDEX, type KeyDirection, type KeyedProperty, type ListScope,
 } from "./list-indexes.ts";
@@ -80,7 +80,9 @@ export function listPageSql(query: PageQuery): PageStatement {
   const filter = filterTerm(query);
   if (filter) binders.push(FILTER_VALUES);
   binders.push((q) => [q.offset]);
-  const merged = structures && structures.length > 1
+  // Each part of a merge tests the filter, binding its values again: past SQLite's bound, one statement reads them all.
+  const perPart = 3 + (query.filter ? compileFilter(query.filter).params.length : 0);
+  const merged = structures && structures.length > 1 && structures.length * perPart < MAX_BOUND_VALUES
     ? mergedFieldPageSql(terms, structures, limit, readable, filter) ?? mergedPageSql(terms, structures.length, limit, readable, filter)
     : undefined;
   if (merged) return merged;
@@ -145,7 +147,8 @@ function mergedFieldPageSql(
   };
 }
 
-function sortExpression(term: OrderTerm): string {
+/** The SQL value an order term sorts on. */
+export function sortExpression(term: OrderTerm): string {
   if (term.kind === "field") return fieldSortExpression(term.key);
   if (!Object.hasOwn(PROPERTY_COLUMNS, term.key)) throw new Error(`Unknown sort property "${term.key}"`);
   return PROPERTY_COLUMNS[term.key as SortableProperty];

@@ -3,17 +3,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm, type SmartField } from "@lineage/core";
+import {
+  createPlatform, SORTABLE_PROPERTIES, type ElementQuery, type FieldCondition, type FilterNode, type OrderTerm, type PropertyCondition, type SmartField,
+} from "@lineage/core";
+import { countSql } from "../src/element-count.ts";
 import { BATCH_READS, PROFILES_IN_USE } from "../src/element-repository.ts";
+import { registerFilterFunctions } from "../src/filter-functions.ts";
+import { createFilterPlanner, type FilterPlanner } from "../src/filter-plan.ts";
+import { compileFilter } from "../src/filter-sql.ts";
 import { groupedPageSql } from "../src/grouped-page.ts";
-import { listPageSql } from "../src/list-statement.ts";
-import { readableKeys } from "../src/readable-condition.ts";
+import { listPageSql, sortExpression } from "../src/list-statement.ts";
+import { READABLE_CONDITION, readableKeys } from "../src/readable-condition.ts";
+import { seekCountSql, seekPageSql, seekProbeSql } from "../src/seek-statements.ts";
 import { openSqliteStore } from "../src/index.ts";
 
 const ROWS = 30_000;
 const STRUCTURES = 10;
 const dataDir = mkdtempSync(join(tmpdir(), "lineage-sqlite-plans-"));
 let client: Database.Database;
+let planner: FilterPlanner;
 
 /** A field of each type a list may sort on; the last ones have no index (docs/limits.md). */
 const FIELDS: SmartField[] = [
@@ -50,6 +58,8 @@ beforeAll(async () => {
       case when i % 3 = 0 then 'P' || (i % 10) end
     from n`).run(ROWS);
   client.exec("analyze");
+  registerFilterFunctions(client);
+  planner = createFilterPlanner(client);
 });
 afterAll(() => {
   client.close();
@@ -253,6 +263,155 @@ describe("list pages", () => {
     expect(listPageSql({ orderBy: [by("title")], limit: 10 }).sql).toMatch(/ limit 10 offset \?$/);
     expect(listPageSql({ orderBy: [by("title")], limit: null }).sql).toMatch(/ limit -1 offset \?$/);
     expect(() => listPageSql({ orderBy: [by("title")], limit: 1.5 })).toThrow(RangeError);
+  });
+});
+
+describe("filtered list pages", () => {
+  const field = (id: string, operator: FieldCondition["operator"], values: FieldCondition["values"], comparison: FieldCondition["comparison"] = "text"): FieldCondition => ({
+    kind: "field", field: id, comparison, shape: "single", operator, values, indexed: true,
+  });
+  const property = (key: PropertyCondition["property"], operator: PropertyCondition["operator"], values: PropertyCondition["values"]): PropertyCondition => ({
+    kind: "property", property: key, comparison: typeof values[0] === "number" ? "number" : "text", operator, values,
+  });
+  const query = (filter: FilterNode, rest: Partial<ElementQuery> = {}): ElementQuery => ({
+    status: "alive", filter, orderBy: [by("title")], limit: 10, offset: 0, ...rest,
+  });
+  const explain = (sql: string, params: readonly unknown[]) =>
+    (client.prepare(`explain query plan ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join("\n");
+  /** True when a statement's program reads a column of `elements` from its rows, not from an index's entries. */
+  const readsRows = (sql: string, params: readonly unknown[]): boolean => {
+    const root = client.prepare("select rootpage from sqlite_master where type = 'table' and name = 'elements'").pluck().get();
+    const program = client.prepare(`explain ${sql}`).all(...params) as { opcode: string; p1: number; p2: number }[];
+    const rows = new Set(program.filter((op) => op.opcode === "OpenRead" && op.p2 === root).map((op) => op.p1));
+    return program.some((op) => op.opcode === "Column" && rows.has(op.p1));
+  };
+  /** The page as a sort of the whole table gives it (no index, the filter tested on every row). */
+  const sorted = (q: ElementQuery): number[] => {
+    const filter = compileFilter(q.filter!);
+    const where = ["status = ?", "fixed = 0"];
+    const params: unknown[] = [q.status];
+    if (q.structures) {
+      where.push("structure in (select value from json_each(?))");
+      params.push(JSON.stringify(q.structures));
+    }
+    if (q.readable) {
+      where.push(READABLE_CONDITION);
+      params.push(readableKeys(q.readable));
+    }
+    where.push(filter.sql);
+    const order = [...q.orderBy, by("id", "desc")].map((term) => `${sortExpression(term)} ${term.direction}`).join(", ");
+    const sql = `select id from elements not indexed where ${where.join(" and ")} order by ${order} limit ${q.limit ?? -1} offset ?`;
+    return client.prepare(sql).pluck().all(...params, ...filter.params, q.offset) as number[];
+  };
+
+  it("of a structure, by a selective indexed field's equality: read from that field's index, the rights tested on its entries, then sorted", async () => {
+    // f_docid = 42: 30 of s2's 3,000 elements; the reader may not view those under P2, a third of them.
+    const filtered = query(field("f_docid", "eq", [42], "number"), { structures: ["s2"], readable: { structures: ["s2"], profiles: [] } });
+    const plan = planner.page(filtered);
+    expect(plan.kind).toBe("seek");
+    if (plan.kind !== "seek") return;
+    const { sql, params } = seekPageSql(filtered, plan.seek);
+    expect(sql).toContain(READABLE_CONDITION);
+    expect(explain(sql, params)).toMatch(/^SEARCH elements USING INDEX elements_field_\w+ \(status=\? AND <expr>=\?\)\n(.+\n)*USE TEMP B-TREE FOR ORDER BY$/);
+    // The probe reads the field's index alone: the value, the profile and (as its partial index's constant) the structure.
+    const probe = seekProbeSql(filtered, plan.seek, 100);
+    expect(probe.sql).toContain(READABLE_CONDITION);
+    expect(explain(probe.sql, probe.params)).toMatch(/SEARCH elements USING INDEX elements_field_\w+ \(status=\? AND <expr>=\?\)/);
+    expect(readsRows(probe.sql, probe.params)).toBe(false);
+    expect(readsRows(sql, params)).toBe(true);
+    const store = openSqliteStore({ dataDir });
+    try {
+      for (const offset of [0, 5, 12]) {
+        const page = { ...filtered, offset };
+        const ids = (await store.elements.list(page)).map((row) => row.id);
+        expect(ids).toEqual(sorted(page));
+        expect(ids.length).toBeGreaterThan(0);
+      }
+      const all = sorted({ ...filtered, limit: null });
+      expect(await store.elements.count(filtered)).toBe(all.length);
+      expect(all.length).toBeLessThan(sorted({ ...filtered, readable: undefined, limit: null }).length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("of the whole collection, by a selective property's equality: read from that property's index, entries only, then sorted", () => {
+    const filtered = query(property("name", "eq", ["N505"]), { readable: READER, orderBy: [by("mdate", "desc")] });
+    const plan = planner.page(filtered);
+    expect(plan.kind).toBe("seek");
+    if (plan.kind !== "seek") return;
+    const { sql, params } = seekPageSql(filtered, plan.seek);
+    expect(explain(sql, params)).toMatch(/^SEARCH elements USING INDEX elements_by_name_idx \(status=\? AND name=\?\)(\n.+)*\nUSE TEMP B-TREE FOR ORDER BY$/);
+    const probe = seekProbeSql(filtered, plan.seek, 100);
+    expect(explain(probe.sql, probe.params)).toMatch(/SEARCH elements USING COVERING INDEX elements_by_name_idx \(status=\? AND name=\?\)/);
+  });
+
+  it("by a condition a third of the elements pass: the order's index walked, a property tested on its entries (no row read), rights too", () => {
+    const filtered = query(property("state", "eq", ["e1"]), { readable: READER });
+    expect(planner.page(filtered)).toEqual({ kind: "walk" });
+    const page = listPageSql(filtered);
+    expect(explain(page.sql, page.bind(filtered))).toMatch(/^SEARCH elements USING COVERING INDEX elements_by_title_idx \(status=\?\)\n/);
+    for (const offset of [0, 150, 1400]) expect(client.prepare(page.sql).pluck().all(...page.bind({ ...filtered, offset }))).toEqual(sorted({ ...filtered, offset }));
+  });
+
+  it("by a date range ordered by that date: the range read from the order's index, in order", () => {
+    const range: FilterNode = {
+      kind: "group", logic: "and", nodes: [property("cdate", "gte", ["2024-01-01T00:00:20"]), property("cdate", "lt", ["2024-01-01T00:00:30"])],
+    };
+    for (const scope of [{}, { structures: ["s3"] }]) {
+      const filtered = query(range, { ...scope, orderBy: [by("cdate", "desc")] });
+      expect(planner.page(filtered)).toEqual({ kind: "walk" });
+      const page = listPageSql(filtered);
+      const steps = explain(page.sql, page.bind(filtered));
+      expect(steps).not.toMatch(/TEMP B-TREE/);
+      expect(steps).toMatch(/^SEARCH elements USING COVERING INDEX elements_(structure_)?by_cdate_desc_idx \(status=\? AND (structure=\? AND )?created_at>\? AND created_at<\?\)/);
+      for (const offset of [0, 300]) expect(client.prepare(page.sql).pluck().all(...page.bind({ ...filtered, offset }))).toEqual(sorted({ ...filtered, offset }));
+    }
+    // With a condition that keeps one element: read through that condition's index rather than the whole range.
+    const rare = query({ kind: "group", logic: "and", nodes: [...(range.kind === "group" ? range.nodes : []), property("name", "eq", ["N505"])] }, {
+      orderBy: [by("cdate", "desc")],
+    });
+    expect(planner.page(rare)).toMatchObject({ kind: "seek", seek: { kind: "property", property: "name" } });
+  });
+
+  it("ordered by id, by an equality: the condition's index gives the id's order, nothing sorted", () => {
+    for (const filter of [property("state", "eq", ["e0"]), field("f_enum", "eq", ["c1"])]) {
+      const filtered = query(filter, { structures: ["s1", "s4"], orderBy: [by("id", "desc")], offset: 2000 });
+      const plan = planner.page(filtered);
+      expect(plan.kind).toBe("seek");
+      if (plan.kind !== "seek") continue;
+      const { sql, params } = seekPageSql(filtered, plan.seek);
+      expect(explain(sql, params)).not.toMatch(/TEMP B-TREE/);
+      expect(client.prepare(sql).pluck().all(...params)).toEqual(sorted(filtered));
+    }
+  });
+
+  it("by an and whose conditions each keep many elements but together none: sought, not walked to the end", () => {
+    // A third of s1 has state e1, another third f_enum c0, and no element both (both follow i % 3).
+    const filtered = query({ kind: "group", logic: "and", nodes: [property("state", "eq", ["e1"]), field("f_enum", "eq", ["c0"])] }, { structures: ["s1"] });
+    const plan = planner.page(filtered);
+    expect(plan).toMatchObject({ kind: "seek", seek: { kind: "field", field: "f_enum" } });
+    expect(sorted(filtered)).toEqual([]);
+    const { sql, params } = seekPageSql(filtered, (plan as { seek: Parameters<typeof seekPageSql>[1] }).seek);
+    expect(client.prepare(sql).pluck().all(...params)).toEqual([]);
+  });
+
+  it("counted on an index's entries: a property's, an indexed field's in each structure", () => {
+    const byState = { status: "alive" as const, filter: property("state", "eq", ["e1"]), readable: READER };
+    const statePlan = planner.count(byState);
+    expect(statePlan.kind).toBe("seek");
+    if (statePlan.kind !== "seek") return;
+    const count = seekCountSql(byState, statePlan.seek);
+    expect(explain(count.sql, count.params)).toMatch(/^SCAN CONSTANT ROW\nSCALAR SUBQUERY \d+\nSEARCH elements USING COVERING INDEX elements_by_state_idx \(status=\? AND state=\?\)/);
+    const plain = countSql(byState);
+    expect(client.prepare(count.sql).pluck().get(...count.params)).toBe(client.prepare(plain.sql).pluck().get(...plain.bind(byState)));
+    const byEnum = { status: "alive" as const, structures: ["s1", "s4"], filter: field("f_enum", "eq", ["c2"]) };
+    const plan = planner.count(byEnum);
+    expect(plan.kind).toBe("seek");
+    if (plan.kind !== "seek") return;
+    const { sql, params } = seekCountSql(byEnum, plan.seek);
+    expect(explain(sql, params).match(/SEARCH elements USING INDEX elements_field_\w+ \(status=\? AND <expr>=\?\)/g)).toHaveLength(2);
+    expect(client.prepare(sql).pluck().get(...params)).toBe(sorted({ ...byEnum, orderBy: [], limit: null, offset: 0 }).length);
   });
 });
 

@@ -5,6 +5,7 @@ import type { ElementFilter } from "../queries/element-filter.ts";
 import { matchesFilter } from "../queries/filter-match.ts";
 import { parseFilter } from "../queries/parse-filter.ts";
 import { SEARCH_STRUCTURE } from "../queries/saved-searches.ts";
+const FOLDER_STRUCTURE = "DIR";
 import type { Definitions } from "../scope/definitions.ts";
 import type { SmartStructure } from "../structures/smart-structure.ts";
 import type { SearchDomain } from "./search-domain.ts";
@@ -19,6 +20,8 @@ import type { SearchDomain } from "./search-domain.ts";
 
 /** Which elements a domain's collections let in, and the elements those collections are. */
 export interface CollectionRules {
+  /** The domain's members among the elements of its structures, as a list filter (a store applies it to the lists of the domain). */
+  readonly filter: ElementFilter;
   admits(element: ElementRevision): boolean;
   /** The initids of the folders and saved searches the domain's configs name. */
   readonly sources: ReadonlySet<number>;
@@ -29,11 +32,13 @@ export interface CollectionSources {
   readonly store: Store;
   definitions(): Promise<Definitions>;
   /** The initids a folder holds. */
-  folderMembers(folder: ElementRevision): Promise<ReadonlySet<number>>;
+  folderMembers(folder: ElementRevision): Promise<readonly number[]>;
 }
 
-type Admits = (element: ElementRevision) => boolean;
-const NOTHING: Admits = () => false;
+const NOTHING: ElementFilter = { kind: "group", logic: "or", nodes: [] };
+const EVERYTHING: ElementFilter = { kind: "group", logic: "and", nodes: [] };
+const structuresIn = (names: readonly string[]): ElementFilter => ({ kind: "property", property: "fromname", comparison: "text", operator: "in", values: names });
+const both = (a: ElementFilter, b: ElementFilter): ElementFilter => ({ kind: "group", logic: "and", nodes: [a, b] });
 
 /** The rules of a domain's collections; undefined when no config names one (every element of its structures is in). */
 export async function collectionRules(domain: SearchDomain, sources: CollectionSources): Promise<CollectionRules | undefined> {
@@ -41,57 +46,54 @@ export async function collectionRules(domain: SearchDomain, sources: CollectionS
   if (named.length === 0) return undefined;
   const definitions = await sources.definitions();
   const found = new Map((await sources.store.elements.latestByNames(named)).map((element) => [element.name!, element]));
-  const rules = new Map<string, Admits>();
-  for (const name of named) rules.set(name, await collectionRule(found.get(name), definitions, sources));
-  // A structure with a config naming no collection is all in; else an element is in when one of its configs' collections admits it.
-  const byStructure = new Map<string, Admits[] | "all">();
-  for (const config of domain.configs) {
-    const current = byStructure.get(config.structure);
-    if (current === "all") continue;
-    if (!config.collection) byStructure.set(config.structure, "all");
-    else byStructure.set(config.structure, [...(current ?? []), rules.get(config.collection)!]);
-  }
+  const rules = new Map<string, ElementFilter>();
+  for (const name of named) rules.set(name, await collectionFilter(found.get(name), definitions, sources));
+  // An element of a structure is in when one of that structure's configs lets it in: one naming no collection lets all in.
+  const structures = [...new Set(domain.configs.map((config) => config.structure))];
+  const filter: ElementFilter = {
+    kind: "group", logic: "or",
+    nodes: structures.map((structure) => {
+      const configs = domain.configs.filter((config) => config.structure === structure);
+      const admits = configs.some((config) => !config.collection) ? EVERYTHING : { kind: "group", logic: "or", nodes: configs.map((config) => rules.get(config.collection!)!) } as const;
+      return both(structuresIn([structure]), admits);
+    }),
+  };
   return {
-    admits: (element) => {
-      const of = byStructure.get(element.structure);
-      return of === "all" || (of !== undefined && of.some((admits) => admits(element)));
-    },
+    filter,
+    admits: (element) => matchesFilter(filter, element),
     sources: new Set([...found.values()].map((element) => element.initid)),
   };
 }
 
-async function collectionRule(collection: ElementRevision | undefined, definitions: Definitions, sources: CollectionSources): Promise<Admits> {
+async function collectionFilter(collection: ElementRevision | undefined, definitions: Definitions, sources: CollectionSources): Promise<ElementFilter> {
   if (!collection || collection.status !== "alive") return NOTHING;
-  if (definitions.withDescendants(SEARCH_STRUCTURE).includes(collection.structure)) return searchRule(collection, definitions, sources.store);
-  if (definitions.withDescendants("DIR").includes(collection.structure)) {
+  if (definitions.withDescendants(SEARCH_STRUCTURE).includes(collection.structure)) return searchFilter(collection, definitions, sources.store);
+  if (definitions.withDescendants(FOLDER_STRUCTURE).includes(collection.structure)) {
     const members = await sources.folderMembers(collection);
-    return (element) => members.has(element.initid);
+    return { kind: "property", property: "initid", comparison: "number", operator: "in", values: members };
   }
   return NOTHING;
 }
 
-/** A saved search as a collection: what it finds among alive elements, as its author's rights aside (an index holds every reader's elements). */
-async function searchRule(search: ElementRevision, definitions: Definitions, store: Store): Promise<Admits> {
+/** A saved search as a collection: what it finds among alive elements, its author's rights aside (an index holds every reader's elements). */
+async function searchFilter(search: ElementRevision, definitions: Definitions, store: Store): Promise<ElementFilter> {
   const values = search.values;
-  const famid = typeof values.se_famid === "string" && values.se_famid.trim() !== "" ? values.se_famid.trim() : undefined;
   if (values.se_trash === "only") return NOTHING;
-  const structures = famid === undefined ? undefined : new Set(definitions.withDescendants(famid));
+  const famid = typeof values.se_famid === "string" && values.se_famid.trim() !== "" ? values.se_famid.trim() : undefined;
   if (famid !== undefined && !definitions.structure(famid)) return NOTHING;
+  const listed = famid === undefined ? definitions.structures().map((structure) => structure.name) : definitions.withDescendants(famid);
   const text = typeof values.se_filter === "string" && values.se_filter.trim() !== "" ? values.se_filter : undefined;
-  let filter: ElementFilter | undefined;
-  if (text) {
-    const listed = [...(structures ?? definitions.structures().map((structure) => structure.name))];
-    try {
-      filter = (await parseFilter(text, { structures: listed.map((name) => definitions.structure(name)).filter((s): s is SmartStructure => s !== undefined) }, {
-        principal: systemPrincipal(),
-        enumerate: (name) => definitions.enumerate(name),
-        accountId: async (login) => (await store.accounts.byLogin(login))?.id,
-        initidOf: async (name) => (await store.elements.latestByName(name))?.initid,
-      })).filter;
-    } catch {
-      // A stored filter that no longer fits finds nothing, as running the search refuses it.
-      return NOTHING;
-    }
+  if (!text) return famid === undefined ? EVERYTHING : structuresIn(listed);
+  try {
+    const parsed = await parseFilter(text, { structures: listed.map((name) => definitions.structure(name)).filter((s): s is SmartStructure => s !== undefined) }, {
+      principal: systemPrincipal(),
+      enumerate: (name) => definitions.enumerate(name),
+      accountId: async (login) => (await store.accounts.byLogin(login))?.id,
+      initidOf: async (name) => (await store.elements.latestByName(name))?.initid,
+    });
+    return famid === undefined ? parsed.filter : both(structuresIn(listed), parsed.filter);
+  } catch {
+    // A stored filter that no longer fits finds nothing, as running the search refuses it.
+    return NOTHING;
   }
-  return (element) => (!structures || structures.has(element.structure)) && (!filter || matchesFilter(filter, element));
 }

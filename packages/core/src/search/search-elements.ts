@@ -114,7 +114,10 @@ export async function searchElements(scope: RequestScope, engine: SearchEngine, 
   const texts = new Map<ElementRevision, string>();
   const parsed = q === "" ? undefined : parseSearchQuery(q, analyzer);
   if (parsed === undefined) {
-    const listed = { status: "alive" as const, ...scoped, ...(filter ? { filter: filter.filter } : {}) };
+    // Without q the store lists the domain's elements: those of its collections only, as its index holds.
+    const members = await engine.members(domain);
+    const narrowed = members && filter ? { kind: "group" as const, logic: "and" as const, nodes: [members, filter.filter] } : members ?? filter?.filter;
+    const listed = { status: "alive" as const, ...scoped, ...(narrowed ? { filter: narrowed } : {}) };
     rows = structures.length === 0 ? [] : await scope.repos.elements.list({ ...listed, orderBy: parameters.orderBy, limit, offset: parameters.offset });
     if (counted) total = structures.length === 0 ? 0 : await scope.repos.elements.count(listed);
   } else if (isEmptyQuery(parsed) || structures.length === 0) {

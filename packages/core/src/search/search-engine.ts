@@ -1,3 +1,4 @@
+import type { ElementFilter } from "../queries/element-filter.ts";
 import type { ElementRevision } from "../elements/smart-element.ts";
 import { createDefinitionsCache, type Definitions } from "../scope/definitions.ts";
 import { LineageError } from "../errors/lineage-error.ts";
@@ -82,6 +83,8 @@ export interface SearchEngine {
   search(domain: SearchDomain, query: SearchQuery, structures?: readonly string[], stamp?: ChangeStamp): Promise<Iterable<SearchHit>>;
   /** Rebuilds a domain's index from the store, then persists it; returns the elements indexed. */
   rebuild(name: string, options?: RebuildOptions): Promise<number>;
+  /** The domain's members as a list filter, when its configs name collections (domain-collections.ts); undefined when they name none. */
+  members(domain: SearchDomain): Promise<ElementFilter | undefined>;
   /** The texts elements have in a domain, in their order (read in a few batch calls). */
   texts(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]>;
   /** Reindexes what is outdated in each domain: pending changes, missing and stray documents. */
@@ -146,7 +149,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const currentAt = new Map<string, string>();
 
   // TODO(queries merge): the folder port's members.
-  const FOLDER_MEMBERS = async () => new Set<number>();
+  const FOLDER_MEMBERS = async (): Promise<readonly number[]> => [];
   const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log, folderMembers: FOLDER_MEMBERS });
   const feed = createChangeFeed(shared, documents);
   const persistence = createIndexPersistence(shared);
@@ -252,6 +255,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     },
     rebuild,
     texts: documents.texts,
+    members: async (domain) => (await documents.collections(domain))?.filter,
     async reindexOutdated() {
       const report: Record<string, ElementRevision[]> = {};
       for (const domain of await storedDomains()) report[domain.name] = await reindexDomain(domain);

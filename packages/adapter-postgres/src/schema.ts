@@ -101,14 +101,16 @@ export const elementSortKeys = pgTable(
     rank: smallint("rank").notNull(),
     num: numeric("num"),
     txt: text("txt"),
-    /** The element's profile (elements.profile), so that a field order filters rights on the index entries. */
+    /** The element's profile and owner (elements.profile, .owner), so that a field order filters rights on the index entries. */
     profile: text("profile"),
+    owner: integer("owner"),
   },
   (t) => [
     primaryKey({ columns: [t.elementId, t.field] }),
-    index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`, t.profile),
+    index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`,
+      t.profile, t.owner),
     index("element_sort_keys_desc_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, sql`${t.rank} desc`, sql`${t.num} desc`,
-      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`, t.profile),
+      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`, t.profile, t.owner),
   ],
 );
 

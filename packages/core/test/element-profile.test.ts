@@ -4,7 +4,7 @@ import { createMemoryStore } from "../src/testing/index.ts";
 import type { Lifecycle } from "../src/lifecycle/lifecycle.ts";
 import type { Profile } from "../src/access/profile.ts";
 import { isReadable, listScope, readableFilter, revisionPermissions, revisionProfile } from "../src/access/element-profile.ts";
-import { principalOf, type Principal } from "../src/accounts/principal.ts";
+import { mayCreateUnder, principalOf, type Principal } from "../src/accounts/principal.ts";
 import type { SmartStructure } from "../src/structures/smart-structure.ts";
 import { folder, testPlatform, type RawBundle } from "../src/testing/bundle-helpers.ts";
 
@@ -74,6 +74,80 @@ describe("the profile of a revision", () => {
       expect(isReadable(filter, revision), JSON.stringify(revision)).toBe(revisionPermissions(definitions, reader, revision).has("view"));
     }
     expect(readableFilter(definitions, principal("outsider"))).toEqual({ structures: ["OPEN", "LOST"], profiles: ["PRF_PRIVATE"] });
+  });
+});
+
+describe("the owner grant", () => {
+  const owned: Profile[] = [
+    { name: "PRF_MINE", grants: { view: ["owner"], edit: ["owner"], delete: ["owner"], create: ["right:POST"] } },
+    { name: "PRF_SHARED", grants: { view: ["owner", "role:auditor"], edit: ["owner"] } },
+  ];
+  const structures: SmartStructure[] = [
+    { id: 1, name: "BOX", profile: "PRF_MINE", fields: [] },
+    { id: 2, name: "FILE", profile: "PRF_SHARED", fields: [] },
+    { id: 3, name: "OPEN", fields: [] },
+  ];
+  const defs = {
+    structure: (name: string) => structures.find((s) => s.name === name),
+    structures: () => structures,
+    lifecycle: () => undefined,
+    profile: (name: string) => owned.find((p) => p.name === name),
+    profiles: () => owned,
+  };
+  const someone = (id: number, roles: string[] = [], rights: ("GET" | "POST")[] = ["GET"]) => principalOf(
+    { id, login: `u${id}`, displayName: `u${id}`, passwordHash: null, roles, groups: [], locale: "en", rights, disabled: false }, [],
+  );
+
+  it("grants its permissions to the element's owner, for that element only", () => {
+    const alice = someone(5);
+    expect([...revisionPermissions(defs, alice, { structure: "BOX", profile: null, owner: 5 })]).toEqual(["view", "edit", "delete"]);
+    expect([...revisionPermissions(defs, alice, { structure: "BOX", profile: null, owner: 6 })]).toEqual([]);
+    // No owner given (no element): the grant gives nothing.
+    expect([...revisionPermissions(defs, alice, { structure: "BOX", profile: null })]).toEqual([]);
+    // Under a profile of its own or its state's, as under its structure's.
+    expect([...revisionPermissions(defs, alice, { structure: "OPEN", profile: "PRF_SHARED", owner: 5 })]).toEqual(["view", "edit"]);
+    expect([...revisionPermissions(defs, someone(7, ["auditor"]), { structure: "FILE", profile: null, owner: 5 })]).toEqual(["view"]);
+  });
+
+  it("right:POST grants create to the accounts holding the global POST right, and owner grants it to anyone (they will own it)", () => {
+    expect(mayCreateUnder(owned[0], someone(5, [], ["GET", "POST"]))).toBe(true);
+    expect(mayCreateUnder(owned[0], someone(5, [], ["GET"]))).toBe(false);
+    // No create grant: those who may edit, the owner being whoever creates it.
+    expect(mayCreateUnder(owned[1], someone(5))).toBe(true);
+  });
+
+  it("puts in the readable filter what the caller may view only as the owner, which agrees with the permissions", () => {
+    const alice = someone(5);
+    const auditor = someone(7, ["auditor"]);
+    expect(readableFilter(defs, alice)).toEqual({
+      structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["BOX", "FILE"], profiles: ["PRF_MINE", "PRF_SHARED"] },
+    });
+    // The auditor views PRF_SHARED whoever owns the element: it is no owner-only key for them.
+    expect(readableFilter(defs, auditor)).toEqual({
+      structures: ["FILE", "OPEN"], profiles: ["PRF_SHARED"], owned: { owner: 7, structures: ["BOX"], profiles: ["PRF_MINE"] },
+    });
+    for (const reader of [alice, auditor]) {
+      const filter = readableFilter(defs, reader);
+      for (const structure of ["BOX", "FILE", "OPEN"]) {
+        for (const profile of [null, "PRF_MINE", "PRF_SHARED"]) {
+          for (const owner of [5, 6, 7]) {
+            const revision = { structure, profile, owner };
+            expect(isReadable(filter, revision), JSON.stringify([reader.account.id, revision])).toBe(revisionPermissions(defs, reader, revision).has("view"));
+          }
+        }
+      }
+    }
+  });
+
+  it("keeps a list to the structures viewable as the owner too, and names their profiles in use only", async () => {
+    const inUse = (used: string[]) => ({ profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)) });
+    const filter = readableFilter(defs, someone(5))!;
+    expect(await listScope(inUse([]), undefined, filter)).toEqual({
+      structures: ["OPEN", "BOX", "FILE"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["BOX", "FILE"], profiles: [] } },
+    });
+    expect(await listScope(inUse(["PRF_SHARED"]), ["BOX"], filter)).toEqual({
+      structures: ["BOX"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["BOX", "FILE"], profiles: ["PRF_SHARED"] } },
+    });
   });
 });
 

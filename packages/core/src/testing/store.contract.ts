@@ -257,6 +257,29 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
           expect(await page({ orderBy: by("title"), readable: readable(["zeta", "alpha"], ["P_X", "zeta"]), limit: 2, offset: 1 })).toEqual(["a", "d"]);
         });
 
+        it("lets through the elements a caller may view as their owner only (owned): their own under those structures and profiles", async () => {
+          const [c] = await store.elements.list({ status: "alive", orderBy: by("id"), limit: 1, offset: 2 });
+          await store.transaction((tx) => tx.elements.save({ ...c!, profile: "P_X" }));
+          // a: zeta, owner 3; b: alpha, owner 2; c: under P_X, owner 4; d: zeta, owner 1.
+          const owned = (owner: number, structures: string[], profiles: string[], plain: string[] = []) =>
+            ({ structures: plain, profiles: [], owned: { owner, structures, profiles } });
+          expect(await page({ orderBy: by("id"), readable: owned(3, ["zeta"], []) })).toEqual(["a"]);
+          expect(await page({ orderBy: by("id"), readable: owned(1, ["zeta"], []) })).toEqual(["d"]);
+          expect(await page({ orderBy: by("id"), readable: owned(4, [], ["P_X"]) })).toEqual(["c"]);
+          expect(await page({ orderBy: by("id"), readable: owned(2, [], ["P_X"]) })).toEqual([]);
+          // Under its profile, an element is not its structure's: owning one of alpha gives nothing of c.
+          expect(await page({ orderBy: by("id"), readable: owned(4, ["alpha"], []) })).toEqual([]);
+          // With what the caller may view whoever owns it; a key viewable both ways lets every owner's through.
+          expect(await page({ orderBy: by("id"), readable: owned(1, ["zeta"], [], ["alpha"]) })).toEqual(["b", "d"]);
+          expect(await page({ orderBy: by("id"), readable: owned(9, ["zeta"], [], ["zeta"]) })).toEqual(["a", "d"]);
+          // Orders read group by group, merged structures and field orders keep to it too.
+          expect(await page({ orderBy: [...by("owner", "desc"), ...by("title")], readable: owned(3, ["zeta"], [], ["alpha"]) })).toEqual(["a", "b"]);
+          expect(await page({ structures: ["alpha", "zeta"], orderBy: by("title"), readable: owned(1, ["zeta"], ["P_X"]) })).toEqual(["d"]);
+          expect(await page({ structures: ["zeta"], orderBy: by("n", "desc", "field"), readable: owned(3, ["zeta"], []) })).toEqual(["a"]);
+          expect(await page({ orderBy: by("title"), readable: owned(4, ["zeta"], ["P_X"], ["alpha"]), limit: 1, offset: 1 })).toEqual(["b"]);
+          expect(await store.elements.countByStructure("alive", owned(3, ["zeta"], [], ["alpha"]))).toEqual({ alpha: 1, zeta: 1 });
+        });
+
         it("sorts on title ascending with id descending to break ties", async () => {
           const titleThenId: OrderTerm[] = [...by("title"), ...by("id", "desc")];
           expect(await page({ orderBy: titleThenId })).toEqual(["c", "a", "d", "b"]);

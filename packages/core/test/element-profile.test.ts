@@ -139,6 +139,22 @@ describe("the owner grant", () => {
     }
   });
 
+  it("is accepted in a bundle's profiles, as right:METHOD is anywhere a grant is", async () => {
+    const bundle: RawBundle = {
+      profiles: [
+        { name: "PRF_MINE", grants: { view: ["owner"], edit: ["owner", "right:PUT"], create: ["right:POST", "right:PATCH"] } },
+      ],
+      lifecycles: [{ name: "WFL", firstState: "a", states: [{ id: "a" }], transitions: [{ id: "t", from: "a", to: "a", grants: ["owner", "right:GET"] }] }],
+      fieldAccesses: [{ name: "FAL", layers: [{ grant: "owner", fields: {} }] }],
+    };
+    const { problems } = await checkBundle(bundle, { store: createMemoryStore(), readFile: folder({}) });
+    expect(problems.map((p) => [p.path, p.message])).toEqual([
+      ["$.profiles[0].grants.create[1]", '"PATCH" is not a right: GET, PUT, POST, DELETE'],
+      ["$.fieldAccesses[0].layers[0].grant", '"owner" grants only in profiles (it names each element\'s owner)'],
+      ["$.lifecycles[0].transitions[0].grants[0]", '"owner" grants only in profiles (it names each element\'s owner)'],
+    ]);
+  });
+
   it("keeps a list to the structures viewable as the owner too, and names their profiles in use only", async () => {
     const inUse = (used: string[]) => ({ profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)) });
     const filter = readableFilter(defs, someone(5))!;

@@ -5,12 +5,12 @@ import type { BundleView } from "./bundle-view.ts";
 import type { Known } from "./known-names.ts";
 import { duplicates, type Report } from "./problem-report.ts";
 
-/** Profiles: unique names, and grants that name known roles, groups and users. */
+/** Profiles: unique names, and grants that name known roles, groups and users, global rights, or each element's owner. */
 export function checkProfiles(view: BundleView, known: Known, report: Report): void {
   view.profiles.forEach((profile, i) => {
     if (!profile) return;
     for (const [permission, entries] of Object.entries(profile.grants ?? {})) {
-      entries?.forEach((entry, k) => checkGrant(entry, `$.profiles[${i}].grants.${permission}[${k}]`, known, report));
+      entries?.forEach((entry, k) => checkGrant(entry, `$.profiles[${i}].grants.${permission}[${k}]`, known, report, { owner: true }));
     }
   });
   duplicates(view.profiles, (p) => p.name, "$.profiles", "name", "profile", report);

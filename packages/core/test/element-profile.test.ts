@@ -155,20 +155,31 @@ describe("the owner grant", () => {
     ]);
   });
 
-  it("keeps a list to the structures viewable as the owner too, and names their profiles in use only", async () => {
-    const inUse = (used: string[]) => ({ profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)) });
+  it("keeps a list to the structures viewable as the owner of which the caller owns some element, and names the profiles in use only", async () => {
+    const store = (used: string[], mine: string[]) => ({
+      profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)),
+      structuresOwned: async (owner: number, names: readonly string[]) => (owner === 5 ? names.filter((name) => mine.includes(name)) : []),
+    });
     const filter = readableFilter(defs, someone(5))!;
-    expect(await listScope(inUse([]), undefined, filter)).toEqual({
+    expect(await listScope(store([], ["BOX", "FILE"]), undefined, filter)).toEqual({
       structures: ["OPEN", "BOX", "FILE"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["BOX", "FILE"], profiles: [] } },
     });
-    expect(await listScope(inUse(["PRF_SHARED"]), ["BOX"], filter)).toEqual({
-      structures: ["BOX"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["BOX", "FILE"], profiles: ["PRF_SHARED"] } },
+    expect(await listScope(store([], ["FILE"]), undefined, filter)).toEqual({
+      structures: ["OPEN", "FILE"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["FILE"], profiles: [] } },
+    });
+    // Owning nothing viewable as the owner only: the filter is as if there were no owner grant.
+    expect(await listScope(store([], []), undefined, filter)).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
+    expect(await listScope(store(["PRF_SHARED"], []), ["BOX"], filter)).toEqual({
+      structures: ["BOX"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: [], profiles: ["PRF_SHARED"] } },
     });
   });
 });
 
 describe("the scope of a list", () => {
-  const inUse = (used: string[]) => ({ profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)) });
+  const inUse = (used: string[]) => ({
+    profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)),
+    structuresOwned: () => Promise.reject(new Error("not asked without an owner grant")),
+  });
   const readable = { structures: ["NOTE", "OPEN"], profiles: ["PRF_NOTE", "PRF_VALIDATED"] };
 
   it("keeps to the structures the caller may view when no element is under a profile of its own they may view", async () => {
@@ -182,7 +193,7 @@ describe("the scope of a list", () => {
   });
 
   it("asks nothing of the store for admin, or for a caller who may view no profile", async () => {
-    const refuse = { profilesInUse: () => Promise.reject(new Error("not asked")) };
+    const refuse = { profilesInUse: () => Promise.reject(new Error("not asked")), structuresOwned: () => Promise.reject(new Error("not asked")) };
     expect(await listScope(refuse, undefined, undefined)).toEqual({});
     expect(await listScope(refuse, ["NOTE"], undefined)).toEqual({ structures: ["NOTE"] });
     expect(await listScope(refuse, undefined, { structures: ["OPEN"], profiles: [] })).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
@@ -252,7 +263,9 @@ describe("rights per element and per state, through the use cases", () => {
     const own = (await platform.store.elements.latestByName("NOTE_OWN"))!;
     expect(own).toMatchObject({ ownProfile: "PRF_PRIVATE", profile: "PRF_PRIVATE" });
     await expect(platform.elements.read(await as("reader"), "NOTE_OWN")).rejects.toMatchObject({ code: "ROUTES0101" });
-    const counts = async (login: string) => (await platform.structures.list(await as(login))).map((s) => [s.name, s.alive]);
+    // The system structures, listed to everyone, left out.
+    const counts = async (login: string) =>
+      (await platform.structures.list(await as(login))).filter((s) => !["DIR", "SEARCH", "REPORT"].includes(s.name)).map((s) => [s.name, s.alive]);
     expect(await counts("reader")).toEqual([["LINK", 1], ["NOTE", 2]]);
     // The outsider may not view NOTE through its profile, but one of its elements through its own.
     expect(await counts("outsider")).toEqual([["LINK", 1], ["NOTE", 1]]);

@@ -135,7 +135,12 @@ export * from "../src/ports/throttle-store.port.ts";
 export * from "../src/ports/token-repository.port.ts";
 export * from "../src/ports/vault.port.ts";
 export * from "../src/ports/workflow-engine.port.ts";
-export * from "../src/queries/element-filter.ts";
+// Its foldText is the filters' (lower case); the enumerates' (accents folded too) keeps the name.
+export {
+  FILTER_OPERATORS, FILTER_PROPERTIES, htmlText, foldText as foldFilterText,
+  type ElementFilter, type FieldCondition, type FilterComparison, type FilterCondition, type FilterGroup, type FilterNode, type FilterOperator,
+  type FilterProperty, type FilterShape, type FilterValue, type PropertyCondition,
+} from "../src/queries/element-filter.ts";
 export * from "../src/queries/filter-match.ts";
 export * from "../src/queries/filter.schema.ts";
 export * from "../src/queries/list-filter.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { LineageError, readFilterInput } from "./internals.ts";
+import { LineageError, readFilterInput, type FilterOption } from "./internals.ts";
 import { seededPlatform } from "../src/testing/index.ts";
 
 /** The code and message a promise is refused with. */
@@ -47,7 +47,7 @@ describe("list filters", () => {
   it("compares docids by initid or logical name, html by its text, multiple values by any of them", async () => {
     const { platform, principal, author } = await seededPlatform();
     const admin = await principal("admin");
-    const list = (filter: unknown) => platform.elements.list(admin, { family: "ARTICLE", filter, slice: "all" }).then(titles);
+    const list = (filter: FilterOption) => platform.elements.list(admin, { family: "ARTICLE", filter, slice: "all" }).then(titles);
     expect(await list({ field: "ar_author", operator: "eq", value: "AUTHOR_ADA" })).toEqual(["Hello"]);
     expect(await list({ field: "ar_author", operator: "eq", value: author.initid })).toEqual(["Hello"]);
     expect(await list({ field: "ar_author", operator: "eq", value: "NO_SUCH_NAME" })).toEqual([]);
@@ -66,7 +66,7 @@ describe("list filters", () => {
   it("refuses what is not a filter with FILTER0001, naming what is wrong", async () => {
     const { platform, principal } = await seededPlatform();
     const admin = await principal("admin");
-    const list = (filter: unknown) => refusal(platform.elements.list(admin, { filter }));
+    const list = (filter: unknown) => refusal(platform.elements.list(admin, { filter: filter as FilterOption }));
     expect(await list("{not json")).toMatchObject({ code: "FILTER0001", message: "Invalid filter: the filter is not JSON" });
     expect(await list("[]")).toMatchObject({ code: "FILTER0001" });
     expect((await list({ field: "state", operator: "like", value: "x" })).message).toContain('filter.operator "like" is not one of eq, neq');
@@ -92,7 +92,7 @@ describe("list filters", () => {
   it("refuses an operator the field's type does not take (FILTER0003) and a value it cannot hold (FILTER0004)", async () => {
     const { platform, principal } = await seededPlatform();
     const admin = await principal("admin");
-    const code = (filter: unknown) => refusal(platform.elements.list(admin, { family: "ARTICLE", filter })).then((r) => r.code);
+    const code = (filter: unknown) => refusal(platform.elements.list(admin, { family: "ARTICLE", filter: filter as FilterOption })).then((r) => r.code);
     expect(await code({ field: "ar_words", operator: "contains", value: "1" })).toBe("FILTER0003");
     expect(await code({ field: "ar_category", operator: "lt", value: "tech" })).toBe("FILTER0003");
     expect(await code({ field: "ar_links", operator: "isempty" })).toBe("FILTER0003");

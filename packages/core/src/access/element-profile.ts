@@ -92,24 +92,34 @@ export interface ListScope {
 
 /**
  * The scope of a list of `structures` (undefined: every structure) for a caller who may view what
- * `readable` lets through: the profiles no element is under are left out of the filter, and when
- * none is left the list keeps to the structures whose profile the caller may view (as the owner
- * too), which the store reads from their own indexes rather than the whole collection's.
+ * `readable` lets through: the profiles no element is under are left out of the filter, and so are
+ * the structures viewable only as the owner of which the caller owns no element; when no profile
+ * is left, the list keeps to the structures whose profile the caller may view (as the owner too),
+ * which the store reads from their own indexes rather than the whole collection's.
  */
 export async function listScope(
-  elements: Pick<ElementRepository, "profilesInUse">, structures: readonly string[] | undefined, readable: ReadableFilter | undefined,
+  elements: Pick<ElementRepository, "profilesInUse" | "structuresOwned">, structures: readonly string[] | undefined, readable: ReadableFilter | undefined,
 ): Promise<ListScope> {
   if (!readable) return structures === undefined ? {} : { structures };
   const owned = readable.owned;
   const asked = owned ? [...readable.profiles, ...owned.profiles] : readable.profiles;
-  const inUse = new Set(asked.length === 0 ? [] : await elements.profilesInUse(asked));
+  const none: string[] = [];
+  const [used, mine] = await Promise.all([
+    asked.length === 0 ? none : elements.profilesInUse(asked),
+    owned && owned.structures.length > 0 ? elements.structuresOwned(owned.owner, owned.structures) : none,
+  ]);
+  const inUse = new Set(used);
   const profiles = readable.profiles.filter((name) => inUse.has(name));
-  const ownedProfiles = owned ? owned.profiles.filter((name) => inUse.has(name)) : [];
-  const narrowed: ReadableFilter = owned
-    ? { structures: readable.structures, profiles, owned: { ...owned, profiles: ownedProfiles } }
+  const narrowedOwned: OwnedFilter | undefined = owned && {
+    owner: owned.owner, structures: owned.structures.filter((name) => mine.includes(name)), profiles: owned.profiles.filter((name) => inUse.has(name)),
+  };
+  const narrowed: ReadableFilter = narrowedOwned && (narrowedOwned.structures.length > 0 || narrowedOwned.profiles.length > 0)
+    ? { structures: readable.structures, profiles, owned: narrowedOwned }
     : { structures: readable.structures, profiles };
-  if (profiles.length > 0 || ownedProfiles.length > 0) return structures === undefined ? { readable: narrowed } : { structures, readable: narrowed };
-  const viewable = new Set([...readable.structures, ...(owned?.structures ?? [])]);
+  if (profiles.length > 0 || (narrowed.owned?.profiles.length ?? 0) > 0) {
+    return structures === undefined ? { readable: narrowed } : { structures, readable: narrowed };
+  }
+  const viewable = new Set([...readable.structures, ...(narrowed.owned?.structures ?? [])]);
   return { structures: (structures ?? [...viewable]).filter((name) => viewable.has(name)), readable: narrowed };
 }
 

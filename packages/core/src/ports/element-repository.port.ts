@@ -93,6 +93,8 @@ export interface ElementRepository {
   countByStructure(status: LineageStatus, readable?: ReadableFilter): Promise<Record<string, number>>;
   /** Those of these profiles that some live revision (alive or in the trash) is under (its `profile`), in no particular order. */
   profilesInUse(profiles: readonly string[]): Promise<string[]>;
+  /** Those of these structures that some live revision (alive or in the trash) owned by this account is of, in no particular order. */
+  structuresOwned(owner: number, structures: readonly string[]): Promise<string[]>;
   /** Moves every revision of a lineage to the trash, or back. */
   setLineageStatus(initid: number, status: LineageStatus, modifiedAt: string): Promise<void>;
   /** Latest revisions matching the query, in its order. */

@@ -9,7 +9,8 @@ import { createMemorySearchRepository } from "./memory-search-repository.ts";
 import { createMemorySessionRepository } from "./memory-session-repository.ts";
 import { createMemoryTokenRepository } from "./memory-token-repository.ts";
 import { createMemoryVault } from "./memory-vault.ts";
-import { createCommittedTables, openDraft, readOnlyTables } from "./memory-tables.ts";
+import { createCommittedTables, frozenCopy, openDraft, readOnlyTables, type CommittedTables } from "./memory-tables.ts";
+import { SYSTEM_DEFINITIONS } from "../queries/system-structures.ts";
 import { outsideTransactions } from "../storage/outside-transactions.ts";
 import { readyToCommit, refuseIfExpired } from "../storage/deadline-check.ts";
 import { createSerialQueue } from "../storage/serial-queue.ts";
@@ -34,7 +35,7 @@ let created = 0;
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const clock = options.clock ?? systemClock;
-  const committed = createCommittedTables();
+  const committed = withSystemDefinitions(createCommittedTables());
   const prefix = `m${++created}.`;
   let commits = 0;
   let closed = false;
@@ -92,4 +93,15 @@ function memoryRepositories(context: MemoryContext, changes: ChangeClock): Repos
     tokens: createMemoryTokenRepository(context.tables.tokens),
     changes,
   };
+}
+
+/** The system's definitions (system-structures.ts), which every store holds from its first opening, as the SQL stores' migrations write them. */
+function withSystemDefinitions(tables: CommittedTables): CommittedTables {
+  let id = 0;
+  for (const structure of SYSTEM_DEFINITIONS.structures) tables.structures.set(structure.name, frozenCopy({ ...structure, id: ++id }));
+  tables.counters.set("structure", id);
+  for (const profile of SYSTEM_DEFINITIONS.profiles) tables.profiles.set(profile.name, frozenCopy(profile));
+  for (const enumerate of SYSTEM_DEFINITIONS.enumerates) tables.enumerates.set(enumerate.name, frozenCopy(enumerate));
+  tables.counters.set("definitions", 1);
+  return tables;
 }

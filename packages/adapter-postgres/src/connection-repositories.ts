@@ -3,6 +3,7 @@ import { createAccountRepository } from "./account-repository.ts";
 import { createCatalogRepository } from "./catalog-repository.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
+import { createFolderRepository } from "./folder-repository.ts";
 import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -20,6 +21,7 @@ export interface ConnectionSettings {
 export function connectionRepositories({ sql, counter, changes, clock }: ConnectionSettings): Repositories {
   return {
     elements: createElementRepository(sql),
+    folders: createFolderRepository(sql),
     catalog: createCatalogRepository(sql, counter),
     accounts: createAccountRepository(sql, counter),
     vault: createVault(sql, clock),

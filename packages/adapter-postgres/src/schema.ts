@@ -160,6 +160,19 @@ export const groups = pgTable("groups", {
   roles: json("roles").$type<readonly string[]>().notNull(),
 });
 
+/**
+ * Folder memberships (core's FolderRepository): one row per folder and element, both by initid.
+ * The primary key answers a folder's members in order, the index an element's folders.
+ */
+export const folderMembers = pgTable(
+  "folder_members",
+  {
+    folderId: integer("folder_id").notNull(),
+    elementId: integer("element_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.folderId, t.elementId] }), index("folder_members_element_idx").on(t.elementId, t.folderId)],
+);
+
 /** Metadata of vault files; the content is in vault_blobs under its sha256, shared by every node. */
 export const vaultFiles = pgTable(
   "vault_files",

@@ -6,6 +6,7 @@ import { withBulkWrite } from "./bulk-write.ts";
 import { createCatalogRepository } from "./catalog-repository.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
+import { createFolderRepository } from "./folder-repository.ts";
 import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import { createTokenRepository } from "./token-repository.ts";
@@ -24,6 +25,7 @@ export function connectionRepositories({ client, counter, changes, vaultDir, clo
   const db = drizzle({ client });
   return {
     elements: withBulkWrite(createElementRepository(db, client), client),
+    folders: createFolderRepository(client),
     catalog: createCatalogRepository(db, client, counter),
     accounts: createAccountRepository(db, counter),
     vault: createVault(db, vaultDir, clock),

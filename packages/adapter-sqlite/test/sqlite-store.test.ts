@@ -7,7 +7,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import type { NewRevision, Store } from "@lineage/core";
-import { storeContract } from "@lineage/core/testing";
+import { folderRepositoryContract, storeContract } from "@lineage/core/testing";
 import { openSqliteStore } from "../src/index.ts";
 
 const dirs: string[] = [];
@@ -48,6 +48,7 @@ const revision = (overrides: Partial<NewRevision> = {}): NewRevision => ({
 });
 
 storeContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
+folderRepositoryContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 
 describe("openSqliteStore", () => {
   const migrationFiles = () => readdirSync(MIGRATIONS).filter((f) => f.endsWith(".sql")).sort();

@@ -126,6 +126,7 @@ export * from "./ports/dashboard-catalog.port.ts";
 export * from "./ports/dashboard-server.port.ts";
 export * from "./ports/document-text.port.ts";
 export * from "./ports/element-repository.port.ts";
+export * from "./ports/folder-repository.port.ts";
 export * from "./ports/image-processor.port.ts";
 export * from "./ports/image-store.port.ts";
 export * from "./ports/password-hasher.port.ts";

@@ -1,4 +1,5 @@
-import { createMemoryStore, elementFilterContract, storeContract } from "../src/testing/index.ts";
+import { createMemoryStore, elementFilterContract, folderRepositoryContract, storeContract } from "../src/testing/index.ts";
 
 storeContract("memory", () => createMemoryStore());
+folderRepositoryContract("memory", () => createMemoryStore());
 elementFilterContract("memory", () => createMemoryStore());

@@ -5,6 +5,7 @@ import { createMemoryAccountRepository } from "./memory-account-repository.ts";
 import { createMemoryCatalogRepository } from "./memory-catalog-repository.ts";
 import { createMemoryContext, type MemoryContext } from "./memory-context.ts";
 import { createMemoryElementRepository } from "./memory-element-repository.ts";
+import { createMemoryFolderRepository } from "./memory-folder-repository.ts";
 import { createMemorySearchRepository } from "./memory-search-repository.ts";
 import { createMemorySessionRepository } from "./memory-session-repository.ts";
 import { createMemoryTokenRepository } from "./memory-token-repository.ts";
@@ -85,6 +86,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
 function memoryRepositories(context: MemoryContext, changes: ChangeClock): Repositories {
   return {
     elements: createMemoryElementRepository(context),
+    folders: createMemoryFolderRepository(context.tables.folderMembers),
     catalog: createMemoryCatalogRepository(context),
     accounts: createMemoryAccountRepository(context),
     vault: createMemoryVault(context),

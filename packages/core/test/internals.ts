@@ -143,6 +143,9 @@ export {
 } from "../src/queries/element-filter.ts";
 export * from "../src/queries/filter-match.ts";
 export * from "../src/queries/filter.schema.ts";
+export * from "../src/queries/folders.ts";
+export * from "../src/queries/folders-facade.ts";
+export * from "../src/queries/system-structures.ts";
 export * from "../src/queries/list-filter.ts";
 export * from "../src/queries/parse-filter.ts";
 export * from "../src/scope/create-request-scope.ts";

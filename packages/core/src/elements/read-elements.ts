@@ -14,6 +14,7 @@ import type { RequestScope } from "../scope/request-scope.ts";
 import { listScope } from "../access/element-profile.ts";
 import type { Stamped } from "../scope/definitions.ts";
 import { listFilter, wantsCount, type FilterOption } from "../queries/list-filter.ts";
+import type { ElementFilter } from "../queries/element-filter.ts";
 
 /** One element (latest revision) as GET serves it. */
 export interface ElementReading {
@@ -57,7 +58,19 @@ export interface ListOptions extends ListQuery, Stamped {
   readonly family?: string | undefined;
 }
 
-async function listElements(scope: RequestScope, status: LineageStatus, options: ListOptions, uri: string, itemUri: (r: ElementRevision) => string) {
+/**
+ * Where a list answers from besides its options: its URI, and a filter of the caller's that narrows
+ * it beyond the request's (a folder's members), and-ed with the request's `filter`; `none` when it
+ * holds nothing whatever the request asks (the store is not asked).
+ */
+export interface ListPlace {
+  readonly uri: string;
+  readonly where?: ElementFilter | "none";
+}
+
+async function listElements(
+  scope: RequestScope, status: LineageStatus, options: ListOptions, place: ListPlace, itemUri: (r: ElementRevision) => string,
+) {
   const selection = parseFieldsSelection(options.fields, "list");
   const structure = options.family === undefined ? undefined : scope.structure(options.family);
   if (options.family !== undefined && !structure) throw new LineageError("ROUTES0105", [options.family]);
@@ -65,20 +78,22 @@ async function listElements(scope: RequestScope, status: LineageStatus, options:
   // A structure's collection holds its descendants' elements too, sorted together (structure-inheritance.ts).
   const structures = options.family === undefined ? undefined : scope.definitions.withDescendants(options.family);
   const filter = await listFilter(scope, options.filter, structures);
+  const where = place.where;
+  const narrowed = where === undefined || where === "none" ? filter?.filter : filter ? and(where, filter.filter) : where;
   // Rights are per element (its own profile, its state's, else its structure's): the store filters the page by them.
   const query = {
     status,
     ...(await listScope(scope.repos.elements, structures, scope.readable())),
-    ...(filter ? { filter: filter.filter } : {}),
+    ...(narrowed ? { filter: narrowed } : {}),
   };
-  const rows = await scope.repos.elements.list({
+  const rows = where === "none" ? [] : await scope.repos.elements.list({
     ...query,
     orderBy: parameters.orderBy,
     limit: sliceLimit(parameters.slice, options.maxSlice),
     offset: parameters.offset,
   });
   checkAllSlice(parameters.slice, rows, options.maxSlice);
-  const total = wantsCount(options.count) ? await scope.repos.elements.count(query) : undefined;
+  const total = !wantsCount(options.count) ? undefined : where === "none" ? 0 : await scope.repos.elements.count(query);
   await scope.prepare(rows);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", itemUri(row)));
   return {
@@ -87,15 +102,28 @@ async function listElements(scope: RequestScope, status: LineageStatus, options:
       ...(filter ? { filter: filter.echo } : {}),
       ...(total === undefined ? {} : { total }),
     },
-    uri,
+    uri: place.uri,
     documents,
   };
 }
 
+/** Both filters: a group of the two. */
+function and(left: ElementFilter, right: ElementFilter): ElementFilter {
+  return { kind: "group", logic: "and", nodes: [left, right] };
+}
+
+/** The URI of an alive element in a list. */
+const aliveItemUri = (row: ElementRevision) => `/api/v2/smart-elements/${row.initid}.json`;
+
 /** GET /smart-elements/ (or a structure's elements): latest alive revisions the principal may view. */
 export function listAliveElements(scope: RequestScope, options: ListOptions = {}) {
   const uri = options.family === undefined ? "/api/v2/smart-elements/" : `/api/v2/smart-structures/${options.family}/smart-elements/`;
-  return listElements(scope, "alive", options, uri, (row) => `/api/v2/smart-elements/${row.initid}.json`);
+  return listElements(scope, "alive", options, { uri }, aliveItemUri);
+}
+
+/** A list of latest alive revisions the principal may view, answered from `place` (a folder's content, the folders). */
+export function listAliveElementsAt(scope: RequestScope, options: ListOptions, place: ListPlace) {
+  return listElements(scope, "alive", options, place, aliveItemUri);
 }
 
 /** A page of elements as a list route answers it. */
@@ -103,7 +131,7 @@ export type ElementList = Awaited<ReturnType<typeof listElements>>;
 
 /** GET /trash/: deleted elements the principal may view. */
 export function listTrash(scope: RequestScope, options: ListOptions = {}) {
-  return listElements(scope, "deleted", { ...options, family: undefined }, "/api/v2/trash/", (row) => trashUri(row.initid));
+  return listElements(scope, "deleted", { ...options, family: undefined }, { uri: "/api/v2/trash/" }, (row) => trashUri(row.initid));
 }
 
 export interface RevisionOptions extends Stamped {

@@ -23,6 +23,7 @@ import { revisionRoutes } from "./routes/revisions.ts";
 import { structureRoutes } from "./routes/structures.ts";
 import { fileRoutes } from "./routes/files.ts";
 import { trashRoutes } from "./routes/trash.ts";
+import { folderRoutes } from "./routes/folders.ts";
 import { dashboardRoutes } from "./routes/dashboards.ts";
 import { fullsearchRoutes } from "./routes/fullsearch.ts";
 import { apiReferenceRoutes } from "./routes/api-reference.ts";
@@ -115,6 +116,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/api/v2", tokenAdminRoutes());
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());
+  api.route("/api/v2", folderRoutes());
   api.route("/api/v2", revisionRoutes());
   api.route("/api/v2", structureRoutes());
   api.route("/api/v2", fileRoutes());

@@ -24,6 +24,7 @@ import { structureRoutes } from "./routes/structures.ts";
 import { fileRoutes } from "./routes/files.ts";
 import { trashRoutes } from "./routes/trash.ts";
 import { searchesRoutes } from "./routes/searches.ts";
+import { folderRoutes } from "./routes/folders.ts";
 import { dashboardRoutes } from "./routes/dashboards.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { fullsearchRoutes } from "./routes/fullsearch.ts";
@@ -120,6 +121,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());
   api.route("/api/v2", searchesRoutes());
+  api.route("/api/v2", folderRoutes());
   api.route("/api/v2", revisionRoutes());
   api.route("/api/v2", structureRoutes());
   api.route("/api/v2", fileRoutes());

@@ -4,6 +4,7 @@ import { createCatalogRepository } from "./catalog-repository.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
 import { createEventLog } from "./event-log.ts";
+import { createFolderRepository } from "./folder-repository.ts";
 import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -23,6 +24,7 @@ export interface ConnectionSettings {
 export function connectionRepositories({ sql, counter, changes, clock, eventAppended }: ConnectionSettings): Repositories {
   return {
     elements: createElementRepository(sql),
+    folders: createFolderRepository(sql),
     catalog: createCatalogRepository(sql, counter),
     accounts: createAccountRepository(sql, counter),
     vault: createVault(sql, clock),

@@ -28,6 +28,11 @@ const READABLE_BY_STRUCTURE = statement(
 );
 // One seek per profile on the index of the revisions under a profile of their own (schema.ts).
 const PROFILES_IN_USE = statement("select wanted from unnest($1::text[]) as wanted where exists (select from elements where profile = wanted and not fixed)");
+// A seek or two per structure on the index of one structure's owner order (list-indexes.ts).
+const STRUCTURES_OWNED = statement(
+  `select wanted from unnest($1::text[]) as wanted where exists
+   (select from elements where status in ('alive', 'deleted') and structure collate "C" = wanted and owner = $2 and not fixed)`,
+);
 // A new lineage's initid is its first revision's id: taken from the sequence first, so one statement does.
 const INSERT = statement(
   `insert into elements (id, initid, revision, structure, structure_id, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key,
@@ -107,6 +112,9 @@ export function createElementRepository(client: SqlClient): ElementRepository {
     },
     async profilesInUse(profiles) {
       return profiles.length === 0 ? [] : (await client.rows(PROFILES_IN_USE, [profiles])).map((row) => row[0] as string);
+    },
+    async structuresOwned(owner, structures) {
+      return structures.length === 0 ? [] : (await client.rows(STRUCTURES_OWNED, [structures, owner])).map((row) => row[0] as string);
     },
     async setLineageStatus(initid, status, modifiedAt) {
       await client.run(SET_STATUS, [initid, status, modifiedAt]);

@@ -68,13 +68,14 @@ export function listIndexes(t: ElementColumns, columnOf: (key: KeyedProperty) =>
   const key = (column: PgColumn, how: { text: boolean; nullable: boolean }, direction: "asc" | "desc"): SQL =>
     sql.join([column, sql.raw(sortKey("", how, direction))], sql``);
   const grouped = (but?: string) => GROUPED.filter((key) => key !== but).map((key) => t[key]);
-  // Each holds the profile too, after the structure or at its end: rights are filtered on the entries (readable-condition.ts).
+  // Each holds the profile and the owner too, after the structure or at its end: rights (the owner grant's included)
+  // are filtered on the entries (readable-condition.ts).
   const builders = [
-    index("elements_by_id_idx").on(t.status, desc(t.id), structure, t.profile).where(live),
+    index("elements_by_id_idx").on(t.status, desc(t.id), structure, t.profile, t.owner).where(live),
     // The id too, though no two live revisions share an initid: a page is its ids, read from the index alone.
     index("elements_by_initid_idx").on(t.status, t.initid, t.id, structure, t.profile, ...grouped()).where(live),
-    index("elements_by_structure_idx").on(t.status, structure, desc(t.id), t.profile).where(live),
-    index("elements_by_structure_desc_idx").on(t.status, sql`${t.structure} collate "C" desc`, desc(t.id), t.profile).where(live),
+    index("elements_by_structure_idx").on(t.status, structure, desc(t.id), t.profile, t.owner).where(live),
+    index("elements_by_structure_desc_idx").on(t.status, sql`${t.structure} collate "C" desc`, desc(t.id), t.profile, t.owner).where(live),
     index("elements_structure_by_initid_idx").on(t.status, structure, t.initid, t.id, ...grouped(), t.profile).where(live),
   ];
   for (const name of Object.keys(KEYED_PROPERTIES) as KeyedProperty[]) {

@@ -101,14 +101,16 @@ export const elementSortKeys = pgTable(
     rank: smallint("rank").notNull(),
     num: numeric("num"),
     txt: text("txt"),
-    /** The element's profile (elements.profile), so that a field order filters rights on the index entries. */
+    /** The element's profile and owner (elements.profile, .owner), so that a field order filters rights on the index entries. */
     profile: text("profile"),
+    owner: integer("owner"),
   },
   (t) => [
     primaryKey({ columns: [t.elementId, t.field] }),
-    index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`, t.profile),
+    index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`,
+      t.profile, t.owner),
     index("element_sort_keys_desc_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, sql`${t.rank} desc`, sql`${t.num} desc`,
-      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`, t.profile),
+      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`, t.profile, t.owner),
   ],
 );
 
@@ -157,6 +159,19 @@ export const groups = pgTable("groups", {
   label: json("label").$type<NonNullable<Group["label"]>>(),
   roles: json("roles").$type<readonly string[]>().notNull(),
 });
+
+/**
+ * Folder memberships (core's FolderRepository): one row per folder and element, both by initid.
+ * The primary key answers a folder's members in order, the index an element's folders.
+ */
+export const folderMembers = pgTable(
+  "folder_members",
+  {
+    folderId: integer("folder_id").notNull(),
+    elementId: integer("element_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.folderId, t.elementId] }), index("folder_members_element_idx").on(t.elementId, t.folderId)],
+);
 
 /** Metadata of vault files; the content is in vault_blobs under its sha256, shared by every node. */
 export const vaultFiles = pgTable(

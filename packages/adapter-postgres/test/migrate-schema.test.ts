@@ -32,7 +32,61 @@ function migrationsBefore(tag: string): string {
   return before;
 }
 
+/** A new database on the run's server, made by the migrations before `tag`, with what `fill` writes; its URL. */
+async function databaseBefore(tag: string, fill: (client: pg.Client) => Promise<void>): Promise<string> {
+  const name = `${database}_${tag}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  made.push(name);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const old = new pg.Client({ connectionString: url.toString() });
+  await old.connect();
+  try {
+    await migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(tag) });
+    await fill(old);
+  } finally {
+    await old.end();
+  }
+  return url.toString();
+}
+
+const made: string[] = [];
+afterAll(async () => {
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  for (const name of made) await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+});
+
 describe("migrateSchema", () => {
+  it("migrates a database made before the system structures and the owner grant: they join its own, whose lists filter owners", async () => {
+    const url = await databaseBefore("0008", async (old) => {
+      await old.query(`insert into structures (name, definition, sort_fields) values ('article', '{"name":"article","fields":[{"id":"n","type":"int"}]}', '{n}')`);
+      for (const [initid, owner, n] of [[1, 7, 2], [2, 8, 1], [3, 7, 3]]) {
+        await old.query(`insert into elements (initid, revision, structure, title, owner, status, fixed, "values", created_at, modified_at)
+          values ($1, 0, 'article', $2, $3, 'alive', false, $4, '2024-01-01', '2024-01-01')`, [initid, `A${initid}`, owner, JSON.stringify({ n })]);
+      }
+    });
+    const store = await openPostgresStore({ url });
+    try {
+      const structures = await store.catalog.structures();
+      expect(structures.map((s) => s.name)).toEqual(["article", "DIR", "SEARCH", "REPORT"]);
+      // The element's owner alone, in the orders of the list indexes and of a field's sort keys (their owner filled in).
+      const owned = { structures: [], profiles: [], owned: { owner: 7, structures: ["article"], profiles: [] } };
+      for (const orderBy of [[{ kind: "property", key: "title", direction: "asc" }], [{ kind: "field", key: "n", direction: "desc" }]] as const) {
+        const page = await store.elements.list({ status: "alive", structures: ["article"], readable: owned, orderBy, limit: 10, offset: 0 });
+        expect(page.map((r) => r.title)).toEqual(orderBy[0].kind === "field" ? ["A3", "A1"] : ["A1", "A3"]);
+      }
+      expect(await store.elements.structuresOwned(7, ["article", "DIR"])).toEqual(["article"]);
+    } finally {
+      await store.close();
+    }
+  });
+
+
   it("migrates a database made before rights per element: its elements under their structure's profile, listed by it", async () => {
     const admin = new pg.Client({ connectionString: server });
     await admin.connect();

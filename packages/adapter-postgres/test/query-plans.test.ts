@@ -137,12 +137,15 @@ async function pages(query: Pick<ElementQuery, "orderBy" | "structures" | "reada
 const DIRECTIONS = ["asc", "desc"] as const;
 /** About one element in ten: those of s3 under its structure's profile, and those under P1 (all of s1). */
 const READER = { structures: ["s3"], profiles: ["P1"] };
+/** A reader of s3's elements, and of those they own (owner 1) of s5 and under P3, as a profile's owner grant lets them. */
+const OWNER_READER = { structures: ["s3"], profiles: [], owned: { owner: 1, structures: ["s5"], profiles: ["P3"] } };
 const SCOPES: Record<string, Pick<ElementQuery, "structures" | "readable">> = {
   "the whole collection": {},
   "one structure": { structures: ["s3"] },
   "three structures": { structures: ["s1", "s4", "s7"] },
   "the whole collection, for a reader of one element in ten (rights per element)": { readable: READER },
   "one structure, for that reader": { structures: ["s3"], readable: READER },
+  "the whole collection, for a reader of s3 and of their own elements of s5 and under P3 (the owner grant)": { readable: OWNER_READER },
 };
 const KEYS = SORTABLE_PROPERTIES.filter((key) => key !== "id");
 const GROUPED_KEYS = ["owner", "state", "revision", "name", "fromname", "fromid"];

@@ -7,6 +7,7 @@ import { createCatalogRepository } from "./catalog-repository.ts";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
 import { createEventLog } from "./event-log.ts";
+import { createFolderRepository } from "./folder-repository.ts";
 import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import { createTokenRepository } from "./token-repository.ts";
@@ -27,6 +28,7 @@ export function connectionRepositories({ client, counter, changes, vaultDir, clo
   const db = drizzle({ client });
   return {
     elements: withBulkWrite(createElementRepository(db, client), client),
+    folders: createFolderRepository(client),
     catalog: createCatalogRepository(db, client, counter),
     accounts: createAccountRepository(db, counter),
     vault: createVault(db, vaultDir, clock),

@@ -44,6 +44,13 @@ export const BATCH_READS = {
 export const PROFILES_IN_USE = "select value from json_each(?) as wanted where exists (select 1 from elements where profile = wanted.value and fixed = 0)";
 
 /**
+ * Which of the structures of a JSON array some live revision of the owner is of: a seek or two per structure on the
+ * index of one structure's owner order (list-indexes.ts); exported so that tests can check its query plan.
+ */
+export const STRUCTURES_OWNED = "select value from json_each(?) as wanted where exists " +
+  "(select 1 from elements where status in ('alive', 'deleted') and structure = wanted.value and owner = ? and fixed = 0)";
+
+/**
  * Element revisions and their history in SQLite, on one connection, reads through cached prepared
  * statements. Reads are prepared on the client with their LIMIT written out: SQLite re-prepares a
  * statement whenever a bound LIMIT is bound again (it plans with the limit's value), and drizzle
@@ -72,6 +79,7 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     `select structure, count(*) from elements indexed by ${ID_INDEX.structure} where status = ? and fixed = 0 and ${READABLE_CONDITION} group by structure`,
   ).raw();
   const inUse = client.prepare(PROFILES_IN_USE).pluck();
+  const owned = client.prepare(STRUCTURES_OWNED).pluck();
   const one = (row: ElementRow | undefined) => (row === undefined ? undefined : toRevision(row));
   const historyOf = db.select().from(history).where(eq(history.initid, sql.placeholder("initid")))
     .orderBy(desc(history.revision), desc(history.date), desc(history.id)).prepare();
@@ -194,6 +202,9 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     },
     async profilesInUse(profiles) {
       return profiles.length === 0 ? [] : (inUse.all(JSON.stringify(profiles)) as string[]);
+    },
+    async structuresOwned(owner, structures) {
+      return structures.length === 0 ? [] : (owned.all(JSON.stringify(structures), owner) as string[]);
     },
     async setLineageStatus(initid, status, modifiedAt) {
       db.update(elements).set({ status }).where(eq(elements.initid, initid)).run();

@@ -9,15 +9,15 @@ import { resolvedOrderFields, type StructureDefinition } from "@lineage/core";
  * revisions only. They are made and dropped as the
  * structure's fields come and go, in the transaction that saves it. The list names the same
  * expression, so SQLite reads the order from the index and the skipped entries without their rows;
- * each entry holds the element's profile too, so that rights are filtered on the entries
- * (readable-condition.ts).
+ * each entry holds the element's profile and owner too, so that rights (the owner grant's included)
+ * are filtered on the entries (readable-condition.ts).
  */
 
 /**
- * Part of each index's name: the indexes of an earlier layout (before the profile) have other
- * names, so that ensureFieldIndexes makes the new ones at start and drops the old.
+ * Part of each index's name: the indexes of an earlier layout (before the profile, then before the
+ * owner) have other names, so that ensureFieldIndexes makes the new ones at start and drops the old.
  */
-const LAYOUT = "profile";
+const LAYOUT = "owner";
 
 /** A text as an SQL literal. */
 export function sqlText(text: string): string {
@@ -45,7 +45,7 @@ function createStatements(structure: string, field: string): [name: string, stat
   const where = `where fixed = 0 and structure = ${sqlText(structure)}`;
   return (["asc", "desc"] as const).map((direction) => {
     const name = fieldIndexName(structure, field, direction);
-    return [name, `create index if not exists "${name}" on elements (status, ${value}${direction === "desc" ? " desc" : ""}, id desc, profile) ${where}`];
+    return [name, `create index if not exists "${name}" on elements (status, ${value}${direction === "desc" ? " desc" : ""}, id desc, profile, owner) ${where}`];
   });
 }
 

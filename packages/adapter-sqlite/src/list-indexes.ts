@@ -53,12 +53,13 @@ export function listIndexes(t: ElementColumns, columnOf: (key: KeyedProperty) =>
   const live = sql`fixed = 0`;
   const desc = (column: SQLiteColumn): SQL => sql`${column} desc`;
   const grouped = (but?: string) => GROUPED.filter((key) => key !== but).map((key) => t[key]);
-  // Each holds the profile too, after the structure or at its end: rights are filtered on the entries (readable-condition.ts).
+  // Each holds the profile and the owner too, after the structure or at its end: rights (the owner grant's included)
+  // are filtered on the entries (readable-condition.ts).
   const builders = [
-    index(ID_INDEX.all).on(t.status, desc(t.id), t.structure, t.profile).where(live),
+    index(ID_INDEX.all).on(t.status, desc(t.id), t.structure, t.profile, t.owner).where(live),
     index(INITID_INDEX.all).on(t.status, t.initid, t.structure, t.profile, ...grouped()).where(live),
-    index(ID_INDEX.structure).on(t.status, t.structure, desc(t.id), t.profile).where(live),
-    index(STRUCTURE_DESC_INDEX).on(t.status, desc(t.structure), desc(t.id), t.profile).where(live),
+    index(ID_INDEX.structure).on(t.status, t.structure, desc(t.id), t.profile, t.owner).where(live),
+    index(STRUCTURE_DESC_INDEX).on(t.status, desc(t.structure), desc(t.id), t.profile, t.owner).where(live),
     index(INITID_INDEX.structure).on(t.status, t.structure, t.initid, ...grouped(), t.profile).where(live),
   ];
   for (const key of Object.keys(KEYED_PROPERTIES) as KeyedProperty[]) {

@@ -7,7 +7,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import type { NewRevision, Store } from "@lineage/core";
-import { elementFilterContract, eventLogContract, storeContract } from "@lineage/core/testing";
+import { elementFilterContract, eventLogContract, folderRepositoryContract, storeContract } from "@lineage/core/testing";
 import { openSqliteStore } from "../src/index.ts";
 
 const dirs: string[] = [];
@@ -50,6 +50,7 @@ const revision = (overrides: Partial<NewRevision> = {}): NewRevision => ({
 storeContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 elementFilterContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 eventLogContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
+folderRepositoryContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 
 describe("openSqliteStore", () => {
   const migrationFiles = () => readdirSync(MIGRATIONS).filter((f) => f.endsWith(".sql")).sort();
@@ -94,10 +95,11 @@ describe("openSqliteStore", () => {
     const store = openSqliteStore({ dataDir });
     try {
       expect(await store.catalog.enumerate("COLORS")).toEqual({ name: "COLORS", items: [] });
+      // Raised once by the migration of the system structures (0012).
       const stamp = await store.changes.read();
-      expect(stamp.definitions).toBe("0");
+      expect(stamp.definitions).toBe("1");
       await store.catalog.saveEnumerate({ name: "COLORS", items: [{ key: "red", label: "Red" }] });
-      expect((await store.changes.read()).definitions).toBe("1");
+      expect((await store.changes.read()).definitions).toBe("2");
       expect(inspect(dataDir, (c) => c.prepare("select count(*) from __drizzle_migrations").pluck().get())).toBe(migrationFiles().length);
     } finally {
       await store.close();
@@ -126,6 +128,46 @@ describe("openSqliteStore", () => {
         store.elements.list({ status: "alive", readable, orderBy: [{ kind: "property", key: "title", direction: "asc" }], limit: 10, offset: 0 });
       expect((await list({ structures: ["article"], profiles: [] })).map((r) => r.title)).toEqual(["Old"]);
       expect(await list({ structures: ["note"], profiles: ["article"] })).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("migrates a data directory made before the system structures and the owner grant: they join its own, whose lists filter owners", async () => {
+    const dataDir = freshDir();
+    // The migrations as they stood before 0010, applied as the previous version of the store did.
+    const before = join(freshDir(), "drizzle");
+    cpSync(MIGRATIONS, before, { recursive: true });
+    const journalFile = join(before, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((e) => e.tag < "0010");
+    writeFileSync(journalFile, JSON.stringify(journal));
+    const old = new Database(join(dataDir, "lineage.sqlite"));
+    migrate(drizzle({ client: old }), { migrationsFolder: before });
+    old.prepare(`insert into structures (name, definition) values ('article', '{"name":"article","fields":[{"id":"n","type":"int"}]}')`).run();
+    for (const [initid, owner, n] of [[1, 7, 2], [2, 8, 1], [3, 7, 3]]) {
+      old.prepare(`insert into elements (initid, revision, structure, title, owner, status, fixed, "values", created_at, modified_at)
+        values (?, 0, 'article', ?, ?, 'alive', 0, ?, '2024-01-01', '2024-01-01')`).run(initid, `A${initid}`, owner, JSON.stringify({ n }));
+    }
+    old.close();
+
+    const store = openSqliteStore({ dataDir });
+    try {
+      const structures = await store.catalog.structures();
+      expect(structures.map((s) => s.name)).toEqual(["article", "DIR", "SEARCH", "REPORT"]);
+      expect(structures[1]!.id).toBeGreaterThan(structures[0]!.id);
+      // The element's owner alone, in the orders of the list indexes and of a field's.
+      const owned = { structures: [], profiles: [], owned: { owner: 7, structures: ["article"], profiles: [] } };
+      for (const orderBy of [[{ kind: "property", key: "title", direction: "asc" }], [{ kind: "field", key: "n", direction: "desc" }]] as const) {
+        const page = await store.elements.list({ status: "alive", structures: ["article"], readable: owned, orderBy, limit: 10, offset: 0 });
+        expect(page.map((r) => r.title)).toEqual(orderBy[0].kind === "field" ? ["A3", "A1"] : ["A1", "A3"]);
+      }
+      const folder = await store.elements.insert({
+        revision: 0, structure: "DIR", name: null, title: "F", owner: 7, status: "alive", fixed: false, state: null, values: { ba_title: "F" },
+        createdAt: "2024-01-02", modifiedAt: "2024-01-02", importKey: null, ownProfile: null, profile: null,
+      });
+      expect(await store.elements.structuresOwned(7, ["DIR", "SEARCH"])).toEqual(["DIR"]);
+      expect(folder.structure).toBe("DIR");
     } finally {
       await store.close();
     }

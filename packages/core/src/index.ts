@@ -10,6 +10,7 @@ export * from "./platform.ts";
 export type { ElementsFacade, DeleteOptions } from "./elements/elements-facade.ts";
 export type { TrashFacade } from "./elements/trash-facade.ts";
 export type { RevisionsFacade } from "./elements/revisions-facade.ts";
+export type { FoldersFacade } from "./queries/folders-facade.ts";
 export type { ElementWrite, AnswerOptions } from "./elements/element-write.ts";
 export type { StructuresFacade } from "./structures/structures-facade.ts";
 export type { EnumeratesFacade } from "./enumerates/enumerates-facade.ts";
@@ -97,6 +98,10 @@ export { CountParameterSchema, FilteredListQuerySchema, FilterParameterSchema, F
 export { matchesFilter } from "./queries/filter-match.ts";
 export type { FilterOption } from "./queries/list-filter.ts";
 export type { SearchesFacade, SavedSearchResults } from "./queries/searches-facade.ts";
+export type { FolderContent, FolderMembership, MembershipOptions } from "./queries/folders.ts";
+export {
+  COLLECTIONS_PROFILE, FOLDER_STRUCTURE, REPORT_STRUCTURE, SEARCH_STRUCTURE, SEARCH_TRASH_ENUMERATE, SYSTEM_DEFINITIONS, SYSTEM_STRUCTURES,
+} from "./queries/system-structures.ts";
 export { decisiveOrder, MERGED_FIELD_STRUCTURES, resolvedOrderFields } from "./elements/list-order.ts";
 export type { Session } from "./auth/session.ts";
 export { newSessionSecret } from "./auth/session.ts";
@@ -134,6 +139,7 @@ export * from "./ports/dashboard-server.port.ts";
 export * from "./ports/document-text.port.ts";
 export * from "./ports/element-repository.port.ts";
 export * from "./ports/event-log.port.ts";
+export * from "./ports/folder-repository.port.ts";
 export * from "./ports/image-processor.port.ts";
 export * from "./ports/image-store.port.ts";
 export * from "./ports/password-hasher.port.ts";

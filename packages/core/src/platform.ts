@@ -25,6 +25,7 @@ import type { WorkflowEngine } from "./ports/workflow-engine.port.ts";
 import { createPlatformContext } from "./scope/platform-context.ts";
 import type { SearchCallables } from "./search/element-text.ts";
 import { createFullSearchFacade, type FullSearchFacade } from "./search/fullsearch-facade.ts";
+import { createFoldersFacade, type FoldersFacade } from "./queries/folders-facade.ts";
 import { createMemorySearchIndex } from "./search/memory-search-index.ts";
 import { createSearchEngine } from "./search/search-engine.ts";
 import { createStructuresFacade, type StructuresFacade } from "./structures/structures-facade.ts";
@@ -76,6 +77,8 @@ export interface Platform {
   readonly trash: TrashFacade;
   /** A lineage's revisions and history. */
   readonly revisions: RevisionsFacade;
+  /** Folders: their content, and the elements put in and taken out. */
+  readonly folders: FoldersFacade;
   /** Smart Structures and the definitions they come with. */
   readonly structures: StructuresFacade;
   readonly enumerates: EnumeratesFacade;
@@ -121,6 +124,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     trash: createTrashFacade(context, elements),
     searches: createSearchesFacade(context),
     revisions: createRevisionsFacade(context),
+    folders: createFoldersFacade(context),
     structures: createStructuresFacade(context),
     enumerates: createEnumeratesFacade(context),
     files: createFilesFacade(context),

@@ -27,7 +27,7 @@ async function withFiles() {
   await seed.store.transaction(async (tx) => {
     await tx.catalog.saveProfile({ name: "PRF_REPORT", grants: { view: ["role:editor"], edit: ["role:editor"], create: [] } });
     await tx.catalog.saveStructure({
-      name: "REPORT", title: { en: "Report", fr: "Rapport" }, profile: "PRF_REPORT", titleField: "rp_title",
+      name: "BRIEF", title: { en: "Report", fr: "Rapport" }, profile: "PRF_REPORT", titleField: "rp_title",
       fields: [
         { id: "rp_title", type: "text", label: { en: "Title", fr: "Titre" } },
         { id: "rp_file", type: "file", label: { en: "File", fr: "Fichier" } },
@@ -39,7 +39,7 @@ async function withFiles() {
   });
   const admin = await seed.principal("admin");
   const report = await seed.platform.elements.create(admin, {
-    structure: "REPORT", name: "REP_ONE",
+    structure: "BRIEF", name: "REP_ONE",
     values: {
       rp_title: "One", rp_file: upload("minutes \"final\".pdf", "application/pdf", "%PDF-1.4 one"),
       rp_more: [upload("a.txt", "text/plain", "a"), upload("b.bin", "model/x-thing", "b")],
@@ -213,7 +213,7 @@ describe("file values and the files of file fields", () => {
     await platform.revisions.revise(admin, (await store.elements.latest(report.initid))!);
     await platform.elements.update(admin, "REP_ONE", { values: { rp_file: upload("third.txt", "text/plain", "three") } });
     expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1", { revision: "0" })).name).toBe("new.txt");
-    expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1", { family: "REPORT" })).name).toBe("third.txt");
+    expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1", { family: "BRIEF" })).name).toBe("third.txt");
     // In the trash, the element keeps its files: its values, read from the trash, link to them.
     await platform.elements.delete(admin, "REP_ONE");
     expect((await platform.files.read(alice, "REP_ONE", "rp_file", "-1")).name).toBe("third.txt");

@@ -29,7 +29,7 @@ describe("the definitions cache", () => {
     ]);
     expect(first.structure("ARTICLE")?.titleField).toBe("ar_title");
     expect(first.structureById(first.structure("AUTHOR")!.id)?.name).toBe("AUTHOR");
-    expect(first.structures().map((s) => s.name).sort()).toEqual(["ARTICLE", "AUTHOR"]);
+    expect(first.structures().map((s) => s.name).sort()).toEqual(["ARTICLE", "AUTHOR", "DIR", "REPORT", "SEARCH"]);
     expect([first.lifecycle("WFL_ARTICLE")?.firstState, first.profile("PRF_ARTICLE")?.name]).toEqual(["draft", "PRF_ARTICLE"]);
     expect([first.roles().map((r) => r.id), first.groups().map((g) => g.id)]).toEqual([["editor", "reader"], ["newsroom"]]);
   });
@@ -148,9 +148,10 @@ describe("the platform's definitions", () => {
     expect(labelsOf(next)).toEqual(["Science"]);
   });
 
-  it("of an empty store are empty", async () => {
+  it("of a new store are the system's only", async () => {
     const store = createMemoryStore();
     const definitions = await createDefinitionsCache().get(store);
-    expect([definitions.structures(), definitions.roles(), definitions.enumerate("X")]).toEqual([[], [], undefined]);
+    expect([definitions.structures().map((s) => s.name), definitions.roles(), definitions.enumerate("X")]).toEqual([["DIR", "SEARCH", "REPORT"], [], undefined]);
+    expect(definitions.profiles().map((p) => p.name)).toEqual(["PRF_SYSTEM_COLLECTIONS"]);
   });
 });

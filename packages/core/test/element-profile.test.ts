@@ -4,7 +4,7 @@ import { createMemoryStore } from "../src/testing/index.ts";
 import type { Lifecycle } from "../src/lifecycle/lifecycle.ts";
 import type { Profile } from "../src/access/profile.ts";
 import { isReadable, listScope, readableFilter, revisionPermissions, revisionProfile } from "../src/access/element-profile.ts";
-import { principalOf, type Principal } from "../src/accounts/principal.ts";
+import { mayCreateUnder, principalOf, type Principal } from "../src/accounts/principal.ts";
 import type { SmartStructure } from "../src/structures/smart-structure.ts";
 import { folder, testPlatform, type RawBundle } from "../src/testing/bundle-helpers.ts";
 
@@ -77,8 +77,109 @@ describe("the profile of a revision", () => {
   });
 });
 
+describe("the owner grant", () => {
+  const owned: Profile[] = [
+    { name: "PRF_MINE", grants: { view: ["owner"], edit: ["owner"], delete: ["owner"], create: ["right:POST"] } },
+    { name: "PRF_SHARED", grants: { view: ["owner", "role:auditor"], edit: ["owner"] } },
+  ];
+  const structures: SmartStructure[] = [
+    { id: 1, name: "BOX", profile: "PRF_MINE", fields: [] },
+    { id: 2, name: "FILE", profile: "PRF_SHARED", fields: [] },
+    { id: 3, name: "OPEN", fields: [] },
+  ];
+  const defs = {
+    structure: (name: string) => structures.find((s) => s.name === name),
+    structures: () => structures,
+    lifecycle: () => undefined,
+    profile: (name: string) => owned.find((p) => p.name === name),
+    profiles: () => owned,
+  };
+  const someone = (id: number, roles: string[] = [], rights: ("GET" | "POST")[] = ["GET"]) => principalOf(
+    { id, login: `u${id}`, displayName: `u${id}`, passwordHash: null, roles, groups: [], locale: "en", rights, disabled: false }, [],
+  );
+
+  it("grants its permissions to the element's owner, for that element only", () => {
+    const alice = someone(5);
+    expect([...revisionPermissions(defs, alice, { structure: "BOX", profile: null, owner: 5 })]).toEqual(["view", "edit", "delete"]);
+    expect([...revisionPermissions(defs, alice, { structure: "BOX", profile: null, owner: 6 })]).toEqual([]);
+    // No owner given (no element): the grant gives nothing.
+    expect([...revisionPermissions(defs, alice, { structure: "BOX", profile: null })]).toEqual([]);
+    // Under a profile of its own or its state's, as under its structure's.
+    expect([...revisionPermissions(defs, alice, { structure: "OPEN", profile: "PRF_SHARED", owner: 5 })]).toEqual(["view", "edit"]);
+    expect([...revisionPermissions(defs, someone(7, ["auditor"]), { structure: "FILE", profile: null, owner: 5 })]).toEqual(["view"]);
+  });
+
+  it("right:POST grants create to the accounts holding the global POST right, and owner grants it to anyone (they will own it)", () => {
+    expect(mayCreateUnder(owned[0], someone(5, [], ["GET", "POST"]))).toBe(true);
+    expect(mayCreateUnder(owned[0], someone(5, [], ["GET"]))).toBe(false);
+    // No create grant: those who may edit, the owner being whoever creates it.
+    expect(mayCreateUnder(owned[1], someone(5))).toBe(true);
+  });
+
+  it("puts in the readable filter what the caller may view only as the owner, which agrees with the permissions", () => {
+    const alice = someone(5);
+    const auditor = someone(7, ["auditor"]);
+    expect(readableFilter(defs, alice)).toEqual({
+      structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["BOX", "FILE"], profiles: ["PRF_MINE", "PRF_SHARED"] },
+    });
+    // The auditor views PRF_SHARED whoever owns the element: it is no owner-only key for them.
+    expect(readableFilter(defs, auditor)).toEqual({
+      structures: ["FILE", "OPEN"], profiles: ["PRF_SHARED"], owned: { owner: 7, structures: ["BOX"], profiles: ["PRF_MINE"] },
+    });
+    for (const reader of [alice, auditor]) {
+      const filter = readableFilter(defs, reader);
+      for (const structure of ["BOX", "FILE", "OPEN"]) {
+        for (const profile of [null, "PRF_MINE", "PRF_SHARED"]) {
+          for (const owner of [5, 6, 7]) {
+            const revision = { structure, profile, owner };
+            expect(isReadable(filter, revision), JSON.stringify([reader.account.id, revision])).toBe(revisionPermissions(defs, reader, revision).has("view"));
+          }
+        }
+      }
+    }
+  });
+
+  it("is accepted in a bundle's profiles, as right:METHOD is anywhere a grant is", async () => {
+    const bundle: RawBundle = {
+      profiles: [
+        { name: "PRF_MINE", grants: { view: ["owner"], edit: ["owner", "right:PUT"], create: ["right:POST", "right:PATCH"] } },
+      ],
+      lifecycles: [{ name: "WFL", firstState: "a", states: [{ id: "a" }], transitions: [{ id: "t", from: "a", to: "a", grants: ["owner", "right:GET"] }] }],
+      fieldAccesses: [{ name: "FAL", layers: [{ grant: "owner", fields: {} }] }],
+    };
+    const { problems } = await checkBundle(bundle, { store: createMemoryStore(), readFile: folder({}) });
+    expect(problems.map((p) => [p.path, p.message])).toEqual([
+      ["$.profiles[0].grants.create[1]", '"PATCH" is not a right: GET, PUT, POST, DELETE'],
+      ["$.fieldAccesses[0].layers[0].grant", '"owner" grants only in profiles (it names each element\'s owner)'],
+      ["$.lifecycles[0].transitions[0].grants[0]", '"owner" grants only in profiles (it names each element\'s owner)'],
+    ]);
+  });
+
+  it("keeps a list to the structures viewable as the owner of which the caller owns some element, and names the profiles in use only", async () => {
+    const store = (used: string[], mine: string[]) => ({
+      profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)),
+      structuresOwned: async (owner: number, names: readonly string[]) => (owner === 5 ? names.filter((name) => mine.includes(name)) : []),
+    });
+    const filter = readableFilter(defs, someone(5))!;
+    expect(await listScope(store([], ["BOX", "FILE"]), undefined, filter)).toEqual({
+      structures: ["OPEN", "BOX", "FILE"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["BOX", "FILE"], profiles: [] } },
+    });
+    expect(await listScope(store([], ["FILE"]), undefined, filter)).toEqual({
+      structures: ["OPEN", "FILE"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: ["FILE"], profiles: [] } },
+    });
+    // Owning nothing viewable as the owner only: the filter is as if there were no owner grant.
+    expect(await listScope(store([], []), undefined, filter)).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
+    expect(await listScope(store(["PRF_SHARED"], []), ["BOX"], filter)).toEqual({
+      structures: ["BOX"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: [], profiles: ["PRF_SHARED"] } },
+    });
+  });
+});
+
 describe("the scope of a list", () => {
-  const inUse = (used: string[]) => ({ profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)) });
+  const inUse = (used: string[]) => ({
+    profilesInUse: async (profiles: readonly string[]) => profiles.filter((p) => used.includes(p)),
+    structuresOwned: () => Promise.reject(new Error("not asked without an owner grant")),
+  });
   const readable = { structures: ["NOTE", "OPEN"], profiles: ["PRF_NOTE", "PRF_VALIDATED"] };
 
   it("keeps to the structures the caller may view when no element is under a profile of its own they may view", async () => {
@@ -92,7 +193,7 @@ describe("the scope of a list", () => {
   });
 
   it("asks nothing of the store for admin, or for a caller who may view no profile", async () => {
-    const refuse = { profilesInUse: () => Promise.reject(new Error("not asked")) };
+    const refuse = { profilesInUse: () => Promise.reject(new Error("not asked")), structuresOwned: () => Promise.reject(new Error("not asked")) };
     expect(await listScope(refuse, undefined, undefined)).toEqual({});
     expect(await listScope(refuse, ["NOTE"], undefined)).toEqual({ structures: ["NOTE"] });
     expect(await listScope(refuse, undefined, { structures: ["OPEN"], profiles: [] })).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
@@ -162,7 +263,9 @@ describe("rights per element and per state, through the use cases", () => {
     const own = (await platform.store.elements.latestByName("NOTE_OWN"))!;
     expect(own).toMatchObject({ ownProfile: "PRF_PRIVATE", profile: "PRF_PRIVATE" });
     await expect(platform.elements.read(await as("reader"), "NOTE_OWN")).rejects.toMatchObject({ code: "ROUTES0101" });
-    const counts = async (login: string) => (await platform.structures.list(await as(login))).map((s) => [s.name, s.alive]);
+    // The system structures, listed to everyone, left out.
+    const counts = async (login: string) =>
+      (await platform.structures.list(await as(login))).filter((s) => !["DIR", "SEARCH", "REPORT"].includes(s.name)).map((s) => [s.name, s.alive]);
     expect(await counts("reader")).toEqual([["LINK", 1], ["NOTE", 2]]);
     // The outsider may not view NOTE through its profile, but one of its elements through its own.
     expect(await counts("outsider")).toEqual([["LINK", 1], ["NOTE", 1]]);

@@ -146,7 +146,7 @@ describe("bundle problems of field accesses", () => {
       { path: "$.fieldAccesses[1].name", message: 'duplicate field access "FAL_INVOICE" (first at $.fieldAccesses[0])' },
       { path: "$.fieldAccesses[0].layers[1].grant", message: 'unknown role "nobody"' },
       { path: "$.fieldAccesses[0].layers[1].fields.inv_nothing", message: 'no structure with field access "FAL_INVOICE" has a field "inv_nothing"' },
-      { path: "$.fieldAccesses[0].layers[2].grant", message: '"someone" is not role:ID, group:ID or user:LOGIN' },
+      { path: "$.fieldAccesses[0].layers[2].grant", message: '"someone" is not role:ID, group:ID, user:LOGIN, right:METHOD' },
       { path: "$.structures[2].fieldAccess", message: 'unknown field access "FAL_NOPE"' },
     ]);
   });

@@ -47,7 +47,7 @@ describe("list filters", () => {
   it("compares docids by initid or logical name, html by its text, multiple values by any of them", async () => {
     const { platform, principal, author } = await seededPlatform();
     const admin = await principal("admin");
-    const list = (filter: unknown) => platform.elements.list(admin, { family: "ARTICLE", filter: filter as FilterOption, slice: "all" }).then(titles);
+    const list = (filter: FilterOption) => platform.elements.list(admin, { family: "ARTICLE", filter, slice: "all" }).then(titles);
     expect(await list({ field: "ar_author", operator: "eq", value: "AUTHOR_ADA" })).toEqual(["Hello"]);
     expect(await list({ field: "ar_author", operator: "eq", value: author.initid })).toEqual(["Hello"]);
     expect(await list({ field: "ar_author", operator: "eq", value: "NO_SUCH_NAME" })).toEqual([]);

@@ -1,5 +1,6 @@
-import { createMemoryStore, elementFilterContract, eventLogContract, storeContract } from "../src/testing/index.ts";
+import { createMemoryStore, elementFilterContract, eventLogContract, folderRepositoryContract, storeContract } from "../src/testing/index.ts";
 
 storeContract("memory", () => createMemoryStore());
+folderRepositoryContract("memory", () => createMemoryStore());
 elementFilterContract("memory", () => createMemoryStore());
 eventLogContract("memory", () => createMemoryStore());

@@ -17,9 +17,9 @@ const FILES: Record<string, Uint8Array> = {
 
 const bundle = {
   accounts: { users: [{ login: "admin", password: "admin-pw", roles: ["admin"] }] },
-  structures: [{ name: "REPORT", titleField: "rp_title", fields: [{ id: "rp_title", type: "text" }, { id: "rp_file", type: "file" }] }],
-  elements: Object.keys(FILES).map((path, i) => ({ structure: "REPORT", name: `R_${i}`, values: { rp_title: `Report ${i}`, rp_file: { file: path } } })),
-  searchDomains: [{ name: "reports", lang: "en", stem: "english", configs: [{ structure: "REPORT", fields: [{ field: "rp_title", weight: "A" }], files: [{ field: "rp_file", weight: "D" }], callables: [] }] }],
+  structures: [{ name: "BRIEF", titleField: "rp_title", fields: [{ id: "rp_title", type: "text" }, { id: "rp_file", type: "file" }] }],
+  elements: Object.keys(FILES).map((path, i) => ({ structure: "BRIEF", name: `R_${i}`, values: { rp_title: `Report ${i}`, rp_file: { file: path } } })),
+  searchDomains: [{ name: "reports", lang: "en", stem: "english", configs: [{ structure: "BRIEF", fields: [{ field: "rp_title", weight: "A" }], files: [{ field: "rp_file", weight: "D" }], callables: [] }] }],
 };
 
 const documents = createDocumentTexts({ timeoutMs: 10_000 });

@@ -46,7 +46,7 @@ async function seed(store: Store) {
       ],
     });
     await tx.catalog.saveStructure({
-      name: "REPORT", title: { en: "Report", fr: "Rapport" }, profile: "PRF_REPORT", titleField: "rp_title",
+      name: "BRIEF", title: { en: "Report", fr: "Rapport" }, profile: "PRF_REPORT", titleField: "rp_title",
       fields: [{ id: "rp_title", type: "text" }, { id: "rp_file", type: "file" }],
     });
   });
@@ -62,7 +62,7 @@ async function seed(store: Store) {
   // Revision 0 keeps the first file; the latest revision holds a PDF with a name in French.
   await platform.revisions.revise(system, hello);
   await platform.elements.update(system, "ART_HELLO", { values: { ar_file: upload("compte rendu été.pdf", "application/pdf", "%PDF-1.4 latest") } });
-  const report = await platform.elements.create(system, { structure: "REPORT", name: "REP_ONE", values: { rp_title: "One", rp_file: upload("r.txt", "text/plain", "report") } });
+  const report = await platform.elements.create(system, { structure: "BRIEF", name: "REP_ONE", values: { rp_title: "One", rp_file: upload("r.txt", "text/plain", "report") } });
   return withTwin({ platform, store, hasher, hello, report });
 }
 
@@ -148,9 +148,9 @@ describe("item 1: POST on a structure's collection creates an element", () => {
     const refused = await api.call("POST", COLLECTION, { as: BOB, json: { document: { attributes: { ar_title: { value: "x" } } } } });
     expect(codeOf(refused)).toEqual([403, "API0204"]);
     expect(refused.json.messages[0].contentText).toBe('Document creation "ARTICLE" access deny');
-    // REPORT's profile grants create to bob alone: alice, who may edit reports, may not create one.
-    expect(codeOf(await api.call("POST", "/api/v2/smart-structures/REPORT/smart-elements/", { as: ALICE, json: body }))).toEqual([403, "API0204"]);
-    expect((await api.call("POST", "/api/v2/smart-structures/REPORT/smart-elements/", { as: BOB, json: body })).status).toBe(201);
+    // BRIEF's profile grants create to bob alone: alice, who may edit reports, may not create one.
+    expect(codeOf(await api.call("POST", "/api/v2/smart-structures/BRIEF/smart-elements/", { as: ALICE, json: body }))).toEqual([403, "API0204"]);
+    expect((await api.call("POST", "/api/v2/smart-structures/BRIEF/smart-elements/", { as: BOB, json: body })).status).toBe(201);
     expect(codeOf(await api.call("POST", COLLECTION, { as: ["carol", "carol-pw"], json: body }))).toEqual([403, "CRUD0105"]);
   });
 
@@ -195,8 +195,8 @@ describe("item 2: GET /api/v2/smart-structures/<name>", () => {
     expect(french.text).not.toContain("ar_secret");
     const english = await api.call("GET", "/api/v2/smart-structures/ARTICLE.json", { as: BOB });
     expect([english.json.data.family.structure.ar_title.label, english.json.data.family.structure.ar_file.label]).toEqual(["Title", "Attachment"]);
-    const report = await api.call("GET", "/api/v2/smart-structures/REPORT?fields=document.properties.title", { as: ALICE });
-    expect(report.json.data).toEqual({ document: { uri: "/api/v2/smart-structures/REPORT.json", properties: { id: expect.any(Number), title: "Rapport" } } });
+    const report = await api.call("GET", "/api/v2/smart-structures/BRIEF?fields=document.properties.title", { as: ALICE });
+    expect(report.json.data).toEqual({ document: { uri: "/api/v2/smart-structures/BRIEF.json", properties: { id: expect.any(Number), title: "Rapport" } } });
   });
 
   it("carries an ETag per language, 304 with If-None-Match; 404 ROUTES0105 for an unknown structure", async () => {
@@ -266,7 +266,7 @@ describe("item 3: the files of file fields", () => {
       ["/api/v2/smart-elements/ART_HELLO/files/ar_files/0/f.pdf", ADMIN, 404, "ROUTES0118"],
       ["/api/v2/smart-elements/ART_HELLO/files/ar_title/-1/f.pdf", ADMIN, 400, "ROUTES0124"],
       ["/api/v2/smart-elements/ART_HELLO/files/ar_file/0/f.pdf", ADMIN, 400, "ROUTES0122"],
-      ["/api/v2/smart-structures/REPORT/smart-elements/ART_HELLO/files/ar_file/-1/f.pdf", ADMIN, 404, "CRUD0220"],
+      ["/api/v2/smart-structures/BRIEF/smart-elements/ART_HELLO/files/ar_file/-1/f.pdf", ADMIN, 404, "CRUD0220"],
     ];
     for (const [path, as, status, code] of cases) {
       const answer = await download(path, { as });

@@ -3,7 +3,7 @@ import { permissionsUnder } from "../accounts/principal.ts";
 import { findState } from "../lifecycle/lifecycle.ts";
 import type { Permission, Profile } from "./profile.ts";
 import type { ElementRevision } from "../elements/smart-element.ts";
-import type { ElementRepository, ReadableFilter } from "../ports/element-repository.port.ts";
+import type { ElementRepository, OwnedFilter, ReadableFilter } from "../ports/element-repository.port.ts";
 import type { Definitions } from "../scope/definitions.ts";
 
 type ProfileDefinitions = Pick<Definitions, "structure" | "lifecycle" | "profile">;
@@ -33,39 +33,55 @@ export function withRevisionProfile<T extends Pick<ElementRevision, "structure" 
   return profile === revision.profile ? revision : { ...revision, profile };
 }
 
+/** What a revision is checked by: its structure and profile, and its owner for the `owner` grant (none: that grant gives nothing). */
+type Guarded = Pick<ElementRevision, "structure" | "profile"> & { readonly owner?: number };
+
 /**
  * What the principal may do with a revision: under its own (or its state's) profile when it has
- * one, else under its structure's. A profile named by a revision but missing from the definitions
- * grants nothing (but to admin): a structure without a profile stays open to everyone.
+ * one, else under its structure's; a grant to `owner` holds when the principal owns it. A profile
+ * named by a revision but missing from the definitions grants nothing (but to admin): a structure
+ * without a profile stays open to everyone.
  */
-export function revisionPermissions(
-  definitions: ProfileDefinitions, principal: Principal, revision: Pick<ElementRevision, "structure" | "profile">,
-): ReadonlySet<Permission> {
+export function revisionPermissions(definitions: ProfileDefinitions, principal: Principal, revision: Guarded): ReadonlySet<Permission> {
   if (revision.profile === null) {
     const name = definitions.structure(revision.structure)?.profile;
-    return permissionsUnder(name ? definitions.profile(name) : undefined, principal);
+    return permissionsUnder(name ? definitions.profile(name) : undefined, principal, revision.owner);
   }
-  return profilePermissions(definitions.profile(revision.profile), principal);
+  return profilePermissions(definitions.profile(revision.profile), principal, revision.owner);
 }
 
 /** What the principal may do under a profile a revision names (none when it is missing, but admin). */
-function profilePermissions(profile: Profile | undefined, principal: Principal): ReadonlySet<Permission> {
+function profilePermissions(profile: Profile | undefined, principal: Principal, owner: number | undefined): ReadonlySet<Permission> {
   if (!profile && !principal.isAdmin) return new Set();
-  return permissionsUnder(profile, principal);
+  return permissionsUnder(profile, principal, owner);
 }
 
 /**
  * The elements the principal may view, as a store filters a list by them (ReadableFilter);
- * undefined for admin, who may view every element.
+ * undefined for admin, who may view every element. A profile that lets them view only the
+ * elements they own (its `owner` grant) goes to `owned`, with the structures under it.
  */
 export function readableFilter(definitions: Pick<Definitions, "structures" | "profiles" | "profile">, principal: Principal): ReadableFilter | undefined {
   if (principal.isAdmin) return undefined;
-  const profiles = definitions.profiles().filter((profile) => permissionsUnder(profile, principal).has("view")).map((p) => p.name);
+  const me = principal.account.id;
+  const profiles: string[] = [];
+  const ownedProfiles: string[] = [];
+  for (const profile of definitions.profiles()) {
+    if (permissionsUnder(profile, principal).has("view")) profiles.push(profile.name);
+    else if (permissionsUnder(profile, principal, me).has("view")) ownedProfiles.push(profile.name);
+  }
   const viewable = new Set(profiles);
+  const ownedOnly = new Set(ownedProfiles);
   // A structure naming no profile, or one missing from the definitions, is open to everyone (permissionsUnder).
   const open = (name: string | undefined) => name === undefined || definitions.profile(name) === undefined || viewable.has(name);
-  const structures = definitions.structures().filter((s) => open(s.profile)).map((s) => s.name);
-  return { structures, profiles };
+  const structures: string[] = [];
+  const ownedStructures: string[] = [];
+  for (const structure of definitions.structures()) {
+    if (open(structure.profile)) structures.push(structure.name);
+    else if (ownedOnly.has(structure.profile!)) ownedStructures.push(structure.name);
+  }
+  if (ownedProfiles.length === 0 && ownedStructures.length === 0) return { structures, profiles };
+  return { structures, profiles, owned: { owner: me, structures: ownedStructures, profiles: ownedProfiles } };
 }
 
 /** What a list asks the store for: the structures of its collection, and the filter of what the caller may view. */
@@ -76,23 +92,45 @@ export interface ListScope {
 
 /**
  * The scope of a list of `structures` (undefined: every structure) for a caller who may view what
- * `readable` lets through: the profiles no element is under are left out of the filter, and when
- * none is left the list keeps to the structures whose profile the caller may view, which the
- * store reads from their own indexes rather than the whole collection's.
+ * `readable` lets through: the profiles no element is under are left out of the filter, and so are
+ * the structures viewable only as the owner of which the caller owns no element; when no profile
+ * is left, the list keeps to the structures whose profile the caller may view (as the owner too),
+ * which the store reads from their own indexes rather than the whole collection's.
  */
 export async function listScope(
-  elements: Pick<ElementRepository, "profilesInUse">, structures: readonly string[] | undefined, readable: ReadableFilter | undefined,
+  elements: Pick<ElementRepository, "profilesInUse" | "structuresOwned">, structures: readonly string[] | undefined, readable: ReadableFilter | undefined,
 ): Promise<ListScope> {
   if (!readable) return structures === undefined ? {} : { structures };
-  const profiles = readable.profiles.length === 0 ? [] : await elements.profilesInUse(readable.profiles);
-  const narrowed = { structures: readable.structures, profiles };
-  if (profiles.length > 0) return structures === undefined ? { readable: narrowed } : { structures, readable: narrowed };
-  const viewable = new Set(readable.structures);
-  return { structures: (structures ?? readable.structures).filter((name) => viewable.has(name)), readable: narrowed };
+  const owned = readable.owned;
+  const asked = owned ? [...readable.profiles, ...owned.profiles] : readable.profiles;
+  const none: string[] = [];
+  const [used, mine] = await Promise.all([
+    asked.length === 0 ? none : elements.profilesInUse(asked),
+    owned && owned.structures.length > 0 ? elements.structuresOwned(owned.owner, owned.structures) : none,
+  ]);
+  const inUse = new Set(used);
+  const profiles = readable.profiles.filter((name) => inUse.has(name));
+  const narrowedOwned: OwnedFilter | undefined = owned && {
+    owner: owned.owner, structures: owned.structures.filter((name) => mine.includes(name)), profiles: owned.profiles.filter((name) => inUse.has(name)),
+  };
+  const narrowed: ReadableFilter = narrowedOwned && (narrowedOwned.structures.length > 0 || narrowedOwned.profiles.length > 0)
+    ? { structures: readable.structures, profiles, owned: narrowedOwned }
+    : { structures: readable.structures, profiles };
+  if (profiles.length > 0 || (narrowed.owned?.profiles.length ?? 0) > 0) {
+    return structures === undefined ? { readable: narrowed } : { structures, readable: narrowed };
+  }
+  const viewable = new Set([...readable.structures, ...(narrowed.owned?.structures ?? [])]);
+  return { structures: (structures ?? [...viewable]).filter((name) => viewable.has(name)), readable: narrowed };
 }
 
 /** True when a revision passes a readable filter (how the in-memory store and core checks apply it). */
-export function isReadable(filter: ReadableFilter | undefined, revision: Pick<ElementRevision, "structure" | "profile">): boolean {
+export function isReadable(filter: ReadableFilter | undefined, revision: Guarded): boolean {
   if (!filter) return true;
-  return revision.profile === null ? filter.structures.includes(revision.structure) : filter.profiles.includes(revision.profile);
+  if (revision.profile === null ? filter.structures.includes(revision.structure) : filter.profiles.includes(revision.profile)) return true;
+  return filter.owned !== undefined && ownedBy(filter.owned, revision);
+}
+
+function ownedBy(owned: OwnedFilter, revision: Guarded): boolean {
+  if (revision.owner !== owned.owner) return false;
+  return revision.profile === null ? owned.structures.includes(revision.structure) : owned.profiles.includes(revision.profile);
 }

@@ -45,9 +45,12 @@ export const LabelSchema = v.pipe(
 /** Labels are referenced as the Label definition of the JSON Schema (a piped copy would be inlined). */
 const label = (_what: string) => v.optional(LabelSchema);
 
-/** `role:ID`, `group:ID` or `user:LOGIN`; the form and the target are checked by bundle-problems.ts. */
-const GrantEntrySchema = v.pipe(v.string(), v.description("role:ID, group:ID or user:LOGIN"));
+/** `role:ID`, `group:ID`, `user:LOGIN` or `right:METHOD`; the form and the target are checked by bundle-problems.ts. */
+const GrantEntrySchema = v.pipe(v.string(), v.description("role:ID, group:ID, user:LOGIN or right:METHOD (the accounts holding that global HTTP right)"));
+/** In profiles, `owner` too: each element's owner, for that element. */
+const ProfileGrantEntrySchema = v.pipe(v.string(), v.description("role:ID, group:ID, user:LOGIN, right:METHOD, or owner (each element's owner, for that element)"));
 const grants = (what: string) => list(GrantEntrySchema, what);
+const profileGrants = (what: string) => list(ProfileGrantEntrySchema, what);
 
 export const RoleSchema = v.strictObject({
   id: identifier("The role id; the role admin always exists and holds every right"),
@@ -91,10 +94,10 @@ export const ProfileSchema = v.strictObject({
   name: name("The profile name, named by structures"),
   grants: v.optional(v.pipe(
     v.strictObject({
-      view: grants("Who may view the elements"),
-      edit: grants("Who may change the elements"),
-      delete: grants("Who may delete the elements"),
-      create: grants("Who may create elements through the API (default: those who may edit)"),
+      view: profileGrants("Who may view the elements"),
+      edit: profileGrants("Who may change the elements"),
+      delete: profileGrants("Who may delete the elements"),
+      create: profileGrants("Who may create elements through the API (default: those who may edit)"),
     }),
     v.description("Entries granted each permission; admin holds all of them"),
   )),

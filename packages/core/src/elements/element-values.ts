@@ -165,3 +165,12 @@ export function checkNeeded(structure: StructureDefinition, values: ElementValue
     }
   }
 }
+
+/** A new element's values with the defaults of the fields left empty (SmartField `default`), encoded as the field stores them. */
+export function withDefaults(structure: StructureDefinition, values: Record<string, FieldValue>, scope: RequestScope): Record<string, FieldValue> {
+  for (const field of flattenFields(structure)) {
+    if (field.default === undefined || field.arrayId !== undefined || field.type === "array" || !isEmptyValue(values[field.id])) continue;
+    values[field.id] = encodeFieldValue(field, field.default, scope);
+  }
+  return values;
+}

@@ -12,6 +12,7 @@ export interface HistoryEntry {
   /** ISO 8601 date-time with milliseconds. */
   readonly date: string;
   readonly level: HistoryLevel;
-  readonly code: "CREATE" | "MODIFY" | "DELETE" | "RESTORE" | "REVISION" | "STATE" | null;
+  /** What the line records; a folder's content changing: MODCONTAIN on the folder, MOVEADD and MOVEUNLINK on the element (the original's codes). */
+  readonly code: "CREATE" | "MODIFY" | "DELETE" | "RESTORE" | "REVISION" | "STATE" | "MODCONTAIN" | "MOVEADD" | "MOVEUNLINK" | null;
   readonly comment: string;
 }

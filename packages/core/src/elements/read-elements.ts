@@ -16,6 +16,7 @@ import { listScope } from "../access/element-profile.ts";
 import type { Stamped } from "../scope/definitions.ts";
 import { listFilter, wantsCount, type FilterOption } from "../queries/list-filter.ts";
 import type { ParsedFilter } from "../queries/parse-filter.ts";
+import type { ElementFilter } from "../queries/element-filter.ts";
 
 /** One element (latest revision) as GET serves it. */
 export interface ElementReading {
@@ -76,6 +77,11 @@ export interface ListSpec {
   readonly defaultFields?: string;
   /** Parses the list's own filter against its structures; undefined when it has none. */
   own?(structures: readonly string[] | undefined): Promise<ParsedFilter | undefined>;
+  /**
+   * A filter of the caller's that narrows the list beyond the request's (a folder's members), and-ed
+   * with the rest; `none` when the list holds nothing whatever the request asks (the store is not asked).
+   */
+  readonly where?: ElementFilter | "none";
 }
 
 /** A page of a list of elements, as the list routes answer it: the request's options over the list's spec. */
@@ -89,20 +95,22 @@ export async function listElements(scope: RequestScope, options: ListOptions, sp
   const filter = bothFilters(await spec.own?.(structures), await listFilter(scope, options.filter, structures));
   const status = spec.status;
   const uri = spec.uri;
+  const where = spec.where;
+  const narrowed = where === undefined || where === "none" ? filter?.filter : filter ? and(where, filter.filter) : where;
   // Rights are per element (its own profile, its state's, else its structure's): the store filters the page by them.
   const query = {
     status,
     ...(await listScope(scope.repos.elements, structures, scope.readable())),
-    ...(filter ? { filter: filter.filter } : {}),
+    ...(narrowed ? { filter: narrowed } : {}),
   };
-  const rows = await storePage(scope, {
+  const rows = where === "none" ? [] : await storePage(scope, {
     ...query,
     orderBy: parameters.orderBy,
     limit: sliceLimit(parameters.slice, options.maxSlice),
     offset: parameters.offset,
   });
   checkAllSlice(parameters.slice, rows, options.maxSlice);
-  const total = wantsCount(options.count) ? await storeCount(scope, query) : undefined;
+  const total = !wantsCount(options.count) ? undefined : where === "none" ? 0 : await storeCount(scope, query);
   await scope.prepare(rows, selection);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", spec.itemUri(row)));
   return {
@@ -148,10 +156,26 @@ function bothFilters(own: ParsedFilter | undefined, asked: ParsedFilter | undefi
 /** Where a listed element is read: its own URI, as the original's lists name it. */
 export const elementItemUri = (row: ElementRevision): string => `/api/v2/smart-elements/${row.initid}.json`;
 
+/** Both filters: a group of the two. */
+function and(left: ElementFilter, right: ElementFilter): ElementFilter {
+  return { kind: "group", logic: "and", nodes: [left, right] };
+}
+
 /** GET /smart-elements/ (or a structure's elements): latest alive revisions the principal may view. */
 export function listAliveElements(scope: RequestScope, options: ListOptions = {}) {
   const uri = options.family === undefined ? "/api/v2/smart-elements/" : `/api/v2/smart-structures/${options.family}/smart-elements/`;
   return listElements(scope, options, { status: "alive", uri, itemUri: elementItemUri });
+}
+
+/** Where a list answers from besides its options (the folders, a folder's content): its URI, and a filter of its own. */
+export interface ListPlace {
+  readonly uri: string;
+  readonly where?: ElementFilter | "none";
+}
+
+/** A list of latest alive revisions the principal may view, answered from `place`. */
+export function listAliveElementsAt(scope: RequestScope, options: ListOptions, place: ListPlace) {
+  return listElements(scope, options, { status: "alive", uri: place.uri, itemUri: elementItemUri, ...(place.where ? { where: place.where } : {}) });
 }
 
 /** A page of elements as a list route answers it. */

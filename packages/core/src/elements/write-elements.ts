@@ -8,7 +8,7 @@ import { elementUri } from "./element-uri.ts";
 import type { Clock } from "../ports/clock.port.ts";
 import type { Deadline } from "../ports/store.port.ts";
 import type { Stamped } from "../scope/definitions.ts";
-import { applyValues, checkNeeded, type ApplyOptions } from "./element-values.ts";
+import { applyValues, checkNeeded, withDefaults, type ApplyOptions } from "./element-values.ts";
 import { changedElementTitle, composeTitle, newElementTitle } from "./element-title.ts";
 import { apiHistoryComment } from "./api-history.ts";
 import type { ElementRevision, ElementValues } from "./smart-element.ts";
@@ -77,7 +77,7 @@ export async function insertElement(tx: RequestScope, clock: Clock, input: Creat
   const structure = tx.structure(input.structure);
   if (!structure) throw new LineageError("ROUTES0105", [input.structure]);
   if (input.name && (await tx.repos.elements.latestByName(input.name))) throw new LineageError("BUNDLE0001", [`logical name "${input.name}" is taken`]);
-  const values = await applyValues(structure, {}, input.values, tx, { writeReadOnly: true });
+  const values = withDefaults(structure, await applyValues(structure, {}, input.values, tx, { writeReadOnly: true }), tx);
   checkNeeded(structure, values);
   const identity = {
     name: input.name ?? null, owner: input.owner ?? tx.principal.account.id, importKey: input.importKey ?? null, ownProfile: input.ownProfile ?? null,
@@ -102,7 +102,7 @@ export function createElementByApi(scope: RequestScope, clock: Clock, family: st
     const structure = tx.structure(family);
     if (!structure) throw new LineageError("CRUD0200", [family], { reason: "Family not found" });
     if (!tx.mayCreate(structure.name)) throw new LineageError("API0204", [family]);
-    const values = await applyValues(structure, {}, input.values, tx, { caseInsensitive: input.caseInsensitive === true, ...apiRefusals(family) });
+    const values = withDefaults(structure, await applyValues(structure, {}, input.values, tx, { caseInsensitive: input.caseInsensitive === true, ...apiRefusals(family) }), tx);
     checkNeeded(structure, values);
     const identity = { name: null, owner: tx.principal.account.id, importKey: null, ownProfile: null };
     return storeNewElement(tx, clock, structure, values, identity, { level: "info", code: "CREATE", comment: apiHistoryComment("created", tx.locale) });

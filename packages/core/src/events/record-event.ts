@@ -11,6 +11,8 @@ export interface EventFacts {
   readonly before?: ElementValues | undefined;
   /** `element.state`: the transition run. */
   readonly transition?: EventTransition | undefined;
+  /** `folder.added` and `folder.removed` (the event is the folder's): the initid of the element added or removed. */
+  readonly element?: number | undefined;
 }
 
 /**
@@ -34,6 +36,7 @@ export function recordEvent(tx: RequestScope, type: EventType, revision: Element
     state: revision.state,
     actor: tx.principal.account.login,
     ...(facts.transition ? { transition: facts.transition } : {}),
+    ...(facts.element === undefined ? {} : { element: facts.element }),
     ...(carriesChanges(type) ? { changes: structure ? fieldChanges(structure, facts.before, revision.values) : {} } : {}),
   };
   return tx.repos.events.append(event);

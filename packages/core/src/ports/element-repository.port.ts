@@ -18,9 +18,20 @@ export const SORTABLE_PROPERTIES = [
 /**
  * The elements a caller may view: those under their structure's profile (`profile` null) whose
  * structure is in `structures`, and those under a profile of their own or of their state
- * (`profile` set) in `profiles`.
+ * (`profile` set) in `profiles`; and, of those under the structures and profiles of `owned`,
+ * the ones whose owner is `owned.owner`.
  */
 export interface ReadableFilter {
+  readonly structures: readonly string[];
+  readonly profiles: readonly string[];
+  /** What the caller may view only as each element's owner (a profile's `owner` grant); absent: nothing. */
+  readonly owned?: OwnedFilter;
+}
+
+/** The structures and profiles whose elements a caller may view only when they own them. */
+export interface OwnedFilter {
+  /** The caller's account id: an element's `owner` must be it. */
+  readonly owner: number;
   readonly structures: readonly string[];
   readonly profiles: readonly string[];
 }
@@ -28,10 +39,15 @@ export interface ReadableFilter {
 /**
  * A filter as one list of keys, the form the SQL stores match a row's
  * `coalesce('p:' || profile, 's:' || structure)` against: `p:NAME` for a profile of the element's
- * own (or its state's), `s:NAME` for a structure whose profile applies.
+ * own (or its state's), `s:NAME` for a structure whose profile applies; and `oOWNER:` before such
+ * a key for those the caller may view only as the owner (`owned`), which a row matches when
+ * `'o' || owner || ':' || key` is one of them (the other keys start with `p:` or `s:`, never `o`).
  */
 export function readableKeys(filter: ReadableFilter): string[] {
-  return [...filter.profiles.map((name) => `p:${name}`), ...filter.structures.map((name) => `s:${name}`)];
+  const keys = [...filter.profiles.map((name) => `p:${name}`), ...filter.structures.map((name) => `s:${name}`)];
+  const { owned } = filter;
+  if (owned) keys.push(...owned.profiles.map((name) => `o${owned.owner}:p:${name}`), ...owned.structures.map((name) => `o${owned.owner}:s:${name}`));
+  return keys;
 }
 
 /** A page of latest revisions. */
@@ -77,6 +93,8 @@ export interface ElementRepository {
   countByStructure(status: LineageStatus, readable?: ReadableFilter): Promise<Record<string, number>>;
   /** Those of these profiles that some live revision (alive or in the trash) is under (its `profile`), in no particular order. */
   profilesInUse(profiles: readonly string[]): Promise<string[]>;
+  /** Those of these structures that some live revision (alive or in the trash) owned by this account is of, in no particular order. */
+  structuresOwned(owner: number, structures: readonly string[]): Promise<string[]>;
   /** Moves every revision of a lineage to the trash, or back. */
   setLineageStatus(initid: number, status: LineageStatus, modifiedAt: string): Promise<void>;
   /** Latest revisions matching the query, in its order. */

@@ -3,6 +3,7 @@ import type { CatalogRepository } from "./catalog-repository.port.ts";
 import type { ChangeClock } from "./change-clock.port.ts";
 import type { ElementRepository } from "./element-repository.port.ts";
 import type { EventLog } from "./event-log.port.ts";
+import type { FolderRepository } from "./folder-repository.port.ts";
 import type { SearchRepository } from "./search-repository.port.ts";
 import type { SessionRepository } from "./session-repository.port.ts";
 import type { TokenRepository } from "./token-repository.port.ts";
@@ -33,6 +34,8 @@ export interface TransactionOptions {
 /** The repositories of one connection or of one transaction. */
 export interface Repositories {
   readonly elements: ElementRepository;
+  /** Which elements each folder holds. */
+  readonly folders: FolderRepository;
   readonly catalog: CatalogRepository;
   readonly accounts: AccountRepository;
   readonly vault: Vault;

@@ -3,9 +3,8 @@ import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
 import { elementItemUri, listElements, type ListOptions } from "../elements/read-elements.ts";
 import type { RequestScope } from "../scope/request-scope.ts";
 import { listFilter } from "./list-filter.ts";
+import { SEARCH_STRUCTURE } from "./system-structures.ts";
 
-/** The system structure of saved searches; REPORT extends it. */
-export const SEARCH_STRUCTURE = "SEARCH";
 
 /** Where a saved search keeps what it asks (the original's field ids). */
 interface StoredSearch {

@@ -74,7 +74,7 @@ export function createRequestScope(
   const accounts = new Map<number, Account | undefined>();
   const accountsByLogin = new Map<string, Account | undefined>();
   const files = new Map<number, VaultFile | undefined>();
-  // By the revision's own (or state's) profile, else by its structure: a page's elements share a few.
+  // By the revision's own (or state's) profile, else by its structure, and whether the principal owns it: a page's elements share a few.
   const permissionsByKey = new Map<string, ReadonlySet<Permission>>();
   let readable: { filter: ReadableFilter | undefined } | undefined;
   // Structures as the principal sees them: their field access's layers granted to them applied.
@@ -88,7 +88,9 @@ export function createRequestScope(
   };
 
   const permissionsOf = (revision: ElementRevision): ReadonlySet<Permission> => {
-    const key = revision.profile === null ? `structure:${revision.structure}` : `profile:${revision.profile}`;
+    // Whether the principal owns it too: a profile's `owner` grant holds for its owner only.
+    const mine = revision.owner === principal.account.id ? ":mine" : "";
+    const key = `${revision.profile === null ? `structure:${revision.structure}` : `profile:${revision.profile}`}${mine}`;
     let found = permissionsByKey.get(key);
     if (!found) {
       found = revisionPermissions(definitions, principal, revision);

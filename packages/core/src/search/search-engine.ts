@@ -148,9 +148,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    */
   const currentAt = new Map<string, string>();
 
-  // TODO(queries merge): the folder port's members.
-  const FOLDER_MEMBERS = async (): Promise<readonly number[]> => [];
-  const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log, folderMembers: FOLDER_MEMBERS });
+  const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log, folderMembers: (folder) => store.folders.members(folder.initid) });
   const feed = createChangeFeed(shared, documents);
   const persistence = createIndexPersistence(shared);
   const opening = createIndexOpening(shared, { feed, documents, persistence, domain: domainNamed, openWaitMs });

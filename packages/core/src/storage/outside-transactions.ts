@@ -3,6 +3,7 @@ import type { Repositories, Store } from "../ports/store.port.ts";
 /** The methods that write, per repository. */
 const WRITES = {
   elements: ["insert", "save", "setLineageStatus", "appendHistory"],
+  folders: ["add", "remove"],
   catalog: ["saveStructure", "saveEnumerate", "saveLifecycle", "saveProfile", "saveFieldAccess", "saveDashboard"],
   accounts: ["saveAccount", "removeAccount", "saveRole", "saveGroup"],
   vault: ["store"],

@@ -24,6 +24,8 @@ export interface SmartField {
   readonly structure?: string;
   readonly options?: Readonly<Record<string, string>>;
   readonly fields?: readonly SmartField[];
+  /** The value a new element takes when it is given none (as a writer gives it: an enum key, a number...); not for columns. */
+  readonly default?: string | number | readonly (string | number)[];
 }
 
 /** A field as stored: flattened, with the array it is a column of. */

@@ -20,7 +20,9 @@ export async function listStructureSummaries(scope: RequestScope): Promise<Struc
     scope.repos.elements.countByStructure("alive", readable), scope.repos.elements.countByStructure("deleted", readable),
   ]);
   // A structure is listed when its profile lets the principal view its elements, or when one of them is viewable under its own.
-  const listed = (name: string) => readable === undefined || readable.structures.includes(name) || (alive[name] ?? 0) + (deleted[name] ?? 0) > 0;
+  // As the owner too: the principal may view (and make) elements of their own.
+  const listed = (name: string) => readable === undefined || readable.structures.includes(name) || readable.owned?.structures.includes(name) === true
+    || (alive[name] ?? 0) + (deleted[name] ?? 0) > 0;
   return scope.definitions.structures()
     .filter((structure) => listed(structure.name))
     .map((structure) => ({

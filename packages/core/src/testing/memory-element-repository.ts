@@ -70,6 +70,10 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
       const used = new Set(all().filter((r) => !r.fixed && r.profile !== null).map((r) => r.profile));
       return profiles.filter((profile) => used.has(profile));
     },
+    async structuresOwned(owner, structures) {
+      const owned = new Set(all().filter((r) => !r.fixed && r.owner === owner).map((r) => r.structure));
+      return structures.filter((structure) => owned.has(structure));
+    },
     async setLineageStatus(initid, status, modifiedAt) {
       const revisions = lineage(initid);
       const latest = pickLatest([...revisions], false);

@@ -6,11 +6,13 @@ import { createMemoryCatalogRepository } from "./memory-catalog-repository.ts";
 import { createMemoryContext, type MemoryContext } from "./memory-context.ts";
 import { createMemoryElementRepository } from "./memory-element-repository.ts";
 import { createMemoryEventLog } from "./memory-event-log.ts";
+import { createMemoryFolderRepository } from "./memory-folder-repository.ts";
 import { createMemorySearchRepository } from "./memory-search-repository.ts";
 import { createMemorySessionRepository } from "./memory-session-repository.ts";
 import { createMemoryTokenRepository } from "./memory-token-repository.ts";
 import { createMemoryVault } from "./memory-vault.ts";
-import { createCommittedTables, openDraft, readOnlyTables } from "./memory-tables.ts";
+import { createCommittedTables, frozenCopy, openDraft, readOnlyTables, type CommittedTables } from "./memory-tables.ts";
+import { SYSTEM_DEFINITIONS } from "../queries/system-structures.ts";
 import { outsideTransactions } from "../storage/outside-transactions.ts";
 import { readyToCommit, refuseIfExpired } from "../storage/deadline-check.ts";
 import { createSerialQueue } from "../storage/serial-queue.ts";
@@ -35,7 +37,7 @@ let created = 0;
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const clock = options.clock ?? systemClock;
-  const committed = createCommittedTables();
+  const committed = withSystemDefinitions(createCommittedTables());
   const prefix = `m${++created}.`;
   let commits = 0;
   let closed = false;
@@ -96,6 +98,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
 function memoryRepositories(context: MemoryContext, changes: ChangeClock): Repositories {
   return {
     elements: createMemoryElementRepository(context),
+    folders: createMemoryFolderRepository(context.tables.folderMembers),
     catalog: createMemoryCatalogRepository(context),
     accounts: createMemoryAccountRepository(context),
     vault: createMemoryVault(context),
@@ -105,4 +108,15 @@ function memoryRepositories(context: MemoryContext, changes: ChangeClock): Repos
     changes,
     events: createMemoryEventLog(context),
   };
+}
+
+/** The system's definitions (system-structures.ts), which every store holds from its first opening, as the SQL stores' migrations write them. */
+function withSystemDefinitions(tables: CommittedTables): CommittedTables {
+  let id = 0;
+  for (const structure of SYSTEM_DEFINITIONS.structures) tables.structures.set(structure.name, frozenCopy({ ...structure, id: ++id }));
+  tables.counters.set("structure", id);
+  for (const profile of SYSTEM_DEFINITIONS.profiles) tables.profiles.set(profile.name, frozenCopy(profile));
+  for (const enumerate of SYSTEM_DEFINITIONS.enumerates) tables.enumerates.set(enumerate.name, frozenCopy(enumerate));
+  tables.counters.set("definitions", 1);
+  return tables;
 }

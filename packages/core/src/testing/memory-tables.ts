@@ -30,6 +30,8 @@ export type CounterName = "element" | "structure" | "account" | "vault" | "histo
 /** Key and value of each table. */
 interface Rows {
   elements: [number, ElementRevision];
+  /** Folder memberships by `folder:element` (initids). */
+  folderMembers: [string, { readonly folder: number; readonly element: number }];
   history: [number, { readonly seq: number; readonly entry: HistoryEntry }];
   structures: [string, SmartStructure];
   enumerates: [string, Enumerate];
@@ -57,7 +59,7 @@ export type MemoryTables = { readonly [K in keyof Rows]: Table<Rows[K][0], Rows[
 export type CommittedTables = { readonly [K in keyof Rows]: Map<Rows[K][0], Rows[K][1]> };
 
 const NAMES = [
-  "elements", "history", "structures", "enumerates", "lifecycles", "profiles", "fieldAccesses", "dashboards", "accounts", "roles", "groups",
+  "elements", "folderMembers", "history", "structures", "enumerates", "lifecycles", "profiles", "fieldAccesses", "dashboards", "accounts", "roles", "groups",
   "files", "blobs", "sessions", "tokens", "searchDomains", "searchGenerations", "searchChanges", "events", "counters",
 ] as const satisfies readonly (keyof Rows)[];
 

@@ -62,6 +62,7 @@ export function storeTransactionsContract(current: () => Store): void {
           await tx.search.markChanged(first.initid, "article");
           await tx.sessions.create(SESSION);
           await tx.tokens.create(TOKEN);
+          await tx.folders.add(first.initid, 7);
           return { lineage: [{ ...first, fixed: true }, second], structure: structure.id, account: saved.id, files: [file.id] };
         });
       });
@@ -81,6 +82,7 @@ export function storeTransactionsContract(current: () => Store): void {
           byKey: await store.elements.byImportKey("k"),
           list: await store.elements.list({ status: "alive", orderBy: [], limit: null, offset: 0 }),
           history: await store.elements.history(initid),
+          folders: [await store.folders.members(initid), await store.folders.foldersOf(7), await store.folders.members(MISSING_ID)],
           structures: await store.catalog.structures(),
           enumerates: await store.catalog.enumerates(),
           lifecycles: await store.catalog.lifecycles(),
@@ -114,6 +116,8 @@ export function storeTransactionsContract(current: () => Store): void {
         } },
         { name: "a lineage status", write: (tx) => tx.elements.setLineageStatus(kept.lineage[0]!.initid, "deleted", date(9)) },
         { name: "a history entry", write: (tx) => tx.elements.appendHistory(entry({ initid: kept.lineage[0]!.initid, revision: 5, comment: "lost" })) },
+        { name: "a folder's new member", write: (tx) => tx.folders.add(MISSING_ID, 7) },
+        { name: "a folder member's removal", write: (tx) => tx.folders.remove(kept.lineage[0]!.initid, 7) },
         { name: "a new structure", write: (tx) => tx.catalog.saveStructure({ name: "new", fields: [] }) },
         { name: "a replaced structure", write: (tx) => tx.catalog.saveStructure(richStructure("kept")) },
         { name: "an enumerate", write: (tx) => tx.catalog.saveEnumerate({ name: "kept", items: [{ key: "x", label: "X" }] }) },

@@ -6,10 +6,15 @@ import type { Lifecycle } from "../lifecycle/lifecycle.ts";
 import type { StructureDefinition } from "../structures/smart-structure.ts";
 import { account, byId, byName, bytes, date, draft, entry, lifecycle, MISSING_ID, richStructure } from "./store-fixtures.ts";
 import { storeTransactionsContract } from "./store-transactions.contract.ts";
+import { isSystemName, SYSTEM_DEFINITIONS } from "../queries/system-structures.ts";
+
+/** Definitions of a kind but the system's, which every store holds from its first opening. */
+const notSystem = <T extends { readonly name: string }>(kind: "structure" | "profile" | "enumerate", items: readonly T[]): T[] =>
+  items.filter((item) => !isSystemName(kind, item.name));
 
 /**
  * The behaviour every Store adapter shares, as one vitest suite; `open` must
- * give an empty store, and is called once per test. It asks only what any
+ * give a new store (empty but for the system's definitions), and is called once per test. It asks only what any
  * database can give: ids ascend and differ, but may skip values; results
  * "in no particular order" are compared sorted.
  *
@@ -173,6 +178,19 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         expect(await store.elements.profilesInUse(["PRF_NONE"])).toEqual([]);
       });
 
+      it("structuresOwned tells of which structures an account owns a live revision, in the trash too, but not a fixed one", async () => {
+        await createLineage(2, { structure: "article", owner: 7 });
+        const [old] = await createLineage(2, { structure: "note", owner: 8 });
+        await store.transaction((tx) => tx.elements.save({ ...old!, owner: 7 }));
+        const trashed = await createLineage(1, { structure: "memo", owner: 7 });
+        await store.elements.setLineageStatus(trashed[0]!.initid, "deleted", date(3));
+        await createLineage(1, { structure: "folder", owner: 9 });
+        expect((await store.elements.structuresOwned(7, ["article", "note", "memo", "folder", "none"])).sort()).toEqual(["article", "memo"]);
+        expect(await store.elements.structuresOwned(9, ["folder"])).toEqual(["folder"]);
+        expect(await store.elements.structuresOwned(7, [])).toEqual([]);
+        expect(await store.elements.structuresOwned(1, ["article"])).toEqual([]);
+      });
+
       it("byImportKey gives the latest revision carrying the key", async () => {
         await createLineage(1, { importKey: "other" });
         const keyed = await createLineage(2, { importKey: "bundle:k1" });
@@ -263,6 +281,29 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
           expect(await page({ orderBy: [...by("owner", "desc"), ...by("title")], readable: readable(["zeta", "alpha"], []) })).toEqual(["a", "b"]);
           expect(await page({ structures: ["alpha"], orderBy: by("n", "desc", "field"), readable: readable([], ["P_X"]) })).toEqual(["c"]);
           expect(await page({ orderBy: by("title"), readable: readable(["zeta", "alpha"], ["P_X", "zeta"]), limit: 2, offset: 1 })).toEqual(["a", "d"]);
+        });
+
+        it("lets through the elements a caller may view as their owner only (owned): their own under those structures and profiles", async () => {
+          const [c] = await store.elements.list({ status: "alive", orderBy: by("id"), limit: 1, offset: 2 });
+          await store.transaction((tx) => tx.elements.save({ ...c!, profile: "P_X" }));
+          // a: zeta, owner 3; b: alpha, owner 2; c: under P_X, owner 4; d: zeta, owner 1.
+          const owned = (owner: number, structures: string[], profiles: string[], plain: string[] = []) =>
+            ({ structures: plain, profiles: [], owned: { owner, structures, profiles } });
+          expect(await page({ orderBy: by("id"), readable: owned(3, ["zeta"], []) })).toEqual(["a"]);
+          expect(await page({ orderBy: by("id"), readable: owned(1, ["zeta"], []) })).toEqual(["d"]);
+          expect(await page({ orderBy: by("id"), readable: owned(4, [], ["P_X"]) })).toEqual(["c"]);
+          expect(await page({ orderBy: by("id"), readable: owned(2, [], ["P_X"]) })).toEqual([]);
+          // Under its profile, an element is not its structure's: owning one of alpha gives nothing of c.
+          expect(await page({ orderBy: by("id"), readable: owned(4, ["alpha"], []) })).toEqual([]);
+          // With what the caller may view whoever owns it; a key viewable both ways lets every owner's through.
+          expect(await page({ orderBy: by("id"), readable: owned(1, ["zeta"], [], ["alpha"]) })).toEqual(["b", "d"]);
+          expect(await page({ orderBy: by("id"), readable: owned(9, ["zeta"], [], ["zeta"]) })).toEqual(["a", "d"]);
+          // Orders read group by group, merged structures and field orders keep to it too.
+          expect(await page({ orderBy: [...by("owner", "desc"), ...by("title")], readable: owned(3, ["zeta"], [], ["alpha"]) })).toEqual(["a", "b"]);
+          expect(await page({ structures: ["alpha", "zeta"], orderBy: by("title"), readable: owned(1, ["zeta"], ["P_X"]) })).toEqual(["d"]);
+          expect(await page({ structures: ["zeta"], orderBy: by("n", "desc", "field"), readable: owned(3, ["zeta"], []) })).toEqual(["a"]);
+          expect(await page({ orderBy: by("title"), readable: owned(4, ["zeta"], ["P_X"], ["alpha"]), limit: 1, offset: 1 })).toEqual(["b"]);
+          expect(await store.elements.countByStructure("alive", owned(3, ["zeta"], [], ["alpha"]))).toEqual({ alpha: 1, zeta: 1 });
         });
 
         it("sorts on title ascending with id descending to break ties", async () => {
@@ -445,16 +486,17 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         });
 
         it("the catalog lists every enumerate, lifecycle and profile", async () => {
-          expect([await store.catalog.enumerates(), await store.catalog.lifecycles(), await store.catalog.profiles()]).toEqual([[], [], []]);
+          expect([notSystem("enumerate", await store.catalog.enumerates()), await store.catalog.lifecycles(), notSystem("profile", await store.catalog.profiles())])
+            .toEqual([[], [], []]);
           const enumerates = [{ name: "b", items: [{ key: "x", label: "X" }] }, { name: "a", items: [] }];
           for (const e of enumerates) await store.catalog.saveEnumerate(e);
           await store.catalog.saveEnumerate({ name: "b", items: [] });
           await store.catalog.saveLifecycle(lifecycle("flow"));
           await store.catalog.saveLifecycle(lifecycle("other"));
           await store.catalog.saveProfile({ name: "private", grants: { view: ["role:reader"] } });
-          expect(byName(await store.catalog.enumerates())).toEqual([{ name: "a", items: [] }, { name: "b", items: [] }]);
+          expect(byName(notSystem("enumerate", await store.catalog.enumerates()))).toEqual([{ name: "a", items: [] }, { name: "b", items: [] }]);
           expect(byName(await store.catalog.lifecycles())).toEqual([lifecycle("flow"), lifecycle("other")]);
-          expect(await store.catalog.profiles()).toEqual([{ name: "private", grants: { view: ["role:reader"] } }]);
+          expect(notSystem("profile", await store.catalog.profiles())).toEqual([{ name: "private", grants: { view: ["role:reader"] } }]);
         });
       });
     });
@@ -481,6 +523,17 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
     });
 
     describe("catalog", () => {
+      it("holds the system's structures, profile and enumerate from its first opening, as the core defines them", async () => {
+        const structures = await store.catalog.structures();
+        const system = structures.filter((structure) => isSystemName("structure", structure.name));
+        expect(system.map(({ id: _id, ...definition }) => definition)).toEqual(SYSTEM_DEFINITIONS.structures);
+        // Before any other structure: they come with the store.
+        expect(structures.slice(0, system.length)).toEqual(system);
+        for (const structure of system) expect(await store.catalog.structureById(structure.id)).toEqual(structure);
+        for (const profile of SYSTEM_DEFINITIONS.profiles) expect(await store.catalog.profile(profile.name)).toEqual(profile);
+        for (const enumerate of SYSTEM_DEFINITIONS.enumerates) expect(await store.catalog.enumerate(enumerate.name)).toEqual(enumerate);
+      });
+
       it("gives structures ascending ids and finds them by name and id", async () => {
         const zeta = await store.catalog.saveStructure({ name: "zeta", fields: [] });
         const alpha = await store.catalog.saveStructure(richStructure("alpha"));
@@ -488,7 +541,7 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         expect(zeta.id).toBeLessThan(alpha.id);
         expect(await store.catalog.structure("alpha")).toEqual(alpha);
         expect(await store.catalog.structureById(zeta.id)).toEqual(zeta);
-        expect(await store.catalog.structures()).toEqual([zeta, alpha]);
+        expect(notSystem("structure", await store.catalog.structures())).toEqual([zeta, alpha]);
         expect(await store.catalog.structure("nope")).toBeUndefined();
         expect(await store.catalog.structureById(MISSING_ID)).toBeUndefined();
       });
@@ -499,7 +552,7 @@ export function storeContract(name: string, open: () => Store | Promise<Store>):
         const replaced = await store.catalog.saveStructure(richStructure("a"));
         expect(replaced.id).toBe(a.id);
         expect(await store.catalog.structure("a")).toEqual({ ...richStructure("a"), id: a.id });
-        expect(await store.catalog.structures()).toEqual([replaced, b]);
+        expect(notSystem("structure", await store.catalog.structures())).toEqual([replaced, b]);
         expect((await store.catalog.saveStructure({ name: "c", fields: [] })).id).toBeGreaterThan(b.id);
       });
 

@@ -4,13 +4,15 @@ import { checkGrant } from "./accounts.ts";
 import type { BundleView } from "./bundle-view.ts";
 import type { Known } from "./known-names.ts";
 import { duplicates, type Report } from "./problem-report.ts";
+import { isSystemName } from "../../queries/system-structures.ts";
 
-/** Profiles: unique names, and grants that name known roles, groups and users. */
+/** Profiles: unique names, and grants that name known roles, groups and users, global rights, or each element's owner. */
 export function checkProfiles(view: BundleView, known: Known, report: Report): void {
   view.profiles.forEach((profile, i) => {
     if (!profile) return;
+    if (isSystemName("profile", profile.name)) report(`$.profiles[${i}].name`, `"${profile.name}" is the system structures' profile: it cannot be given again`);
     for (const [permission, entries] of Object.entries(profile.grants ?? {})) {
-      entries?.forEach((entry, k) => checkGrant(entry, `$.profiles[${i}].grants.${permission}[${k}]`, known, report));
+      entries?.forEach((entry, k) => checkGrant(entry, `$.profiles[${i}].grants.${permission}[${k}]`, known, report, { owner: true }));
     }
   });
   duplicates(view.profiles, (p) => p.name, "$.profiles", "name", "profile", report);

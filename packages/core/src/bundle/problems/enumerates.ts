@@ -2,12 +2,14 @@ import { pathStep } from "../bundle-values.ts";
 import type { BundleView } from "./bundle-view.ts";
 import type { Known } from "./known-names.ts";
 import { duplicates, type Report } from "./problem-report.ts";
+import { isSystemName } from "../../queries/system-structures.ts";
 
-/** Enumerates: unique keys, and parent keys that exist and make no cycle. */
+/** Enumerates: none of the system's, unique keys, and parent keys that exist and make no cycle. */
 export function checkEnumerates(view: BundleView, report: Report): void {
   for (const [name, items] of view.enumerates) {
     if (!items) continue;
     const path = `$.enumerates${pathStep(name)}`;
+    if (isSystemName("enumerate", name)) report(path, `"${name}" is an enumerate of the system structures: it cannot be given again`);
     duplicates(items, (item) => item.key, path, "key", "key", report);
     const parents = new Map(items.map((item) => [item.key, item.parentKey]));
     items.forEach((item, i) => {

@@ -6,13 +6,17 @@ import type { BundleView } from "./bundle-view.ts";
 import { checkEnumOf } from "./enumerates.ts";
 import type { Known } from "./known-names.ts";
 import { duplicates, type Report } from "./problem-report.ts";
+import { isSystemName } from "../../queries/system-structures.ts";
 
-/** Structures: unique names, known references, parents, fields (inherited ones only relabelled) and title fields. */
+/** Structures: unique names (none of the system's), known references, parents, fields (inherited ones only relabelled) and title fields. */
 export function checkStructures(view: BundleView, known: Known, report: Report): void {
   duplicates(view.structures, (s) => s.name, "$.structures", "name", "structure", report);
   view.structures.forEach((structure, i) => {
     if (!structure) return;
     const path = `$.structures[${i}]`;
+    if (isSystemName("structure", structure.name)) {
+      report(`${path}.name`, `"${structure.name}" is a system structure: extend it ("extends": "${structure.name}") rather than give it again`);
+    }
     if (structure.lifecycle !== undefined && !known.lifecycle(structure.lifecycle)) report(`${path}.lifecycle`, `unknown lifecycle "${structure.lifecycle}"`);
     if (structure.profile !== undefined && !known.profile(structure.profile)) report(`${path}.profile`, `unknown profile "${structure.profile}"`);
     if (structure.fieldAccess !== undefined && !known.fieldAccess(structure.fieldAccess)) {

@@ -1,21 +1,27 @@
-import { readableKeys, type ElementCountQuery } from "@lineage/core";
-import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyTest, sortKeyScope, type Bind } from "./filter-sql.ts";
+import { readableKeys, type ElementCountQuery, type FieldCondition, type FilterNode } from "@lineage/core";
+import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyTest, rankOf, sortKeyScope, type Bind } from "./filter-sql.ts";
 import { STRUCTURE } from "./list-indexes.ts";
 import { readableCondition } from "./readable-condition.ts";
 
 /*
  * How many latest revisions a list's query matches (ElementRepository.count), with its values. The
  * live revisions are counted on a list index (each holds the status, structure, profile and the
- * keys of few values, list-indexes.ts), rows unread for a condition on those. A filter of one
- * condition on a field the core indexes is counted on the field's sort keys alone: they are the
- * live revisions' values, with their structure, status and profile, so the entries that pass it
- * are the revisions that do, and their index holds them side by side (schema.ts).
+ * keys of few values, list-indexes.ts), rows unread for a condition on those. A filter of
+ * conditions on one field the core indexes (a value, a range) is counted on the field's sort keys
+ * alone: they are the live revisions' values, with their structure, status and profile, so the
+ * entries that pass it are the revisions that do, and their index holds them side by side (schema.ts).
  */
 
 /** A count's statement: its text and values. */
 export interface CountSql {
   readonly text: string;
   readonly values: unknown[];
+}
+
+/** The conditions of a filter when they are all keyed conditions of one field that hold on its entries (filter-sql.ts). */
+function onOneField(nodes: readonly FilterNode[]): FieldCondition[] | undefined {
+  const fields = nodes.filter((node): node is FieldCondition => node.kind === "field" && holdsOnEntries(node));
+  return fields.length > 0 && fields.length === nodes.length && fields.every((node) => node.field === fields[0]!.field) ? fields : undefined;
 }
 
 /** The statement that counts the latest revisions a query matches. */
@@ -25,14 +31,18 @@ export function countSql(query: ElementCountQuery): CountSql {
     values.push(value);
     return `$${values.length}`;
   };
-  const [only, ...more] = query.filter ? conjuncts(query.filter) : [];
-  if (only?.kind === "field" && more.length === 0 && holdsOnEntries(only)) {
-    const structures = conditionStructures(only, query);
+  const keyed = query.filter && onOneField(conjuncts(query.filter));
+  if (keyed) {
+    const structures = conditionStructures(keyed[0]!, query);
     if (structures?.length === 0) return { text: "select 0", values: [] };
-    // Without structures the field's entries are not together in the index (it leads with the structure): the elements are counted.
-    if (structures) {
-      return { text: `select count(*)::int from element_sort_keys as k where ${sortKeyScope(only, query, structures, "k", bind)} and ${keyTest(only, "k", undefined, bind)}`, values };
-    }
+    // The rank a condition settles, said once (a range of the field: two bounds of the index), as a page does (list-statement.ts).
+    const known = keyed.map(rankOf).find((rank) => rank !== undefined);
+    const tests = keyed.map((condition) => {
+      const of = condition.structures ? `k.structure collate "C" = any(${bind(conditionStructures(condition, query))}::text[]) and ` : "";
+      return `${of}${keyTest(condition, "k", known, bind)}`;
+    });
+    const rank = known === undefined ? "" : known === 1 ? " and k.rank = 1" : " and k.rank = 2 and k.num is null";
+    return { text: `select count(*)::int from element_sort_keys as k where ${sortKeyScope(keyed[0]!, query, structures, "k", bind)}${rank} and ${tests.join(" and ")}`, values };
   }
   const conditions = [`status = ${bind(query.status)}`, "not fixed"];
   if (query.structures) conditions.push(`${STRUCTURE} = any(${bind(query.structures)}::text[])`);

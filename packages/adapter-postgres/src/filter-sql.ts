@@ -39,19 +39,28 @@ const NEGATIVE: Readonly<Partial<Record<FilterOperator, FilterOperator>>> = { ne
 
 const TEXT_OPERATORS: ReadonlySet<FilterOperator> = new Set(["startswith", "contains", "doesnotcontain"]);
 
-/** The SQL condition of a filter on the elements row `row`. */
-export function filterCondition(filter: FilterNode, row: string, list: FilterList, bind: Bind): string {
+/**
+ * The SQL condition of a filter on the elements row `row`; `id`, the expression of its id, when
+ * the row is another table's that has the element's id and structure (a filter of keyed
+ * conditions alone, `keyedOnly`, on a page of sort keys).
+ */
+export function filterCondition(filter: FilterNode, row: string, list: FilterList, bind: Bind, id = `${row}.id`): string {
   if (filter.kind === "group") {
     if (filter.nodes.length === 0) return filter.logic === "and" ? "true" : "false";
-    return `(${filter.nodes.map((node) => filterCondition(node, row, list, bind)).join(` ${filter.logic} `)})`;
+    return `(${filter.nodes.map((node) => filterCondition(node, row, list, bind, id)).join(` ${filter.logic} `)})`;
   }
   if (filter.kind === "property") return propertyCondition(filter, row, bind);
   const structures = conditionStructures(filter, list);
   if (structures?.length === 0) return "false";
   // Only the rows of the structures that have the field as the condition means it, whatever its operator.
   const ofStructures = filter.structures ? `${row}.structure collate "C" = any(${bind(filter.structures)}::text[]) and ` : "";
-  const holds = isKeyed(filter) ? sortKeyCondition(filter, row, list, structures, bind) : valuesCondition(filter, row, bind);
+  const holds = isKeyed(filter) ? sortKeyCondition(filter, id, list, structures, bind) : valuesCondition(filter, row, bind);
   return `(${ofStructures}${holds})`;
+}
+
+/** True when a filter reads nothing but sort keys (and structures): it needs no row of `elements`. */
+export function keyedOnly(filter: FilterNode): boolean {
+  return filter.kind === "group" ? filter.nodes.every(keyedOnly) : filter.kind === "field" && isKeyed(filter);
 }
 
 /** The conditions a filter's rows must all pass: the nodes of its `and` groups, as deep as they nest. */
@@ -204,17 +213,19 @@ export type KnownRank = 1 | 2 | undefined;
  * nothing. The list's structures, status and rights are said on the entry too, though the row has
  * them: with them, PostgreSQL may read the entries that pass from the index of values (schema.ts).
  */
-function sortKeyCondition(condition: FieldCondition, row: string, list: FilterList, structures: readonly string[] | undefined, bind: Bind): string {
-  const lookup = (test: string) => `exists (select from element_sort_keys as k where k.element_id = ${row}.id and ${sortKeyScope(condition, list, structures, "k", bind)} and ${test})`;
+function sortKeyCondition(condition: FieldCondition, id: string, list: FilterList, structures: readonly string[] | undefined, bind: Bind): string {
+  const lookup = (test: string) => `exists (select from element_sort_keys as sk where sk.element_id = ${id} and ${sortKeyScope(condition, list, structures, "sk", bind)} and ${test})`;
   const positive = NEGATIVE[condition.operator] ?? (condition.operator === "isempty" ? "isnotempty" : undefined);
-  if (positive) return `not ${lookup(keyTest({ ...condition, operator: positive }, "k", undefined, bind))}`;
-  return lookup(keyTest(condition, "k", undefined, bind));
+  if (positive) return `not ${lookup(keyTest({ ...condition, operator: positive }, "sk", undefined, bind))}`;
+  return lookup(keyTest(condition, "sk", undefined, bind));
 }
 
 /** The entries of a condition's field in the list: its field, status, structures and rights, on the sort keys `k`. */
 export function sortKeyScope(condition: FieldCondition, list: FilterList, structures: readonly string[] | undefined, k: string, bind: Bind): string {
-  const parts = [`${k}.field = ${bind(condition.field)}`, `${k}.status = ${bind(list.status)}`];
-  if (structures) parts.push(`${k}.structure collate "C" = any(${bind(structures)}::text[])`);
+  const field = bind(condition.field);
+  const parts = [`${k}.field = ${field}`, `${k}.status = ${bind(list.status)}`];
+  // Without structures named, those that keep the field (the only ones with its entries): the index leads with the structure.
+  parts.push(`${k}.structure collate "C" = any(${structures ? `${bind(structures)}::text[]` : `array(select s.name from structures as s where ${field} = any(s.sort_fields))`})`);
   if (list.readable) parts.push(readableCondition(bind(readableKeys(list.readable)), k));
   return parts.join(" and ");
 }

@@ -1,7 +1,7 @@
 import {
   decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type FieldCondition, type FilterNode, type OrderTerm, readableKeys,
 } from "@lineage/core";
-import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyTest, rankOf, type Bind, type FilterList } from "./filter-sql.ts";
+import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyedOnly, keyTest, rankOf, type Bind, type FilterList } from "./filter-sql.ts";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
 import { readableCondition } from "./readable-condition.ts";
@@ -70,13 +70,14 @@ export function filterList(query: ListShape): FilterList {
  */
 export function listStatement(query: ListShape): ListStatement {
   const parameters = new Parameters();
-  const ids = pageIds(query, parameters);
+  const page = pageOf(query);
+  const ids = pageIds(page, parameters);
   return {
     statement: statement(
       `select ${COLUMNS} from unnest(${ids}) with ordinality as page(id, n) join elements using (id) order by page.n`,
       { unnamed: true },
     ),
-    bind: parameters.bind,
+    bind: page.bind(parameters),
   };
 }
 
@@ -87,15 +88,48 @@ export function listStatement(query: ListShape): ListStatement {
  */
 export function listPageSql(query: ListShape, { keyedField = true } = {}): PageSql {
   const parameters = new Parameters();
+  const page = pageOf(query);
+  const keyed = keyedFieldOrder(page.query, page.terms);
+  const text = keyed && keyedField ? sortKeysPage(page.query, keyed.field, keyed.idDirection, parameters) : elementsPage(page.query, page.terms, parameters);
+  return { text, bind: page.bind(parameters) };
+}
+
+/** The list a page is read from, in the order that decides it, and how a query fills the parameters of its statement. */
+interface Page {
+  readonly query: ListShape;
+  readonly terms: readonly OrderTerm[];
+  bind(parameters: Parameters): (query: ElementQuery) => unknown[];
+}
+
+/**
+ * How a page is read. A list in the order of the id alone, filtered on one value of a field the
+ * core indexes, is in that field's order too (its elements share the value): it is read from the
+ * field's sort keys, whose index holds the value's entries in the id's order, of the structures
+ * the condition may hold for (rows of others fail it).
+ */
+function pageOf(query: ListShape): Page {
   const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
-  const keyed = keyedFieldOrder(query, terms);
-  const text = keyed && keyedField ? sortKeysPage(query, keyed.field, keyed.idDirection, parameters) : elementsPage(query, terms, parameters);
-  return { text, bind: parameters.bind };
+  const [id] = terms;
+  const equal = terms.length === 1 && query.filter ? conjuncts(query.filter).find(isOneValue) : undefined;
+  const structures = equal && conditionStructures(equal, filterList(query));
+  if (!equal || !structures || structures.length === 0 || structures.length > MERGED_FIELD_STRUCTURES) {
+    return { query, terms, bind: (parameters) => parameters.bind };
+  }
+  const field: OrderTerm = { kind: "field", key: equal.field, direction: "asc" };
+  return {
+    query: { ...query, structures, orderBy: [field, id!] },
+    terms: [field, id!],
+    bind: (parameters) => (q) => parameters.bind({ ...q, structures }),
+  };
+}
+
+/** A keyed condition of one value (`eq`, or `in` one): its elements' sort keys are equal. */
+function isOneValue(node: FilterNode): node is FieldCondition {
+  return node.kind === "field" && holdsOnEntries(node) && (node.operator === "eq" || (node.operator === "in" && node.values.length === 1));
 }
 
 /** The array of a page's ids: a field kept in element_sort_keys is read there, once the statement checks it is. */
-function pageIds(query: ListShape, parameters: Parameters): string {
-  const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
+function pageIds({ query, terms }: Page, parameters: Parameters): string {
   const keyed = keyedFieldOrder(query, terms);
   if (!keyed) return `array(${elementsPage(query, terms, parameters)})`;
   const field = literal(keyed.field.key);
@@ -127,8 +161,10 @@ function sortKeysPage(query: ListShape, field: OrderTerm, idDirection: "asc" | "
   const status = parameters.add((q) => q.status);
   // element_sort_keys holds each element's profile too (its trigger copies it): rights are filtered on the index entries.
   const readable = query.readable === undefined ? "" : ` and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)), "k")}`;
-  const { onKeys, rest } = splitFilter(query, field.key, parameters);
-  const from = rest ? "element_sort_keys as k join elements as e on e.id = k.element_id" : "element_sort_keys as k";
+  const { onKeys, rest, join } = splitFilter(query, field.key, parameters);
+  // The element of an entry is live, of its status (the trigger keeps no other's keys): said, so that PostgreSQL may
+  // rather find the elements on a list index (a selective condition on a property) and look their entries up.
+  const from = join ? `element_sort_keys as k join elements as e on e.id = k.element_id and e.status = ${status} and not e.fixed` : "element_sort_keys as k";
   const keysOf = (i: number) =>
     `k.structure collate "C" = ${parameters.add((q) => q.structures![i])} and k.field = ${literal(field.key)} and k.status = ${status}${readable}${onKeys}${rest}`;
   const order = `order by k.rank ${d}, k.num ${d}, k.txt collate "C" ${d}, k.element_id ${idDirection}`;
@@ -141,24 +177,31 @@ function sortKeysPage(query: ListShape, field: OrderTerm, idDirection: "asc" | "
 
 /**
  * A filter's conditions on a page's sort keys `k` of `field` (those that hold on its entries, each
- * element's one), and on their elements `e` (the others), each as conditions to add.
+ * element's one), and on their elements (the others), each as conditions to add; `join` when those
+ * read the elements' rows (`e`), not only other sort keys of theirs.
  */
-function splitFilter(query: ListShape, field: string, parameters: Parameters): { onKeys: string; rest: string } {
-  if (!query.filter) return { onKeys: "", rest: "" };
+function splitFilter(query: ListShape, field: string, parameters: Parameters): { onKeys: string; rest: string; join: boolean } {
+  if (!query.filter) return { onKeys: "", rest: "", join: false };
   const list = filterList(query);
   const all = conjuncts(query.filter);
   const onField = all.filter((node): node is FieldCondition => node.kind === "field" && node.field === field && holdsOnEntries(node));
   const others: FilterNode[] = all.filter((node) => !onField.includes(node as FieldCondition));
-  // The rank one condition settles (a text compared: texts only) spares the others the other rank: a range is two bounds.
+  // The rank a condition settles (a text compared: texts only), said once, spares the others the other rank: the index
+  // is walked from (rank, num) or (rank, null, txt) on, and a range is two bounds of it.
   const known = onField.map(rankOf).find((rank) => rank !== undefined);
-  const onKeys = onField.map((condition) => {
+  const rank = known === undefined ? "" : known === 1 ? " and k.rank = 1" : " and k.rank = 2 and k.num is null";
+  const onKeys = rank + onField.map((condition) => {
     const structures = conditionStructures(condition, list);
     if (structures?.length === 0) return " and false";
     const of = condition.structures ? ` and k.structure collate "C" = any(${parameters.value(structures)}::text[])` : "";
     return `${of} and ${keyTest(condition, "k", known, parameters.value)}`;
   }).join("");
-  const rest = others.length === 0 ? "" : ` and ${filterCondition({ kind: "group", logic: "and", nodes: others }, "e", list, parameters.value)}`;
-  return { onKeys, rest };
+  if (others.length === 0) return { onKeys, rest: "", join: false };
+  const remaining: FilterNode = { kind: "group", logic: "and", nodes: others };
+  // Conditions on other fields' sort keys look them up by the entry's element: its row is not read.
+  const join = !keyedOnly(remaining);
+  const rest = ` and ${join ? filterCondition(remaining, "e", list, parameters.value) : filterCondition(remaining, "k", list, parameters.value, "k.element_id")}`;
+  return { onKeys, rest, join };
 }
 
 /** A page read from `elements`, through a list index for any order of properties. */

@@ -106,6 +106,8 @@ export const elementSortKeys = pgTable(
     owner: integer("owner"),
   },
   (t) => [
+    // Migration 0008 makes it hold the key, structure, status and profile too (INCLUDE, which the schema cannot say): a
+    // filter tests an element's field on it alone (filter-sql.ts); and gives the planner statistics of the values.
     primaryKey({ columns: [t.elementId, t.field] }),
     index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`,
       t.profile, t.owner),

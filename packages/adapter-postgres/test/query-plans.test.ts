@@ -1,6 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatform, readableKeys, SORTABLE_PROPERTIES, type ElementQuery, type ElementValues, type OrderTerm, type SmartField } from "@lineage/core";
+import {
+  createPlatform, readableKeys, SORTABLE_PROPERTIES, type ElementQuery, type ElementValues, type FieldCondition, type FilterNode, type OrderTerm, type SmartField,
+} from "@lineage/core";
 import { groupedPageSql } from "../src/grouped-page.ts";
 import { listPageSql, listStatement } from "../src/list-statement.ts";
 import { openPostgresStore } from "../src/index.ts";
@@ -59,6 +61,7 @@ interface PlanNode {
   "Index Name"?: string;
   "Relation Name"?: string;
   "Index Cond"?: string;
+  Filter?: string;
   Plans?: PlanNode[];
 }
 
@@ -87,8 +90,8 @@ async function settle(): Promise<void> {
 const LIVE = Math.floor((ROWS * 9 * 6) / (10 * 7));
 
 /** The plan of a page as the planner makes it, with the statistics of the table. */
-async function plan(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">, offset: number): Promise<PlanNode[]> {
-  const page = listPageSql(query);
+async function plan(query: Pick<ElementQuery, "orderBy" | "structures" | "readable" | "filter">, offset: number): Promise<PlanNode[]> {
+  const page = listPageSql({ status: "alive", ...query });
   const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
     `explain (format json) ${page.text}`, page.bind({ status: "alive", offset, limit: 10, ...query }),
   );
@@ -333,6 +336,75 @@ describe("list pages", () => {
     expect(keyed.filter((node) => /Sort/.test(node["Node Type"]))).toEqual([]);
     const unkept = await run("f_long");
     expect(unkept.some((node) => node["Relation Name"] === "element_sort_keys")).toBe(false);
+  });
+});
+
+describe("filtered list pages", () => {
+  const field = (id: string, operator: FieldCondition["operator"], values: FieldCondition["values"], comparison: FieldCondition["comparison"] = "text"): FieldCondition => ({
+    kind: "field", field: id, comparison, shape: "single", operator, values, indexed: true,
+  });
+  const and = (...nodes: FilterNode[]): FilterNode => ({ kind: "group", logic: "and", nodes });
+  /** The scans of a plan that read a table or an index, with what they read. */
+  const scans = (steps: PlanNode[]) => steps.filter((step) => step["Relation Name"] !== undefined);
+  // One element in ninety-seven has the text t5: a few dozen in a structure, a few hundred in all.
+  const SELECTIVE = and(field("f_text", "eq", ["t5"]));
+
+  it.each<[string, Pick<ElementQuery, "structures" | "readable">]>([
+    ["one structure", { structures: ["s3"] }],
+    ["three structures", { structures: ["s1", "s4", "s7"] }],
+    ["one structure, for a reader of one element in ten", { structures: ["s3"], readable: READER }],
+    ["the whole collection, for that reader (rights per element)", { readable: READER }],
+  ])("of a selective condition on an indexed field, in %s, read its value's sort keys (rights on their entries), then those elements", async (_, scope) => {
+    for (const orderBy of [[by("title")], [by("mdate", "desc")], [by("owner"), by("cdate", "desc")]]) {
+      for (const offset of [0, 100]) {
+        const steps = await plan({ ...scope, orderBy, filter: SELECTIVE }, offset);
+        const described = JSON.stringify(scans(steps).map((step) => [step["Node Type"], step["Index Name"], step["Index Cond"], step.Filter]));
+        // (The structures that keep the field, a few rows, are read whole: the whole collection names none.)
+        expect(steps.filter((step) => step["Node Type"] === "Seq Scan" && step["Relation Name"] !== "structures"), described).toEqual([]);
+        const keys = scans(steps).filter((step) => step["Relation Name"] === "element_sort_keys");
+        expect(keys.length, described).toBe(1);
+        expect(keys[0]!["Node Type"], described).toBe("Index Only Scan");
+        expect(keys[0]!["Index Name"], described).toMatch(/^element_sort_keys_(desc_)?idx$/);
+        expect(keys[0]!["Index Cond"], described).toMatch(/txt = 't5'/);
+        if (scope.readable) expect(`${keys[0]!["Index Cond"]} ${keys[0]!.Filter}`, described).toMatch(/'p:'/);
+        // The elements found are read by their id, no list of them walked.
+        for (const step of scans(steps).filter((step) => step["Relation Name"] === "elements")) expect(step["Index Cond"], described).toMatch(/\(id = sk\.element_id\)/);
+      }
+    }
+  });
+
+  it("of a condition keeping many elements walk the order's index, each element tested on its sort key's entry alone", async () => {
+    // Two in three elements have an f_enum other than c1.
+    const steps = await plan({ structures: ["s3"], orderBy: [by("title")], filter: and(field("f_enum", "neq", ["c1"])) }, 10);
+    const described = JSON.stringify(scans(steps).map((step) => [step["Node Type"], step["Index Name"]]));
+    expect(steps.filter((step) => /Sort|Seq Scan/.test(step["Node Type"])).map((step) => step["Node Type"]), described).toEqual([]);
+    expect(scans(steps).map((step) => [step["Node Type"], step["Index Name"]]), described).toEqual([
+      ["Index Only Scan", "elements_structure_by_title_idx"], ["Index Only Scan", "element_sort_keys_element_id_field_pk"],
+    ]);
+  });
+
+  it("of a range of a field ordered by it read one range of its sort keys, both bounds on the index", async () => {
+    const filter = and(field("f_date", "gte", ["2024-01-12"]), field("f_date", "lt", ["2024-01-14"]));
+    for (const direction of DIRECTIONS) {
+      const steps = await plan({ structures: ["s2"], orderBy: [by("f_date", direction, "field")], filter }, 20);
+      expectWalked(steps, /^element_sort_keys_(desc_)?idx$/);
+      expect(scans(steps)[0]!["Index Cond"]).toMatch(/txt >= '2024-01-12'.*txt < '2024-01-14'/);
+    }
+  });
+
+  it("of a condition on a property walk the order's index, the condition tested on its entries", async () => {
+    for (const scope of [{}, { structures: ["s3"] }, { readable: READER }]) {
+      expectWalked(await plan({ ...scope, orderBy: [by("title")], filter: and({ kind: "property", property: "state", comparison: "text", operator: "eq", values: ["e1"] }) }, 100),
+        /^elements_\w+_idx$/);
+    }
+  });
+
+  it("in the order of the id, of one value of an indexed field, read that value's sort keys alone", async () => {
+    for (const [scope, offset] of [[{ structures: ["s3"] }, 0], [{ structures: ["s3"] }, 100], [{ structures: ["s1", "s4", "s7"], readable: READER }, 5]] as const) {
+      const steps = await plan({ ...scope, orderBy: [by("id")], filter: and(field("f_int", "eq", [7], "number")) }, offset);
+      // Of several structures, their few entries may be sorted rather than merged: only the sort keys are read.
+      expect(scans(steps).map((step) => [step["Node Type"], step["Index Name"]])).toEqual(scans(steps).map(() => ["Index Only Scan", expect.stringMatching(/^element_sort_keys_(desc_)?idx$/)]));
+    }
   });
 });
 

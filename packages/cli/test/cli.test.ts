@@ -29,10 +29,10 @@ describe("lineage import", () => {
     const data = tempDir();
     const first = capture();
     expect(await main(["import", "--data", data, demo], first)).toBe(0);
-    expect(first.lines.join("\n")).toMatch(/elements: 15 created/);
+    expect(first.lines.join("\n")).toMatch(/elements: 16 created/);
     const second = capture();
     expect(await main(["import", "--data", data, demo], second)).toBe(0);
-    expect(second.lines.join("\n")).toMatch(/elements: 0 created, 0 updated, 15 unchanged/);
+    expect(second.lines.join("\n")).toMatch(/elements: 0 created, 0 updated, 16 unchanged/);
   });
 
   it("refuses a bad bundle whole, listing every problem by JSON path, with status 1", async () => {

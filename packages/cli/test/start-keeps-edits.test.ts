@@ -47,7 +47,7 @@ function capture(): Io & { lines: string[]; errors: string[] } {
 describe("pnpm start: serve --seed imports the demo into a new data directory only", () => {
   it("keeps an edit made through the API across a real restart; an import that overwrites it says so", async () => {
     const first = await start(["--data", data, "--seed", DEMO]);
-    expect(first.stdout.join("\n")).toMatch(/elements: 15 created/);
+    expect(first.stdout.join("\n")).toMatch(/elements: 16 created/);
     const original = await titleOf(first);
     await retitle(first, "Edited by a user");
     await stop(first);
@@ -76,6 +76,6 @@ describe("pnpm start: serve --seed imports the demo into a new data directory on
     const quiet = capture();
     expect(await main(["import", "--data", data, DEMO], quiet)).toBe(0);
     expect(warnings(quiet.errors)).toEqual([]);
-    expect(quiet.lines).toContain("  elements: 0 created, 0 updated, 15 unchanged");
+    expect(quiet.lines).toContain("  elements: 0 created, 0 updated, 16 unchanged");
   }, 180_000);
 });

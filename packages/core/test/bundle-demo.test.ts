@@ -40,18 +40,23 @@ describe("the demo bundle (examples/demo)", () => {
     const first = await platform.bundles.import(bundle, { readFile });
     expect(first).toMatchObject({
       roles: { created: 4 }, groups: { created: 1 }, users: { created: 4 }, structures: { created: 3 },
-      lifecycles: { created: 1 }, elements: { created: 15, updated: 0 }, searchDomains: { created: 1 }, dashboards: { created: 1 },
+      lifecycles: { created: 1 }, elements: { created: 16, updated: 0 }, searchDomains: { created: 1 }, dashboards: { created: 1 },
     });
     const { store } = platform;
     const article = await store.elements.latestByName("ART_SPIRAL_GALAXIES");
     expect(article?.values.ar_author).toBe((await store.elements.latestByName("AUTHOR_SAKURA"))?.initid);
     expect(article?.state).toBe("draft");
+    // Alice's folder holds the two articles on spiral galaxies.
+    const folder = (await store.elements.latestByName("FLD_ASTRONOMY"))!;
+    expect([folder.owner, await store.folders.members(folder.initid)]).toEqual([
+      (await store.accounts.byLogin("alice"))?.id, [article!.initid, (await store.elements.latestByName("ART_GALAXIES_SPIRALES"))!.initid].sort((a, b) => a - b),
+    ]);
     expect((await store.catalog.structure("CONTACT"))?.profile).toBeUndefined();
     expect((await store.accounts.byLogin("carol"))?.rights).toEqual(["GET"]);
     expect(await platform.accounts.authenticate("admin", "admin")).toMatchObject({ isAdmin: true });
     const before = await snapshot(store);
     const second = await platform.bundles.import(bundle, { readFile });
-    expect(second.elements).toEqual({ created: 0, updated: 0, unchanged: 15, overwritten: 0 });
+    expect(second.elements).toEqual({ created: 0, updated: 0, unchanged: 16, overwritten: 0 });
     expect(await snapshot(store)).toEqual(before);
   });
 });

@@ -219,6 +219,63 @@ describe("taking an element out of a folder", () => {
   });
 });
 
+describe("a bundle's folders", () => {
+  const withContent = (content: Record<string, string[]>): RawBundle => ({
+    ...BUNDLE,
+    elements: BUNDLE.elements.map((entry: { name: string }) => (content[entry.name] ? { ...entry, content: content[entry.name] } : entry)),
+  });
+  const membersOf = async (platform: ReturnType<typeof testPlatform>, name: string) => {
+    const folder = (await platform.store.elements.latestByName(name))!;
+    const members = await platform.store.elements.latestMany(await platform.store.folders.members(folder.initid));
+    return members.map((member) => member.name).sort();
+  };
+
+  it("hold their content, of the bundle's elements and of stored ones, and a re-import makes it exactly what the bundle names", async () => {
+    const platform = testPlatform();
+    await platform.bundles.import({ structures: [{ name: "OLD", titleField: "o_title", fields: [{ id: "o_title", type: "text" }] }],
+      elements: [{ structure: "OLD", name: "OLD_ONE", values: { o_title: "Stored before" } }] }, { readFile: filesOf({}) });
+    const first = await platform.bundles.import(withContent({ FLD_BOB: ["ART_ALPHA", "MEMO_DELTA", "OLD_ONE"], FLD_TEAM: ["NEWS_CHARLIE"] }), { readFile: filesOf({}) });
+    expect(first.elements.created).toBe(6);
+    expect(await membersOf(platform, "FLD_BOB")).toEqual(["ART_ALPHA", "MEMO_DELTA", "OLD_ONE"]);
+    expect(await membersOf(platform, "FLD_TEAM")).toEqual(["NEWS_CHARLIE"]);
+    const as = principalsOf(platform);
+    expect((await platform.folders.content(await as("bob"), "FLD_BOB", { orderBy: "title", fields: "document.properties.title" })).documents
+      .map((d) => d.properties?.title)).toEqual(["Alpha", "Delta", "Stored before"]);
+
+    const again = await platform.bundles.import(withContent({ FLD_BOB: ["ART_ALPHA", "MEMO_DELTA", "OLD_ONE"], FLD_TEAM: ["NEWS_CHARLIE"] }), { readFile: filesOf({}) });
+    expect(again.elements).toMatchObject({ created: 0, updated: 0, unchanged: 6, overwritten: 0 });
+
+    // Alice puts an article in the team folder; a bundle naming other content takes the folder back to it.
+    await platform.folders.add(await as("alice"), "FLD_TEAM", "ART_BRAVO");
+    const changed = await platform.bundles.import(withContent({ FLD_BOB: ["MEMO_DELTA"], FLD_TEAM: ["NEWS_CHARLIE", "ART_ALPHA"] }), { readFile: filesOf({}) });
+    expect(changed.elements).toMatchObject({ created: 0, updated: 2, unchanged: 4, overwritten: 1 });
+    expect(await membersOf(platform, "FLD_BOB")).toEqual(["MEMO_DELTA"]);
+    expect(await membersOf(platform, "FLD_TEAM")).toEqual(["ART_ALPHA", "NEWS_CHARLIE"]);
+    // Without `content`, a bundle leaves a folder's content as it is.
+    const without = await platform.bundles.import(BUNDLE, { readFile: filesOf({}) });
+    expect(without.elements).toMatchObject({ updated: 0 });
+    expect(await membersOf(platform, "FLD_BOB")).toEqual(["MEMO_DELTA"]);
+  });
+
+  it("is checked: a folder's only, of known elements, of the structures its fld_famids names (as given, else as stored)", async () => {
+    const platform = testPlatform();
+    const refused = await platform.bundles.import(
+      withContent({ ART_ALPHA: ["ART_BRAVO"], FLD_TEAM: ["ART_BRAVO", "NEWS_CHARLIE", "MEMO_DELTA", "NOWHERE"] }), { readFile: filesOf({}) },
+    ).then(() => undefined, (error: unknown) => error as LineageError);
+    expect((refused?.data as { problems: { path: string; message: string }[] }).problems.map((p) => [p.path, p.message])).toEqual([
+      ["$.elements[0].content", 'only folders hold content: "ARTICLE" is not DIR nor extends it'],
+      ["$.elements[4].content[2]", '"MEMO_DELTA" is of structure "MEMO", which the folder may not hold (fld_famids: ARTICLE)'],
+      ["$.elements[4].content[3]", 'unknown element "NOWHERE"'],
+    ]);
+    expect(await platform.store.elements.latestByName("FLD_TEAM")).toBeUndefined();
+    await platform.bundles.import(BUNDLE, { readFile: filesOf({}) });
+    // A later bundle giving the folder without values: its stored fld_famids hold.
+    const later = { elements: [{ structure: "TEAM_DIR", name: "FLD_TEAM", owner: "alice", values: { ba_title: "Team reading" }, content: ["MEMO_DELTA"] }] };
+    const problems = await platform.bundles.check(later, filesOf({})).then((check) => check.problems);
+    expect(problems.map((p) => p.path)).toEqual(["$.elements[0].content[0]"]);
+  });
+});
+
 describe("the folders", () => {
   it("are the elements of DIR and its descendants the caller may view, listed with filters and counts", async () => {
     const { platform, as } = await world();

@@ -66,7 +66,11 @@ describe("the console, read", () => {
     expect(rows.map((row) => row.split("\t").map((cell) => cell.trim()))).toEqual([
       ["Article", "ARTICLE", "3", "0"],
       ["Author", "AUTHOR", "1", "0"],
+      // The system structures, in every store.
+      ["Folder", "DIR", "0", "0"],
       ["Note", "NOTE", "0", "0"],
+      ["Report", "REPORT", "0", "0"],
+      ["Search", "SEARCH", "0", "0"],
     ]);
 
     await page.getByRole("link", { name: "Article" }).click();
@@ -102,7 +106,8 @@ describe("the console, read", () => {
     const { context, page } = await loggedIn("alice");
     expect(await page.locator("html").getAttribute("lang")).toBe("fr");
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Structures");
-    expect((await rowsOf(page)).map((row) => row.split("\t")[1]?.trim())).toEqual(["ARTICLE", "AUTHOR", "NOTE"]);
+    // The system structures too: she may make folders and searches of her own.
+    expect((await rowsOf(page)).map((row) => row.split("\t")[1]?.trim())).toEqual(["ARTICLE", "AUTHOR", "DIR", "NOTE", "REPORT", "SEARCH"]);
     await page.goto(`${baseUrl}/console/elements/ART_HELLO`);
     expect(await page.locator("main").innerText()).toContain("Technologie");
     expect(await page.locator("main").innerText()).toContain("04/03/2026");

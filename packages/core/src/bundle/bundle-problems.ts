@@ -57,7 +57,9 @@ export async function checkBundleSource(source: BundleSource, options: BundleChe
   const before = schema.filter((problem) => !after.includes(problem));
   // checkElements tells how many problems of the elements, shape or values, were left out.
   const problems = [...before, ...read.schemaProblems, ...after, ...head, ...elements, ...tail];
-  return { definitions: problems.length === 0 ? (read.sections as Bundle) : undefined, problems, names: read.names, elementCount: read.count };
+  return {
+    definitions: problems.length === 0 ? (read.sections as Bundle) : undefined, problems, names: read.names, elementCount: read.count, folders: read.folders,
+  };
 }
 
 /** The root keys the schema lists after `elements`: their problems come after those of the elements' shape. */

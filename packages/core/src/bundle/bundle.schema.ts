@@ -207,6 +207,10 @@ export const ElementSchema = v.strictObject({
     v.record(v.string(), v.unknown()),
     v.description('Values by field id: arrays take a list of rows, files {"file": "relative/path"}, docid a logical name'),
   )),
+  content: list(
+    v.pipe(v.string(), v.regex(LOGICAL_NAME_PATTERN, "a logical name: a letter, then letters, digits, _ . or -"), v.description("Logical name of an element")),
+    "A folder's content (DIR and the structures extending it only): the elements it holds, by logical name, of the bundle or already stored",
+  ),
 });
 
 const WeightSchema = v.optional(v.pipe(v.picklist(["A", "B", "C", "D"], "a weight is A, B, C or D"), v.description("Weight, A the highest (default D)")));

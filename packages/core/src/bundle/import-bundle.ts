@@ -43,7 +43,9 @@ export async function importBundleSource(platform: PlatformContext, source: Bund
   const passwords = await passwordHashes(platform, bundle.accounts?.users ?? []);
   return platform.store.transaction(async (tx) => {
     const report = await writeDefinitions(tx, bundle, passwords);
-    const elements: ElementsImport = { source, names: check.names, total: check.elementCount, readFile: options.readFile, onProgress: options.onProgress };
+    const elements: ElementsImport = {
+      source, names: check.names, total: check.elementCount, readFile: options.readFile, onProgress: options.onProgress, folders: check.folders === true,
+    };
     await importElements(platform, tx, elements, report.elements);
     return report;
   });

@@ -30,6 +30,7 @@ import { SYSTEM_ACCOUNT, systemPrincipal } from "./system-principal.ts";
 import type { ElementImportCounts, ImportCounts } from "./import-report.ts";
 import { bundleError } from "./problems/bundle-check.ts";
 import { recordEvent } from "../events/record-event.ts";
+import { setFolderContent } from "../queries/folders.ts";
 
 type FileReader = (relativePath: string) => Uint8Array | undefined;
 
@@ -40,6 +41,8 @@ export interface ElementsImport {
   readonly total: number;
   readonly readFile: FileReader;
   readonly onProgress: ImportProgressListener | undefined;
+  /** True when some entry gives a folder's content (`content`). */
+  readonly folders?: boolean;
 }
 
 interface ElementPlan {
@@ -74,6 +77,8 @@ interface ImportRun {
    * event is appended once their last values are set, so that a reader sees them whole.
    */
   readonly pendingBefore: Map<number, ElementRevision | null>;
+  /** The outcome of the entries counted already, by index: a folder's content may yet change an unchanged one. */
+  readonly outcomes: Map<number, keyof ImportCounts>;
 }
 
 /**
@@ -94,6 +99,7 @@ export async function importElements(platform: PlatformContext, tx: Repositories
     pending: new Map(),
     pendingOutcomes: new Map(),
     pendingBefore: new Map(),
+    outcomes: new Map(),
   };
   const writeAll = async () => {
     let done = 0;
@@ -103,14 +109,19 @@ export async function importElements(platform: PlatformContext, tx: Repositories
       done += part.entries.length;
       elements.onProgress?.({ phase: "writing", done, total: elements.total });
     }
-    if (run.pending.size === 0) return;
-    // Values that name elements of later batches or close a cycle: every target exists now.
-    for await (const part of elements.source.read()) {
-      if (part.kind !== "elements") continue;
-      const entries = part.entries.flatMap((entry, k) => (run.pending.has(part.first + k) ? [{ entry: entry as BundleElement, index: part.first + k }] : []));
-      if (entries.length > 0) await completeBatch(run, entries);
+    if (run.pending.size > 0) {
+      // Values that name elements of later batches or close a cycle: every target exists now.
+      for await (const part of elements.source.read()) {
+        if (part.kind !== "elements") continue;
+        const entries = part.entries.flatMap((entry, k) => (run.pending.has(part.first + k) ? [{ entry: entry as BundleElement, index: part.first + k }] : []));
+        if (entries.length > 0) await completeBatch(run, entries);
+      }
+      for (const [index, outcome] of run.pendingOutcomes) {
+        counts[outcome]++;
+        run.outcomes.set(index, outcome);
+      }
     }
-    for (const outcome of run.pendingOutcomes.values()) counts[outcome]++;
+    if (elements.folders) await importContents(run);
   };
   // A store may maintain its list indexes once for the whole import rather than row by row.
   await (tx.elements.bulkWrite ? tx.elements.bulkWrite(elements.total, writeAll) : writeAll());
@@ -247,7 +258,43 @@ async function importBatch(run: ImportRun, plans: readonly ElementPlan[]): Promi
   for (const plan of plans) await visit(plan);
   for (const [plan, outcome] of outcomes) {
     if (run.pending.has(plan.index)) run.pendingOutcomes.set(plan.index, outcome);
-    else run.counts[outcome]++;
+    else {
+      run.counts[outcome]++;
+      run.outcomes.set(plan.index, outcome);
+    }
+  }
+}
+
+/**
+ * The folders' content (`content`), once every element is written: each folder the bundle gives
+ * holds exactly the elements it names, as its values are those it gives. A folder whose content
+ * changes is updated; when someone else wrote its last history line, their change is overwritten.
+ * A folder in the trash is left as it is.
+ */
+async function importContents(run: ImportRun): Promise<void> {
+  const { tx } = run;
+  for await (const part of run.elements.source.read()) {
+    if (part.kind !== "elements") continue;
+    const entries = (part.entries as readonly BundleElement[]).flatMap((entry, k) => (entry.content === undefined ? [] : [{ entry, index: part.first + k }]));
+    if (entries.length === 0) continue;
+    const names = new Set(entries.flatMap(({ entry }) => [...entry.content!, ...(entry.name === undefined ? [] : [entry.name])]));
+    const byName = new Map((await tx.elements.latestByNames([...names])).map((element) => [element.name, element]));
+    for (const { entry, index } of entries) {
+      const folder = entry.name !== undefined
+        ? byName.get(entry.name)
+        : await tx.elements.byImportKey(elementImportKey(entry)).then((found) => found && tx.elements.latest(found.initid));
+      if (!folder || folder.status === "deleted") continue;
+      const members = entry.content!.flatMap((name) => byName.get(name)?.initid ?? []);
+      await attempt({ index }, async () => {
+        const lastWriter = (await tx.elements.history(folder.initid))[0]?.accountId ?? SYSTEM_ACCOUNT.id;
+        if (!(await setFolderContent(run.scope(), run.platform.clock, folder, members))) return;
+        if (run.outcomes.get(index) !== "unchanged") return;
+        run.counts.unchanged--;
+        run.counts.updated++;
+        run.outcomes.set(index, "updated");
+        if (lastWriter !== SYSTEM_ACCOUNT.id) run.counts.overwritten++;
+      });
+    }
   }
 }
 
@@ -304,7 +351,7 @@ function sameValue(a: FieldValue | undefined, b: FieldValue | undefined): boolea
 }
 
 /** Runs a write for an element; a refusal becomes a bundle problem at the element's path (the transaction rolls back). */
-async function attempt(plan: ElementPlan, run: () => Promise<void>): Promise<void> {
+async function attempt(plan: Pick<ElementPlan, "index">, run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (error) {

@@ -141,6 +141,29 @@ export async function removeFromFolder(
   return { changed: true, folder, element, data: await membershipAnswer(scope, element, options.fields) };
 }
 
+/**
+ * Makes a folder hold exactly these elements (initids), inside the caller's transaction: those
+ * missing are added, the others removed, each with its history lines (a bundle's `content`).
+ * True when the content changed.
+ */
+export async function setFolderContent(tx: RequestScope, clock: Clock, folder: ElementRevision, members: readonly number[]): Promise<boolean> {
+  const current = new Set(await tx.repos.folders.members(folder.initid));
+  const wanted = new Set(members);
+  const added = [...wanted].filter((initid) => !current.has(initid));
+  const removed = [...current].filter((initid) => !wanted.has(initid));
+  if (added.length === 0 && removed.length === 0) return false;
+  const elements = new Map((await tx.repos.elements.latestMany([...added, ...removed])).map((element) => [element.initid, element]));
+  for (const [initids, change] of [[added, "added"], [removed, "removed"]] as const) {
+    for (const initid of initids) {
+      const element = elements.get(initid);
+      if (change === "added") await tx.repos.folders.add(folder.initid, initid);
+      else await tx.repos.folders.remove(folder.initid, initid);
+      if (element) await recordMembership(tx, clock, folder, element, change);
+    }
+  }
+  return true;
+}
+
 const HISTORY_TEXTS = {
   added: { folder: { en: 'Document "%s" inserted', fr: 'Document "%s" inséré' }, element: { en: 'Document inserted in "%s" folder', fr: 'Document inséré dans le dossier "%s"' } },
   removed: { folder: { en: 'Document "%s" removed', fr: 'Document "%s" retiré' }, element: { en: 'Document removed from "%s" folder', fr: 'Document retiré du dossier "%s"' } },

@@ -134,7 +134,9 @@ export async function snapshot(store: Store) {
   const [alive, deleted] = await Promise.all([all("alive"), all("deleted")]);
   const lineages = [...alive, ...deleted].map((latest) => latest.initid).sort((a, b) => a - b);
   return {
-    lineages: await Promise.all(lineages.map(async (initid) => ({ revisions: await store.elements.revisions(initid), history: await store.elements.history(initid) }))),
+    lineages: await Promise.all(lineages.map(async (initid) => ({
+      revisions: await store.elements.revisions(initid), history: await store.elements.history(initid), members: await store.folders.members(initid),
+    }))),
     vault: await vaultFiles(store),
     structures: await store.catalog.structures(),
     dashboards: await store.catalog.dashboards(),

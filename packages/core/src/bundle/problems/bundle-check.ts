@@ -40,6 +40,8 @@ export interface SourceCheck {
   readonly names: BundleNames;
   /** How many entries `elements` holds. */
   readonly elementCount: number;
+  /** True when some entry gives a folder's content. */
+  readonly folders?: boolean;
 }
 
 /** Element problems listed at most: past this many, the last problem says how many more there are. */

@@ -19,6 +19,9 @@ import type { BundleView } from "./bundle-view.ts";
 import type { ElementsRead } from "./first-read.ts";
 import type { Known, StoreFacts } from "./known-names.ts";
 import type { Report } from "./problem-report.ts";
+import type { ResolvedStructure } from "../../structures/structure-inheritance.ts";
+import type { StructureDefinition } from "../../structures/smart-structure.ts";
+import { FOLDER_STRUCTURE } from "../../queries/system-structures.ts";
 
 /** Vault ids of files a bundle names, while checking: above any id a store gives, so they never meet. */
 const FILE_PLACEHOLDER_BASE = 2 ** 52;
@@ -56,6 +59,7 @@ export async function checkElements(
     for (const element of batch) {
       if (!element) continue;
       if (element.name !== undefined) references.elements.push(element.name);
+      if (element.content !== undefined) references.elements.push(...element.content);
       const structure = structureOf(element);
       if (!structure) continue;
       const { cells } = layoutValues(structure, element.values ?? {}, "$", () => {});
@@ -140,11 +144,37 @@ function checkElement(
       report(cell.path, error.message);
     }
   }
+  if (element.content !== undefined) checkContent(element, structure, existing, path, context, report);
   for (const field of fieldIndex(structure).values()) {
     if (!field.needed || field.arrayId !== undefined || field.type === "array" || !isEmptyRaw(values[field.id])) continue;
     if (existing && !isEmptyValue(existing.values[field.id])) continue;
     report(`${path}.values${pathStep(field.id)}`, `field "${field.id}" is needed: give it a value`);
   }
+}
+
+/**
+ * A folder's content: a folder's only (DIR or a structure extending it), each element of the bundle
+ * or stored, and of a structure the folder's fld_famids (as given, else as stored) lets it hold.
+ */
+function checkContent(
+  element: BundleElement, structure: ResolvedStructure<StructureDefinition>, existing: ElementRevision | undefined, path: string,
+  context: ValueContext, report: Report,
+): void {
+  if (structure.name !== FOLDER_STRUCTURE && !structure.ancestors.includes(FOLDER_STRUCTURE)) {
+    return report(`${path}.content`, `only folders hold content: "${structure.name}" is not ${FOLDER_STRUCTURE} nor extends it`);
+  }
+  const given = element.values?.fld_famids;
+  const raw = given === undefined ? existing?.values.fld_famids : given;
+  const famids = (Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw]).filter((name): name is string => typeof name === "string" && name !== "");
+  element.content!.forEach((name, k) => {
+    const member = context.element(name);
+    if (!member) return report(`${path}.content[${k}]`, `unknown element "${name}"`);
+    if (famids.length === 0) return;
+    const lineage = [member.structure, ...(context.structure?.(member.structure)?.ancestors ?? [])];
+    if (!lineage.some((name) => famids.includes(name))) {
+      report(`${path}.content[${k}]`, `"${name}" is of structure "${member.structure}", which the folder may not hold (fld_famids: ${famids.join(", ")})`);
+    }
+  });
 }
 
 const isEmptyRaw = (raw: unknown) => raw === undefined || raw === null || raw === "" || (Array.isArray(raw) && raw.length === 0);

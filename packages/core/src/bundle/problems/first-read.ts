@@ -25,6 +25,8 @@ export interface ElementsRead {
   readonly omitted: number;
   /** Logins the entries name as owners. */
   readonly owners: ReadonlySet<string>;
+  /** True when some entry gives a folder's content. */
+  readonly folders: boolean;
 }
 
 /** The first read of a source: its definitions, and each element's names and shape. */
@@ -37,6 +39,7 @@ export async function readElements(source: BundleSource, onProgress: ImportProgr
   const schemaProblems: BundleProblem[] = [];
   const importKeys = new Map<string, number>();
   const owners = new Set<string>();
+  let folders = false;
   let count = 0;
   let omitted = 0;
   const tell = (index: number, problem: BundleProblem) => {
@@ -66,6 +69,7 @@ export async function readElements(source: BundleSource, onProgress: ImportProgr
         }
         const element = parsed.output;
         if (element.owner !== undefined) owners.add(element.owner);
+        if (element.content !== undefined) folders = true;
         if (element.name === undefined) {
           const key = elementImportKey(element);
           const earlier = importKeys.get(key);
@@ -77,5 +81,5 @@ export async function readElements(source: BundleSource, onProgress: ImportProgr
       onProgress?.({ phase: "reading", done: count });
     }
   }
-  return { sections, root, count, names, invalid, early, schemaProblems, omitted, owners };
+  return { sections, root, count, names, invalid, early, schemaProblems, omitted, owners, folders };
 }

@@ -1,4 +1,4 @@
-import { createPlatform, type ImportReport, type Platform } from "@lineage/core";
+import { createPlatform, SYSTEM_STRUCTURES, type ImportReport, type Platform } from "@lineage/core";
 import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
@@ -90,7 +90,8 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
   const seeds = settings.seeds ?? [];
   let seeding = false;
   try {
-    seeding = seeds.length > 0 && (await store.catalog.structures()).length === 0;
+    // New: no structure but the system's, which every store holds from its first opening.
+    seeding = seeds.length > 0 && (await store.catalog.structures()).every((structure) => SYSTEM_STRUCTURES.some((system) => system.name === structure.name));
     for (const path of [...(seeding ? seeds : []), ...bundles]) {
       const progress = settings.importProgress?.(path);
       // Streamed, its elements staged under the data directory: a bundle of any size, never read as one string.

@@ -62,7 +62,7 @@ describe("pnpm start: serve --seed imports the demo into a new data directory on
     expect(await titleOf(third)).toBe(original);
     const warning = `${DEMO}: 1 element changed since the last import was overwritten with the bundle's values`;
     expect(third.stderr).toContain(`lineage serve: ${warning}`);
-    expect(third.stdout.join("\n")).toMatch(/elements: 0 created, 1 updated, 14 unchanged \(1 of them changed since the last import: those changes are overwritten\)/);
+    expect(third.stdout.join("\n")).toMatch(/elements: 0 created, 1 updated, 15 unchanged \(1 of them changed since the last import: those changes are overwritten\)/);
     const logged = third.stdout.flatMap((line) => (line.startsWith("{") ? [JSON.parse(line) as { level: number; msg: string; overwritten?: number }] : []));
     expect(logged).toContainEqual(expect.objectContaining({ level: 40, msg: warning, overwritten: 1 }));
     await retitle(third, "Edited again");

@@ -353,7 +353,7 @@ describe("filtered list pages", () => {
     const filtered = query(property("state", "eq", ["e1"]), { readable: READER });
     expect(planner.page(filtered)).toEqual({ kind: "walk" });
     const page = listPageSql(filtered);
-    expect(explain(page.sql, page.bind(filtered))).toMatch(/^SEARCH elements USING COVERING INDEX elements_by_title_idx \(status=\?\)\n/);
+    expect(explain(page.sql, page.bind(filtered))).toMatch(/^SEARCH elements USING COVERING INDEX elements_by_title_idx \(status=\?\)(\n|$)/);
     for (const offset of [0, 150, 1400]) expect(client.prepare(page.sql).pluck().all(...page.bind({ ...filtered, offset }))).toEqual(sorted({ ...filtered, offset }));
   });
 

@@ -9,6 +9,7 @@ import { openSqliteStore } from "../packages/adapter-sqlite/src/index.ts";
 import { openPostgresStore } from "../packages/adapter-postgres/src/index.ts";
 import { createPlatform, systemPrincipal, type FilterInput, type Platform, type Principal, type Store } from "../packages/core/src/index.ts";
 import { positive } from "./bench-options.ts";
+import { medianTime } from "./median-time.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 
 /*
@@ -155,21 +156,8 @@ function cases(): Case[] {
   return list;
 }
 
-/** The median of `times` runs after a warm-up; a run of over a second (a scan) is timed once, as the warm-up. */
-async function median(run: () => Promise<unknown>, times = runs): Promise<number> {
-  const first = performance.now();
-  await run();
-  const warmUp = performance.now() - first;
-  if (warmUp > 1000) return warmUp;
-  const measured: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    await run();
-    measured.push(performance.now() - started);
-  }
-  measured.sort((a, b) => a - b);
-  return measured[Math.floor(measured.length / 2)]!;
-}
+/** The median of `times` runs after a warm-up (medianTime), `--runs` by default. */
+const median = (run: () => Promise<unknown> | unknown, times = runs): Promise<number> => medianTime(run, times);
 
 interface Timing {
   readonly first: number;

@@ -11,6 +11,7 @@ import {
   createPlatform, SORTABLE_PROPERTIES, systemPrincipal, type OrderTerm, type Platform, type Principal, type SmartField, type Store,
 } from "../packages/core/src/index.ts";
 import { positive } from "./bench-options.ts";
+import { medianTime } from "./median-time.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 
 /*
@@ -190,21 +191,8 @@ interface Timing {
   readonly deepest: number;
 }
 
-/** The median of `times` runs after a warm-up; a run of over a second (a sort of the table) is timed once, as the warm-up. */
-async function median(run: () => Promise<unknown> | unknown, times = runs): Promise<number> {
-  const first = performance.now();
-  await run();
-  const warmUp = performance.now() - first;
-  if (warmUp > 1000) return warmUp;
-  const measured: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    await run();
-    measured.push(performance.now() - started);
-  }
-  measured.sort((a, b) => a - b);
-  return measured[Math.floor(measured.length / 2)]!;
-}
+/** The median of `times` runs after a warm-up (medianTime), `--runs` by default. */
+const median = (run: () => Promise<unknown> | unknown, times = runs): Promise<number> => medianTime(run, times);
 
 interface Case {
   readonly label: string;

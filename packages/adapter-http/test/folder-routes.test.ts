@@ -43,7 +43,8 @@ describe("a folder's content over HTTP", () => {
 
   it("answers every name a client may send with the envelope and a 4xx (or 501), never a 500", async () => {
     // Lone surrogates made U+FFFD, as a URL carries text.
-    const name = hostileString(40).map((raw) => encodeURIComponent(new TextDecoder().decode(new TextEncoder().encode(raw))));
+    // "." and ".." are no names: a URL resolves them into another path (".." of a folder is the element collection).
+    const name = hostileString(40).map((raw) => encodeURIComponent(new TextDecoder().decode(new TextEncoder().encode(raw)))).filter((raw) => raw !== "." && raw !== "..");
     await fc.assert(fc.asyncProperty(name, name, fc.constantFrom("GET", "PUT", "DELETE"), async (target, element, method) => {
       const path = method === "GET" ? `/api/v2/folders/${target}/smart-elements/` : `/api/v2/folders/${target}/smart-elements/${element}`;
       const answer = await asAlice.request(path, { method });

@@ -69,6 +69,7 @@ describe("saved searches", () => {
     expect((await refusal(platform.searches.run(bob, "SE_BROKEN"))).code).toBe("CRUD0201");
     const broken = await refusal(platform.searches.run(alice, "SE_BROKEN"));
     expect(broken.code).toBe("FILTER0002");
+    expect(broken.message).toBe('Filter field "ar_gone" is not known for this list');
     expect(broken.userMessage).toContain('Saved search "SE_BROKEN" (Broken)');
   });
 });

@@ -20,6 +20,8 @@ function format(text: string, args: readonly unknown[]): string {
 /** The one error class of the domain: a spec code with its arguments. */
 export class LineageError extends Error {
   readonly code: ErrorCode;
+  /** The values the code's text was formatted with. */
+  readonly args: readonly unknown[];
   readonly status: number;
   readonly reason: string;
   readonly userMessage: string | undefined;
@@ -32,6 +34,7 @@ export class LineageError extends Error {
     super(format(definition.text, args));
     this.name = "LineageError";
     this.code = code;
+    this.args = args;
     this.status = definition.status;
     this.reason = options.reason ?? definition.reason;
     this.userMessage = options.userMessage;

@@ -48,7 +48,7 @@ function flatIds(fields: readonly { readonly id: string; readonly fields?: reado
 function naming<T>(search: ElementRevision, run: () => Promise<T>): Promise<T> {
   return run().catch((error: unknown) => {
     if (!(error instanceof LineageError)) throw error;
-    throw new LineageError(error.code, [], { userMessage: `Saved search "${search.name ?? search.initid}" (${search.title}): ${error.userMessage ?? error.message}`, data: error.data });
+    throw new LineageError(error.code, error.args, { userMessage: `Saved search "${search.name ?? search.initid}" (${search.title}): ${error.userMessage ?? error.message}`, data: error.data });
   });
 }
 

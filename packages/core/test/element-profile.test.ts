@@ -172,6 +172,12 @@ describe("the owner grant", () => {
     expect(await listScope(store(["PRF_SHARED"], []), ["BOX"], filter)).toEqual({
       structures: ["BOX"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: [], profiles: ["PRF_SHARED"] } },
     });
+    // A list of another structure asks nothing of the owned ones.
+    const asked: string[][] = [];
+    const counting = { ...store([], ["BOX"]), structuresOwned: async (_owner: number, names: readonly string[]) => (asked.push([...names]), [...names]) };
+    expect(await listScope(counting, ["OPEN"], filter)).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
+    expect(await listScope(counting, ["OPEN", "FILE"], filter)).toMatchObject({ structures: ["OPEN", "FILE"] });
+    expect(asked).toEqual([["FILE"]]);
   });
 });
 

@@ -104,9 +104,11 @@ export async function listScope(
   const owned = readable.owned;
   const asked = owned ? [...readable.profiles, ...owned.profiles] : readable.profiles;
   const none: string[] = [];
+  // Only those of the list's structures are asked about: a structure's list of another asks nothing more.
+  const ownedStructures = owned ? owned.structures.filter((name) => structures === undefined || structures.includes(name)) : none;
   const [used, mine] = await Promise.all([
     asked.length === 0 ? none : elements.profilesInUse(asked),
-    owned && owned.structures.length > 0 ? elements.structuresOwned(owned.owner, owned.structures) : none,
+    owned && ownedStructures.length > 0 ? elements.structuresOwned(owned.owner, ownedStructures) : none,
   ]);
   const inUse = new Set(used);
   const profiles = readable.profiles.filter((name) => inUse.has(name));

@@ -170,8 +170,14 @@ describe("the owner grant", () => {
     // Owning nothing viewable as the owner only: the filter is as if there were no owner grant.
     expect(await listScope(store([], []), undefined, filter)).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
     expect(await listScope(store(["PRF_SHARED"], []), ["BOX"], filter)).toEqual({
-      structures: ["BOX"], readable: { structures: ["OPEN"], profiles: [], owned: { owner: 5, structures: [], profiles: ["PRF_SHARED"] } },
+      structures: ["BOX"], readable: { structures: [], profiles: [], owned: { owner: 5, structures: [], profiles: ["PRF_SHARED"] } },
     });
+    // A list of another structure asks nothing of the owned ones.
+    const asked: string[][] = [];
+    const counting = { ...store([], ["BOX"]), structuresOwned: async (_owner: number, names: readonly string[]) => (asked.push([...names]), [...names]) };
+    expect(await listScope(counting, ["OPEN"], filter)).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
+    expect(await listScope(counting, ["OPEN", "FILE"], filter)).toMatchObject({ structures: ["OPEN", "FILE"] });
+    expect(asked).toEqual([["FILE"]]);
   });
 });
 
@@ -184,12 +190,13 @@ describe("the scope of a list", () => {
 
   it("keeps to the structures the caller may view when no element is under a profile of its own they may view", async () => {
     expect(await listScope(inUse([]), undefined, readable)).toEqual({ structures: ["NOTE", "OPEN"], readable: { structures: ["NOTE", "OPEN"], profiles: [] } });
-    expect(await listScope(inUse(["PRF_PRIVATE"]), ["OPEN", "LOST"], readable)).toEqual({ structures: ["OPEN"], readable: { structures: ["NOTE", "OPEN"], profiles: [] } });
+    // The filter names the list's structures only.
+    expect(await listScope(inUse(["PRF_PRIVATE"]), ["OPEN", "LOST"], readable)).toEqual({ structures: ["OPEN"], readable: { structures: ["OPEN"], profiles: [] } });
   });
 
   it("lists every structure asked, filtered, when some element is under such a profile, naming only the profiles in use", async () => {
     expect(await listScope(inUse(["PRF_VALIDATED"]), undefined, readable)).toEqual({ readable: { structures: ["NOTE", "OPEN"], profiles: ["PRF_VALIDATED"] } });
-    expect(await listScope(inUse(["PRF_VALIDATED"]), ["LOST"], readable)).toEqual({ structures: ["LOST"], readable: { structures: ["NOTE", "OPEN"], profiles: ["PRF_VALIDATED"] } });
+    expect(await listScope(inUse(["PRF_VALIDATED"]), ["LOST"], readable)).toEqual({ structures: ["LOST"], readable: { structures: [], profiles: ["PRF_VALIDATED"] } });
   });
 
   it("asks nothing of the store for admin, or for a caller who may view no profile", async () => {

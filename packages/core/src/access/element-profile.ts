@@ -92,8 +92,9 @@ export interface ListScope {
 
 /**
  * The scope of a list of `structures` (undefined: every structure) for a caller who may view what
- * `readable` lets through: the profiles no element is under are left out of the filter, and so are
- * the structures viewable only as the owner of which the caller owns no element; when no profile
+ * `readable` lets through: the structures the list does not hold, the profiles no element is under
+ * and the structures viewable only as the owner of which the caller owns no element are left out
+ * of the filter; when no profile
  * is left, the list keeps to the structures whose profile the caller may view (as the owner too),
  * which the store reads from their own indexes rather than the whole collection's.
  */
@@ -104,22 +105,26 @@ export async function listScope(
   const owned = readable.owned;
   const asked = owned ? [...readable.profiles, ...owned.profiles] : readable.profiles;
   const none: string[] = [];
+  // Only those of the list's structures are asked about: a structure's list of another asks nothing more.
+  const ownedStructures = owned ? owned.structures.filter((name) => structures === undefined || structures.includes(name)) : none;
   const [used, mine] = await Promise.all([
     asked.length === 0 ? none : elements.profilesInUse(asked),
-    owned && owned.structures.length > 0 ? elements.structuresOwned(owned.owner, owned.structures) : none,
+    owned && ownedStructures.length > 0 ? elements.structuresOwned(owned.owner, ownedStructures) : none,
   ]);
   const inUse = new Set(used);
   const profiles = readable.profiles.filter((name) => inUse.has(name));
   const narrowedOwned: OwnedFilter | undefined = owned && {
     owner: owned.owner, structures: owned.structures.filter((name) => mine.includes(name)), profiles: owned.profiles.filter((name) => inUse.has(name)),
   };
+  // Only the list's structures: the fewer the keys, the less a store's check of each entry costs.
+  const listed = structures === undefined ? readable.structures : readable.structures.filter((name) => structures.includes(name));
   const narrowed: ReadableFilter = narrowedOwned && (narrowedOwned.structures.length > 0 || narrowedOwned.profiles.length > 0)
-    ? { structures: readable.structures, profiles, owned: narrowedOwned }
-    : { structures: readable.structures, profiles };
+    ? { structures: listed, profiles, owned: narrowedOwned }
+    : { structures: listed, profiles };
   if (profiles.length > 0 || (narrowed.owned?.profiles.length ?? 0) > 0) {
     return structures === undefined ? { readable: narrowed } : { structures, readable: narrowed };
   }
-  const viewable = new Set([...readable.structures, ...(narrowed.owned?.structures ?? [])]);
+  const viewable = new Set([...listed, ...(narrowed.owned?.structures ?? [])]);
   return { structures: (structures ?? [...viewable]).filter((name) => viewable.has(name)), readable: narrowed };
 }
 

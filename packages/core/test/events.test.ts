@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  answeredValue, createPlatform, eventSeenBy, fieldChanges, flattenFields, isLineageError, LineageError, parseEventQuery,
+  answeredValue, createPlatform, createSharedLogReads, eventSeenBy, fieldChanges, flattenFields, isLineageError, LineageError, parseEventQuery,
   type ElementEvent, type Platform, type Principal, type SmartStructure,
 } from "./internals.ts";
 import { createMemoryStore, lifecyclePlatform, seededPlatform } from "../src/testing/index.ts";
@@ -361,5 +361,65 @@ describe("waiting for events", () => {
       type: "element.deleted", time: new Date().toISOString(), initid: 1, id: 1, name: null, structure: "X", revision: 0, state: null, actor: "a",
     }));
     expect(await waiting.promise).toBe(true);
+  });
+});
+
+describe("readers at one position share their reads of the log", () => {
+  it("reads the log once for every caller asking the same at once, and afresh once that read is over", async () => {
+    const store = createMemoryStore();
+    const calls = { after: 0, lastSeq: 0 };
+    const log = {
+      ...store.events,
+      after: (...args: Parameters<typeof store.events.after>) => (calls.after++, store.events.after(...args)),
+      lastSeq: () => (calls.lastSeq++, store.events.lastSeq()),
+    };
+    const reads = createSharedLogReads(log);
+    await store.transaction((tx) => tx.events.append({
+      type: "element.deleted", time: new Date().toISOString(), initid: 1, id: 1, name: null, structure: "X", revision: 0, state: null, actor: "a",
+    }));
+    const windows = await Promise.all(Array.from({ length: 20 }, () => reads.window(0, 10, {})));
+    expect(calls).toEqual({ after: 1, lastSeq: 1 });
+    expect(windows.every((w) => w.horizon === 1 && w.events.length === 1)).toBe(true);
+    // Another position, or another filter, is another read.
+    await Promise.all([reads.window(1, 10, {}), reads.window(0, 10, { types: ["element.created"] })]);
+    expect(calls).toEqual({ after: 3, lastSeq: 3 });
+    // Shared until the next turn of the event loop, then read afresh.
+    await reads.window(0, 10, {});
+    expect(calls).toEqual({ after: 3, lastSeq: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await reads.window(0, 10, {});
+    expect(calls).toEqual({ after: 4, lastSeq: 4 });
+  });
+
+  it("many readers following the log while it is written each see every event once, in order", async () => {
+    const { platform, principal } = await seededPlatform();
+    const admin = await principal("admin");
+    const start = (await platform.events.read(admin, {})).last;
+    const readers = Array.from({ length: 30 }, () => ({ position: start, seqs: [] as number[] }));
+    // As a stream does, a turn of the event loop between two rounds.
+    const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
+    const follow = async (reader: (typeof readers)[number]) => {
+      const page = await platform.events.follow(admin, { after: reader.position, slice: 3 });
+      reader.seqs.push(...page.events.map((e) => e.seq));
+      reader.position = page.last;
+    };
+    for (let round = 0; round < 12; round++) {
+      await nextTurn();
+      // Writes land while the readers' reads run: some readers join a read that began before them.
+      await Promise.all([
+        ...readers.slice(0, 20).map(follow),
+        platform.elements.update(admin, "ART_HELLO", { values: { ar_words: String(round) } }),
+        ...readers.slice(20).map(follow),
+      ]);
+    }
+    for (let drained = false; !drained;) {
+      await nextTurn();
+      const before = readers.map((r) => r.position);
+      await Promise.all(readers.map(follow));
+      drained = readers.every((r, i) => r.position === before[i]);
+    }
+    const all = (await allEvents(platform, admin, { after: start })).map((e) => e.seq);
+    expect(all).toHaveLength(12);
+    for (const reader of readers) expect(reader.seqs).toEqual(all);
   });
 });

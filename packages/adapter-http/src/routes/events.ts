@@ -1,4 +1,4 @@
-import { EventQuerySchema, isLineageError, parseEventQuery, type EventPage, type EventQuery, type EventWait, type Platform, type Principal } from "@lineage/core";
+import { EventQuerySchema, isLineageError, parseEventQuery, type ElementEvent, type EventPage, type EventQuery, type EventWait, type Platform, type Principal } from "@lineage/core";
 import { Hono, type Context } from "hono";
 import { streamSSE, type SSEStreamingApi } from "hono/streaming";
 import * as v from "valibot";
@@ -96,6 +96,19 @@ interface Follow {
   running(): boolean;
 }
 
+// Streams woken by one commit share the log's read (shared-log-reads.ts), so most hold the same
+// event objects (a reader's own copy only when fields are hidden from it): each is serialised once.
+const serialised = new WeakMap<ElementEvent, string>();
+
+function eventJson(event: ElementEvent): string {
+  let json = serialised.get(event);
+  if (json === undefined) {
+    json = JSON.stringify(event);
+    serialised.set(event, json);
+  }
+  return json;
+}
+
 /** Writes the events as they come until the client leaves or the server stops. */
 async function followEvents(stream: SSEStreamingApi, { platform, principal, query, first, keepAliveMs, running }: Follow): Promise<void> {
   let waiting: EventWait | undefined;
@@ -116,15 +129,9 @@ async function followEvents(stream: SSEStreamingApi, { platform, principal, quer
     // A turn of the event loop at each round: reads that answer at once (SQLite, in memory) never starve the rest.
     await new Promise((resolve) => setImmediate(resolve));
     if (page) {
-      for (const event of page.events) await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
-      const moved = page.last !== position || page.events.length > 0;
+      for (const event of page.events) await stream.writeSSE({ id: String(event.seq), event: event.type, data: eventJson(event) });
       position = page.last;
       page = undefined;
-      // Something came: there may be more right behind it.
-      if (moved && open()) {
-        page = await readPage();
-        continue;
-      }
     }
     if (Date.now() >= keepAliveAt) {
       await stream.write(": keep-alive\n\n");
@@ -139,7 +146,7 @@ async function followEvents(stream: SSEStreamingApi, { platform, principal, quer
   /** The next page after `position`; undefined (after a pause) when it could not be read, and the stream's end when the log no longer has it. */
   async function readPage(): Promise<EventPage | undefined> {
     try {
-      return await platform.events.read(principal, { ...query, after: position });
+      return await platform.events.follow(principal, { ...query, after: position });
     } catch (error) {
       // Pruned past this stream's position (410): it ends, and its client's next request is told so.
       if (isLineageError(error) && error.code === "EVENT0410") {

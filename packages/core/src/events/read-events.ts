@@ -4,6 +4,7 @@ import type { RequestScope } from "../scope/request-scope.ts";
 import type { ElementEvent } from "./element-event.ts";
 import { DEFAULT_EVENT_SLICE, MAX_EVENT_SLICE, type EventQuery } from "./event-query.ts";
 import { eventSeenBy } from "./event-visibility.ts";
+import { createSharedLogReads, type SharedLogReads } from "./shared-log-reads.ts";
 
 /** A page of events: those the reader may see, and the seq to pass as `after` next. */
 export interface EventPage {
@@ -23,9 +24,10 @@ const MAX_SCANNED = 10_000;
  * The next events after `query.after` that the scope's principal may see, as they see them
  * (event-visibility.ts): rights are those of now, read at every call. 410 EVENT0410, with the
  * first seq still kept as the answer's `oldest`, when `after` is older than what the log keeps
- * (events the reader missed are gone); 400 EVENT0400 for an unknown structure.
+ * (events the reader missed are gone); 400 EVENT0400 for an unknown structure. `reads` shares the
+ * first look at the log with other readers at the same position (live streams, events-facade.ts).
  */
-export async function readEvents(scope: RequestScope, query: EventQuery): Promise<EventPage> {
+export async function readEvents(scope: RequestScope, query: EventQuery, reads: SharedLogReads = createSharedLogReads(scope.repos.events)): Promise<EventPage> {
   const log = scope.repos.events;
   if (query.structure !== undefined && !scope.definitions.structure(query.structure)) {
     throw new LineageError("EVENT0400", [`structure "${query.structure}" is not known`]);
@@ -33,15 +35,16 @@ export async function readEvents(scope: RequestScope, query: EventQuery): Promis
   const slice = Math.min(query.slice ?? DEFAULT_EVENT_SLICE, MAX_EVENT_SLICE);
   const filter: EventLogFilter = { types: query.types, structures: query.structure === undefined ? undefined : [query.structure] };
   // None seen: from the oldest kept. Else the log is asked after the page is read, so a prune in between is told.
-  const start = query.after ?? (await log.oldestSeq()) - 1;
-  // Read first: every event up to it is committed (seqs come in commit order), so a read that
-  // reaches the end of the log has seen all of them that pass the filter.
-  const horizon = await log.lastSeq();
+  const start = query.after ?? (await reads.oldestSeq()) - 1;
+  // The horizon is read first: every event up to it is committed (seqs come in commit order), so a
+  // read that reaches the end of the log has seen all of them that pass the filter.
+  const window = await reads.window(start, slice, filter);
+  const { horizon } = window;
   const events: ElementEvent[] = [];
   let last = start;
   let reachedEnd = false;
-  for (let scanned = 0; events.length < slice && scanned < MAX_SCANNED;) {
-    const batch = await log.after(last, slice, filter);
+  let batch = window.events;
+  for (let scanned = 0; ;) {
     reachedEnd = batch.length < slice;
     if (batch.length === 0) break;
     scanned += batch.length;
@@ -55,11 +58,12 @@ export async function readEvents(scope: RequestScope, query: EventQuery): Promis
         break;
       }
     }
-    if (reachedEnd) break;
+    if (reachedEnd || events.length === slice || scanned >= MAX_SCANNED) break;
+    batch = await log.after(last, slice, filter);
   }
   if (reachedEnd) last = Math.max(last, horizon);
   if (query.after !== undefined) {
-    const oldest = await log.oldestSeq();
+    const oldest = await window.oldestSeq();
     if (query.after < oldest - 1) throw new LineageError("EVENT0410", [query.after, oldest], { answer: { oldest } });
   }
   return { events, last };

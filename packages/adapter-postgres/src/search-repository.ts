@@ -15,7 +15,7 @@ const MARK = statement(
    on conflict (initid) do update set structure = excluded.structure, seq = excluded.seq`,
 );
 const AFTER = statement("select initid, structure, seq::float8 from search_changes where seq > $1 and seq <= $3 order by seq limit $2");
-const BEYOND = statement("select initid, structure, seq::float8 from search_changes where seq > greatest($1, $3) order by seq limit $2");
+const BEYOND = statement("select initid, structure, seq::float8 from search_changes where seq > $1::float8 and seq > $3::float8 order by seq limit $2");
 const LAST = statement("select coalesce(max(seq), 0)::float8 from search_changes where seq <= $1");
 const COUNT_AFTER = statement("select structure, count(*)::int from search_changes where seq > $1 and seq <= $2 group by structure");
 const ALIVE_COUNTS = statement(

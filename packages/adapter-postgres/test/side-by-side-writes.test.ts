@@ -135,6 +135,8 @@ describe("writes side by side on PostgreSQL", () => {
       expect(await b.events.lastSeq()).toBe(0);
       expect(await b.search.changesAfter(0, 10)).toEqual([]);
       expect(await b.search.lastSeq()).toBe(0);
+      // A search applies the committed change all the same, its position left below the slower one's number.
+      expect((await b.search.changesBeyond!(0, 10)).map((c) => c.initid)).toEqual([2]);
       // The change clock moves with the commit all the same: caches drop what it replaced.
       expect((await a.changes.read()).data).not.toBe(clockBefore.data);
     } finally {

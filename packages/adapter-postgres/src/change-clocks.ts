@@ -2,11 +2,14 @@ import type { ChangeClock, ChangeStamp } from "@lineage/core";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { statement, type SqlClient } from "./sql-client.ts";
 
-const READ = statement("select data::text, definitions::text from lineage_clock where id = 1");
+// The horizon and the numbers committed above it (migration 0013, change-horizon.ts), and the definitions counter.
+const READ = statement("select data, definitions from lineage_clock_stamp()");
 
 /**
- * The store's change clock: the clock row as committed. Every node reads the same row, so a
- * commit on any node moves every node's stamp, and equal stamps mean equal data on every node.
+ * The store's change clock as committed: `data` is the horizon with the numbers of the commits
+ * above it (each commit records one, write-transactions.ts), so every commit on any node moves it:
+ * either the horizon passes the commit's number or the number shows above it. Rows are only added
+ * in the order the horizon lets through, so equal stamps mean equal data on every node.
  */
 export function createCommittedClock(sql: SqlClient): ChangeClock {
   return {
@@ -76,8 +79,8 @@ export interface NotificationSource {
 
 /**
  * A transaction's change clock: no `data` stamp (what it read may roll back), and the definitions
- * counter it found as it locked the clock row (the committed one: nobody else may commit meanwhile)
- * until it writes a definition.
+ * counter committed as it began until it writes a definition. Another transaction may commit
+ * definitions meanwhile: this one goes on with those it began with, as if it had run just before.
  */
 export function createTransactionClock(committedDefinitions: string, counter: DefinitionsCounter): ChangeClock {
   return {

@@ -9,6 +9,7 @@ import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import type { SqlClient } from "./sql-client.ts";
 import { createTokenRepository } from "./token-repository.ts";
+import { NO_LOCKS, type TransactionLocks } from "./transaction-locks.ts";
 import { createVault } from "./vault.ts";
 
 export interface ConnectionSettings {
@@ -18,20 +19,22 @@ export interface ConnectionSettings {
   readonly clock: Clock;
   /** Called at each event appended through these repositories (a transaction's). */
   readonly eventAppended?: () => void;
+  /** A transaction's locks (transaction-locks.ts); none over the pool. */
+  readonly locks?: TransactionLocks;
 }
 
 /** Every repository over one SqlClient: the pool's, or a transaction's connection. */
-export function connectionRepositories({ sql, counter, changes, clock, eventAppended }: ConnectionSettings): Repositories {
+export function connectionRepositories({ sql, counter, changes, clock, eventAppended, locks = NO_LOCKS }: ConnectionSettings): Repositories {
   return {
-    elements: createElementRepository(sql),
+    elements: createElementRepository(sql, locks),
     folders: createFolderRepository(sql),
     catalog: createCatalogRepository(sql, counter),
     accounts: createAccountRepository(sql, counter),
-    vault: createVault(sql, clock),
-    search: createSearchRepository(sql, counter),
+    vault: createVault(sql, clock, locks),
+    search: createSearchRepository(sql, counter, locks.active),
     sessions: createSessionRepository(sql),
     tokens: createTokenRepository(sql),
     changes,
-    events: createEventLog(sql, eventAppended),
+    events: createEventLog(sql, eventAppended, locks.active),
   };
 }

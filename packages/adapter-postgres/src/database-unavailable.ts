@@ -2,8 +2,11 @@ import { LineageError } from "@lineage/core";
 
 /** Node's errors of a connection that cannot be made or was cut. */
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "EAI_AGAIN"]);
-/** PostgreSQL's: shutting down, starting up or in recovery, too many connections, a lock waited for too long. */
-const SERVER_CODES = new Set(["57P01", "57P02", "57P03", "53300", "55P03"]);
+/**
+ * PostgreSQL's: shutting down, starting up or in recovery, too many connections, a lock waited for
+ * too long, a transaction stopped as one of two waiting for each other's locks (worth a retry).
+ */
+const SERVER_CODES = new Set(["57P01", "57P02", "57P03", "53300", "55P03", "40P01"]);
 
 /**
  * The error a request meets while the database cannot be reached, as LineageError API0110 (503):

@@ -6,6 +6,7 @@ import { COLUMNS, listStatement, type ListStatement } from "./list-statement.ts"
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
 import { readableCondition } from "./readable-condition.ts";
 import { storableText } from "./storable-text.ts";
+import { ALL_ELEMENT_KEYS, importKey, lineageKey, lockedRead, nameKey, NO_LOCKS, type TransactionLocks } from "./transaction-locks.ts";
 
 /** The live revision of a lineage when there is one, else its highest (as the fake picks it). */
 const LATEST_ORDER = "order by fixed asc, revision desc, id desc limit 1";
@@ -61,16 +62,24 @@ const HISTORY = statement(
    where initid = $1 order by revision desc, date collate "C" desc, id desc`,
 );
 
-/** Element revisions and their history in PostgreSQL. Writes expect a transaction's SqlClient (the store runs them in one). */
-export function createElementRepository(client: SqlClient): ElementRepository {
+/**
+ * Element revisions and their history in PostgreSQL. Writes expect a transaction's SqlClient (the
+ * store runs them in one), with its `locks`: in a transaction, a read of a lineage (by initid, id,
+ * name or import key) locks its key first, and a look-up of a name or import key locks that key, so
+ * that two transactions that read then change one lineage, or look a name up then insert it, take
+ * turns, while writers of other lineages go on.
+ */
+export function createElementRepository(client: SqlClient, locks: TransactionLocks = NO_LOCKS): ElementRepository {
   const all = async (s: Statement, values: readonly unknown[]) => (await client.rows(s, values)).map(toRevision);
   const one = async (s: Statement, key: unknown) => {
     const [row] = await client.rows(s, [key]);
     return row && toRevision(row);
   };
+  const initidsOf = (revisions: readonly (ElementRevision | undefined)[]) => revisions.flatMap((r) => (r ? [lineageKey(r.initid)] : []));
   const lists = new Map<string, { whole: ListStatement; grouped: GroupedPage | undefined }>();
   return {
     async insert(revision) {
+      if (revision.initid != null) await locks.take([lineageKey(revision.initid)]);
       const r = columns(revision);
       const [row] = await client.rows(INSERT, [
         revision.initid ?? null, r.revision, r.structure, r.name, r.title, r.owner, r.status, r.fixed, r.state,
@@ -80,6 +89,7 @@ export function createElementRepository(client: SqlClient): ElementRepository {
       return { ...r, id, initid: revision.initid ?? id };
     },
     async save(revision) {
+      await locks.take([lineageKey(revision.initid)]);
       const r = columns(revision);
       const changed = await client.run(SAVE, [
         revision.id, revision.initid, r.revision, r.structure, r.name, r.title, r.owner, r.status, r.fixed, r.state,
@@ -87,21 +97,24 @@ export function createElementRepository(client: SqlClient): ElementRepository {
       ]);
       if (changed === 0) throw new Error(`No revision ${revision.id} to save`);
     },
-    byId: (id) => one(BY_ID, id),
+    // An id is most often its lineage's initid (a lineage's first revision): locked first on that guess.
+    byId: (id) => lockedRead(locks, [lineageKey(id)], () => one(BY_ID, id), (r) => initidsOf([r])),
     async byIds(ids) {
-      return ids.length === 0 ? [] : all(BY_IDS, [ids]);
+      return ids.length === 0 ? [] : lockedRead(locks, ids.map(lineageKey), () => all(BY_IDS, [ids]), initidsOf);
     },
-    latestByName: async (name) => (storableText(name) ? one(LATEST_BY_NAME_ONE, name) : undefined),
+    latestByName: async (name) =>
+      storableText(name) ? lockedRead(locks, [nameKey(name)], () => one(LATEST_BY_NAME_ONE, name), (r) => initidsOf([r])) : undefined,
     async latestByNames(names) {
       const storable = names.filter(storableText);
-      return storable.length === 0 ? [] : all(LATEST_BY_NAMES, [storable]);
+      return storable.length === 0 ? [] : lockedRead(locks, storable.map(nameKey), () => all(LATEST_BY_NAMES, [storable]), initidsOf);
     },
-    latest: (initid) => one(LATEST, initid),
+    latest: (initid) => lockedRead(locks, [lineageKey(initid)], () => one(LATEST, initid), () => []),
     async latestMany(initids) {
-      return initids.length === 0 ? [] : all(LATEST_MANY, [initids]);
+      return initids.length === 0 ? [] : lockedRead(locks, initids.map(lineageKey), () => all(LATEST_MANY, [initids]), () => []);
     },
     revisions: (initid) => all(REVISIONS, [initid]),
-    byImportKey: async (key) => (storableText(key) ? one(BY_IMPORT_KEY, key) : undefined),
+    byImportKey: async (key) =>
+      storableText(key) ? lockedRead(locks, [importKey(key)], () => one(BY_IMPORT_KEY, key), (r) => initidsOf([r])) : undefined,
     async countOwnedBy(accountId) {
       const [row] = await client.rows(OWNED_BY, [accountId]);
       return row?.[0] as number;
@@ -117,6 +130,7 @@ export function createElementRepository(client: SqlClient): ElementRepository {
       return structures.length === 0 ? [] : (await client.rows(STRUCTURES_OWNED, [structures, owner])).map((row) => row[0] as string);
     },
     async setLineageStatus(initid, status, modifiedAt) {
+      await locks.take([lineageKey(initid)]);
       await client.run(SET_STATUS, [initid, status, modifiedAt]);
     },
     async list(query) {
@@ -149,6 +163,12 @@ export function createElementRepository(client: SqlClient): ElementRepository {
       const { text, values } = countSql(query);
       const [row] = await client.rows(statement(text, { unnamed: true }), values);
       return row![0] as number;
+    },
+    // A bundle import: every element key at once, in order, rather than one by one over minutes, each
+    // a chance to wait in a circle with a concurrent writer (PostgreSQL would then stop one of them).
+    async bulkWrite(_rows, write) {
+      await locks.take(ALL_ELEMENT_KEYS);
+      return write();
     },
     async appendHistory(e) {
       await client.run(APPEND_HISTORY, [e.initid, e.revisionId, e.revision, e.accountId, e.accountName, e.date, e.level, e.code, e.comment]);

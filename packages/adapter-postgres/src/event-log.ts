@@ -1,30 +1,36 @@
 import type { ElementEvent, EventLog, EventLogFilter, NewEvent } from "@lineage/core";
+import { readHorizon } from "./change-horizon.ts";
 import { statement, type SqlClient } from "./sql-client.ts";
 
-// The writer holds the clock row from its BEGIN to its commit (write-transactions.ts), as every
-// write transaction of every node does: numbers taken here come in commit order (schema.ts, eventSeq).
+// Numbers from lineage_seq, taken without waiting for any other writer: readers read only up to
+// the horizon (change-horizon.ts), below which every number that will be committed is, so they
+// meet the events in seq order and never a smaller seq after a larger one (schema.ts, lineageSeq).
 const APPEND = statement(
-  "insert into events (seq, time, type, initid, structure, body) values (nextval('event_seq'), $1, $2, $3, $4, $5) returning seq::float8",
+  "insert into events (seq, time, type, initid, structure, body) values (nextval('lineage_seq'), $1, $2, $3, $4, $5) returning seq::float8",
 );
 const AFTER = statement(
   `select seq::float8, body from events
-   where seq > $1 and ($2::text[] is null or type = any($2)) and ($3::text[] is null or structure = any($3))
+   where seq > $1 and seq <= $5 and ($2::text[] is null or type = any($2)) and ($3::text[] is null or structure = any($3))
    order by seq limit $4`,
 );
 const PRUNED = statement("select coalesce((select seq from events_pruned where id = 1), 0)::float8");
 const LAST = statement(
-  "select greatest(coalesce((select max(seq) from events), 0), coalesce((select seq from events_pruned where id = 1), 0))::float8",
+  "select greatest(coalesce((select max(seq) from events where seq <= $1), 0), coalesce((select seq from events_pruned where id = 1), 0))::float8",
 );
 // The log in seq order up to the first event not older than the time: what a prune removes is a prefix.
-const FIRST_KEPT = statement(`select seq::float8 from events where time >= $1 collate "C" order by seq limit 1`);
-const LAST_OF_ALL = statement("select max(seq)::float8 from events");
+const FIRST_KEPT = statement(`select seq::float8 from events where seq <= $2 and time >= $1 collate "C" order by seq limit 1`);
+const LAST_OF_ALL = statement("select max(seq)::float8 from events where seq <= $1");
+// Numbers are shared with other logs (schema.ts, lineageSeq): the event before another is not always its seq minus one.
+const LAST_BEFORE = statement("select max(seq)::float8 from events where seq < $1");
 const REMOVE = statement("delete from events where seq <= $1");
 const MARK_PRUNED = statement(
   "insert into events_pruned (id, seq) values (1, $1) on conflict (id) do update set seq = greatest(events_pruned.seq, excluded.seq)",
 );
 
 /** The event log (schema.ts), shared by every node; `appended` is called at each append. */
-export function createEventLog(sql: SqlClient, appended: () => void = () => {}): EventLog {
+export function createEventLog(sql: SqlClient, appended: () => void = () => {}, inTransaction = false): EventLog {
+  // A transaction reads its own numbers too, and what is committed, in no order promised to anyone else.
+  const horizon = () => (inTransaction ? Promise.resolve(Number.MAX_SAFE_INTEGER) : readHorizon(sql));
   const pruned = async () => (await sql.rows(PRUNED))[0]![0] as number;
   return {
     async append(event) {
@@ -35,18 +41,22 @@ export function createEventLog(sql: SqlClient, appended: () => void = () => {}):
     async after(seq, limit, filter: EventLogFilter = {}) {
       const { types, structures } = filter;
       if (types?.length === 0 || structures?.length === 0) return [];
-      const rows = await sql.rows(AFTER, [seq, types ?? null, structures ?? null, Number.isFinite(limit) ? limit : null]);
+      const upTo = await horizon();
+      const rows = await sql.rows(AFTER, [seq, types ?? null, structures ?? null, Number.isFinite(limit) ? limit : null, upTo]);
       return rows.map(([n, body]): ElementEvent => ({ seq: n as number, ...(body as NewEvent) }));
     },
     async lastSeq() {
-      return (await sql.rows(LAST))[0]![0] as number;
+      return (await sql.rows(LAST, [await horizon()]))[0]![0] as number;
     },
     async oldestSeq() {
       return (await pruned()) + 1;
     },
     async prune(before) {
-      const [kept] = await sql.rows(FIRST_KEPT, [before]);
-      const cut = kept ? (kept[0] as number) - 1 : ((await sql.rows(LAST_OF_ALL))[0]![0] as number | null);
+      // Up to the horizon only: an event a running transaction may still commit below it stays.
+      const upTo = await horizon();
+      const [kept] = await sql.rows(FIRST_KEPT, [before, upTo]);
+      const [last] = kept ? await sql.rows(LAST_BEFORE, [kept[0]]) : await sql.rows(LAST_OF_ALL, [upTo]);
+      const cut = last![0] as number | null;
       if (cut === null || cut <= (await pruned())) return 0;
       const removed = await sql.run(REMOVE, [cut]);
       await sql.run(MARK_PRUNED, [cut]);

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { createSerialQueue, outsideTransactions, systemClock, type Clock, type Store } from "@lineage/core";
+import { outsideTransactions, systemClock, type Clock, type Store } from "@lineage/core";
 import { createCommittedClock, createNotifiedClock } from "./change-clocks.ts";
 import { allSinks, listenForChanges, type ChangeListener } from "./change-listener.ts";
 import { createEventWatchers } from "./event-watchers.ts";
@@ -8,6 +8,7 @@ import { READ_ONLY_COUNTER } from "./definitions-counter.ts";
 import { migrateSchema } from "./migrate-schema.ts";
 import { sqlClient } from "./sql-client.ts";
 import { createPostgresThrottleStore, type PostgresThrottleStore, type PostgresThrottleStoreOptions } from "./throttle-store.ts";
+import { createTransactionSlots } from "./transaction-slots.ts";
 import { createWriteTransactions } from "./write-transactions.ts";
 
 export interface PostgresStoreOptions {
@@ -15,7 +16,7 @@ export interface PostgresStoreOptions {
   readonly url: string;
   /** Dates the vault stamps on new files. */
   readonly clock?: Clock;
-  /** Connections kept at most; 10 by default. One serves the transactions, the others reads. */
+  /** Connections kept at most; 10 by default. Transactions take up to all but two of them, side by side; reads the others. */
   readonly poolSize?: number;
   /** Where connection failures seen outside any request are reported; stderr by default. */
   readonly log?: (message: string) => void;
@@ -35,11 +36,12 @@ export interface PostgresStore extends Store {
 
 /**
  * Opens the store on a PostgreSQL database, applying the migrations it lacks first. Several
- * stores, on one node or several, may share one database: the clock row orders their writes
- * (write-transactions.ts), and the change clock tells each what the others committed.
- * Transactions do not nest: inside `transaction`, use the repositories it gives, never the
- * store's (a write there would wait for the transaction). `close()` waits for the transactions
- * already asked for, then closes the pool.
+ * stores, on one node or several, may share one database: their transactions run side by side,
+ * those that change one lineage taking turns (transaction-locks.ts), and the change clock tells
+ * each what the others committed (change-horizon.ts). Transactions do not nest: inside
+ * `transaction`, use the repositories it gives, never the store's (a write there of what the
+ * transaction holds would wait for it). `close()` waits for the transactions already asked for,
+ * then closes the pool.
  *
  * @example
  * const store = await openPostgresStore({ url: "postgres://lineage:secret@127.0.0.1:5432/lineage" });
@@ -65,8 +67,8 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
   const eventWatchers = createEventWatchers();
   let listener: ChangeListener | undefined = notified && listenForChanges(url, allSinks(notified, eventWatchers), log);
   const committed = connectionRepositories({ sql, counter: READ_ONLY_COUNTER, changes: notified ?? createCommittedClock(sql), clock });
-  const queue = createSerialQueue();
-  const run = createWriteTransactions(pool, clock, queue, (appendedEvents) => {
+  const slots = createTransactionSlots(Math.max(1, poolSize - 2));
+  const run = createWriteTransactions(pool, clock, slots, (appendedEvents) => {
     notified?.changed();
     if (appendedEvents) eventWatchers.wake();
   });
@@ -86,11 +88,12 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
       return throttle;
     },
     close() {
-      closing ??= queue.run(async () => {
+      closing ??= (async () => {
+        await slots.idle();
         throttle?.stop();
         await listener?.close();
         await pool.end();
-      });
+      })();
       return closing;
     },
   };

@@ -242,9 +242,9 @@ export const searchDomains = pgTable("search_domains", {
 
 /**
  * The search change log: one row per lineage, with the sequence number of its last change,
- * written in the change's own transaction. Numbers come from `search_change_seq` while the
- * transaction holds the clock row (lineage_clock), so they are given in commit order and an
- * index that applied the rows up to N never meets a smaller number later.
+ * written in the change's own transaction. Numbers come from `lineage_seq` (see lineageSeq): readers
+ * read up to the horizon, so an index that applied the rows up to N never meets a smaller number later.
+ * `search_change_seq` numbered them before and is no longer used.
  */
 export const searchChangeSeq = pgSequence("search_change_seq");
 
@@ -259,12 +259,7 @@ export const searchChanges = pgTable(
   (t) => [index("search_changes_seq_idx").on(t.seq)],
 );
 
-/**
- * The event log's numbers. They are taken by nextval while the transaction holds the clock row
- * (lineage_clock, locked by every write transaction from its BEGIN to its commit: write-transactions.ts),
- * so they are given in commit order, and a reader that read up to N never meets a smaller number later.
- * A rolled-back transaction's numbers are skipped, never given again.
- */
+/** The event log's numbers before lineageSeq took over; no longer used. */
 export const eventSeq = pgSequence("event_seq");
 
 /** The event log: one row per event (see eventSeq); `body` is the event without its seq, the other columns what reads filter on. */
@@ -292,10 +287,10 @@ export const eventsPruned = pgTable(
 );
 
 /**
- * The change clock: one row. Every write transaction raises `data` first thing, which locks the
- * row until it commits: writers of every node take turns, as SQLite's writers do, and readers see
- * `data` move with every commit. `definitions` moves with the writes of definitions only (the
- * stamp core's definition and principal caches are keyed by).
+ * The definitions counter, in one row: it moves with the commits of definitions only (the stamp
+ * core's definition and principal caches are keyed by); a writer of definitions locks the row until
+ * it commits. `data` moved with every commit while every write transaction locked the row; the
+ * change clock is the horizon's now (lineageSeq), and `data` is no longer used.
  */
 export const lineageClock = pgTable(
   "lineage_clock",
@@ -306,6 +301,24 @@ export const lineageClock = pgTable(
   },
   (t) => [check("lineage_clock_one_row", sql`${t.id} = 1`)],
 );
+
+/**
+ * The numbers of the change clock, the search change log and the event log, given by nextval
+ * without any lock: a reader reads only up to the horizon (change-horizon.ts), the highest number
+ * below which no transaction still running can commit one, so numbers come in commit order for
+ * every reader, and a reader that read up to N never meets a smaller number later.
+ */
+export const lineageSeq = pgSequence("lineage_seq");
+
+/**
+ * The change clock's commits: one row per database connection (its backend's pid), the number
+ * of the last transaction committed on it (write-transactions.ts). The clock's stamp is the horizon
+ * and the numbers above it (change-clocks.ts).
+ */
+export const lineageCommits = pgTable("lineage_commits", {
+  slot: integer("slot").primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+});
 
 /**
  * Failed logins and token uses counted by the login throttle, per key (a login, a client), shared

@@ -67,8 +67,8 @@ async function onSnapshot<T>(pool: pg.Pool, fn: (sql: SqlClient) => Promise<T>):
 /** One transaction's statements on its connection, and how it ends. */
 export interface TransactionSql {
   readonly sql: SqlClient;
-  /** Sends COMMIT or ROLLBACK after the statements already asked for; from then on `sql` refuses statements. */
-  end(command: "commit" | "rollback"): Promise<void>;
+  /** Sends COMMIT or ROLLBACK (with any statements of its own round trip) after the statements already asked for; from then on `sql` refuses statements. */
+  end(command: string): Promise<void>;
 }
 
 /**

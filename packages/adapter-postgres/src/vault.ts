@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Clock, Vault, VaultFile } from "@lineage/core";
 import { statement, type SqlClient } from "./sql-client.ts";
+import { NO_LOCKS, vaultKey, type TransactionLocks } from "./transaction-locks.ts";
 
 const COLUMNS = "id, sha256, name, mime, size, created_at";
 const BY_ID = statement(`select ${COLUMNS} from vault_files where id = $1`);
@@ -15,10 +16,12 @@ const CONTENT = statement("select b.content from vault_files f join vault_blobs 
  * metadata in vault_files: a file uploaded through one node is served by every other, and a
  * rolled back upload leaves nothing behind.
  */
-export function createVault(sql: SqlClient, clock: Clock): Vault {
+export function createVault(sql: SqlClient, clock: Clock, locks: TransactionLocks = NO_LOCKS): Vault {
   return {
     async store(content, meta) {
       const sha256 = createHash("sha256").update(content).digest("hex");
+      // Locked first: two transactions storing one content under one name find or insert one row.
+      await locks.take([vaultKey(sha256, meta.name)]);
       const [existing] = await sql.rows(BY_CONTENT, [sha256, meta.name]);
       if (existing) return toFile(existing);
       // A copy: the caller may change its buffer once this returns.

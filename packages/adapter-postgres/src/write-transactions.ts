@@ -1,38 +1,47 @@
 import type pg from "pg";
-import { readyToCommit, refuseIfExpired, type Clock, type SerialQueue, type Store } from "@lineage/core";
+import { readyToCommit, refuseIfExpired, type Clock, type Store } from "@lineage/core";
 import { createTransactionClock } from "./change-clocks.ts";
+import { HOLD, RECORD_COMMIT } from "./change-horizon.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
 import { asDatabaseUnavailable } from "./database-unavailable.ts";
 import { createDefinitionsCounter } from "./definitions-counter.ts";
 import { transactionSql } from "./sql-client.ts";
+import { createTransactionLocks } from "./transaction-locks.ts";
+import type { TransactionSlots } from "./transaction-slots.ts";
 
 /**
- * How long a transaction waits for the clock row (another node's writer) before it fails with
- * 503 API0110: a node stuck while holding it must not stop every node's writes for longer.
+ * How long a transaction waits for a lock another one holds (a lineage it reads, the definitions
+ * counter) before it fails with 503 API0110: a node stuck while holding one must not stop the
+ * writes of that lineage for longer.
  */
 export const LOCK_TIMEOUT_MS = 10_000;
 
 /**
- * Locks the clock row for the transaction and moves its data counter: writers of every node take
- * turns from here to their commit, as SQLite's writers do behind BEGIN IMMEDIATE, so a look-up
- * then insert cannot race, and sequence numbers are taken in commit order. The notification goes
- * out with the commit, to the nodes that keep their clock by notifications (change-clocks.ts).
- * Sent with BEGIN as one simple query: one round trip.
+ * The transaction's hold (change-horizon.ts) and the definitions counter as committed, sent with
+ * BEGIN as one simple query: one round trip. No lock any other writer waits for: writers of
+ * different lineages go side by side, on one node or several (transaction-locks.ts orders the
+ * writers of one lineage).
  */
-const BEGIN = `begin; set local lock_timeout = '${LOCK_TIMEOUT_MS}ms';
-  update lineage_clock set data = data + 1 where id = 1 returning definitions::text; notify lineage_clock`;
+const BEGIN = `begin; set local lock_timeout = '${LOCK_TIMEOUT_MS}ms'; ${HOLD};
+  select definitions::text from lineage_clock where id = 1`;
 
 /**
- * Transactions on a connection from the pool, one at a time per store behind `queue`: a node's
- * writers would wait for the clock row anyway, and this way they wait without each holding a
- * connection the reads need; `committed` is told of each commit, and whether it appended events.
- * Transactions do not nest: a `transaction` (or a write on the store's own repositories) called
- * from inside `fn` waits for `fn`, which waits for it.
+ * The commit's number for the change clock, the commit, and then the notification to the nodes
+ * that keep their clock by notifications (change-clocks.ts): sent after the commit, in a
+ * transaction of its own, since PostgreSQL makes the commits that notify take turns.
+ */
+const COMMIT = `${RECORD_COMMIT}; commit; notify lineage_clock`;
+
+/**
+ * Transactions, each on a connection of the pool, side by side up to the slots' limit (the rest of
+ * the pool serves reads); `committed` is told of each commit, and whether it appended events.
+ * Transactions do not nest: a `transaction` called from inside `fn` that reads what `fn` changed
+ * waits for `fn`'s locks, which `fn` holds until it is over.
  */
 export function createWriteTransactions(
-  pool: pg.Pool, clock: Clock, queue: SerialQueue, committed: (appendedEvents: boolean) => void = () => {},
+  pool: pg.Pool, clock: Clock, slots: TransactionSlots, committed: (appendedEvents: boolean) => void = () => {},
 ): Store["transaction"] {
-  return (fn, options) => queue.run(async () => {
+  return (fn, options) => slots.run(async () => {
     refuseIfExpired(options);
     const connection = await pool.connect().catch((error: unknown) => {
       throw asDatabaseUnavailable(error);
@@ -47,16 +56,17 @@ export function createWriteTransactions(
     const { sql, end } = transactionSql(connection);
     try {
       const results = (await connection.query(BEGIN)) as unknown as pg.QueryResult[];
-      const definitions = results[2]!.rows[0].definitions as string;
+      const definitions = results[3]!.rows[0].definitions as string;
       const counter = createDefinitionsCounter(sql);
       let appended = false;
       const eventAppended = () => {
         appended = true;
       };
-      const tx = connectionRepositories({ sql, counter, changes: createTransactionClock(definitions, counter), clock, eventAppended });
+      const locks = createTransactionLocks(sql);
+      const tx = connectionRepositories({ sql, counter, changes: createTransactionClock(definitions, counter), clock, eventAppended, locks });
       const result = await fn(tx);
       readyToCommit(options);
-      await end("commit");
+      await end(COMMIT);
       committed(appended);
       return result;
     } catch (error) {

@@ -23,6 +23,13 @@ export interface SearchRepository {
   markChanged(initid: number, structure: string): Promise<void>;
   /** Changes after `seq`, oldest first. */
   changesAfter(seq: number, limit: number): Promise<SearchChange[]>;
+  /**
+   * Changes committed after `seq` that `changesAfter` does not give yet, oldest first. Optional: a
+   * store whose writers go side by side gives `changesAfter` only up to a horizon (no transaction
+   * still running can commit a number below it), and these beyond it, so that a search applies every
+   * change committed before it without moving its position past a number that may still come.
+   */
+  changesBeyond?(seq: number, limit: number): Promise<SearchChange[]>;
   /** The last sequence number given (0 when none). */
   lastSeq(): Promise<number>;
   /** How many elements of each structure changed after `seq`. */

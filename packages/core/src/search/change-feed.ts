@@ -48,6 +48,28 @@ export function createChangeFeed(shared: EngineState, domainDocuments: DomainDoc
     return applied;
   }
 
+  /**
+   * Applies the changes committed beyond the store's horizon (SearchRepository.changesBeyond), the
+   * index's position left where it is: they are applied again once the horizon passes them, which
+   * reads the elements as they are then. Answers how many there were.
+   */
+  async function applyBeyond(state: OpenDomain, limit: number, target: string): Promise<number> {
+    if (!store.search.changesBeyond) return 0;
+    const changes = await store.search.changesBeyond(index.coverage(target)?.seq ?? 0, limit);
+    if (changes.length === 0) return 0;
+    const rules = await collections(state.domain);
+    const relevant = [...new Set(changes.filter((change) => state.structures.has(change.structure)).map((change) => change.initid))];
+    const alive = await members(state.domain, relevant);
+    const documents = await documentsOf(state.domain, alive);
+    const kept = new Set(alive.map((element) => element.initid));
+    const gone = relevant.filter((id) => !kept.has(id));
+    if (documents.length > 0) index.upsert(target, documents);
+    if (gone.length > 0) index.remove(target, gone);
+    state.changedSincePersist += relevant.length;
+    if (rules && changes.some((change) => rules.sources.has(change.initid))) await reconcile(state, target);
+    return changes.length;
+  }
+
   /** Brings an index's documents in line with the domain's members: the missing indexed, the stray removed. */
   async function reconcile(state: OpenDomain, target: string, touched?: Set<number>): Promise<void> {
     const alive = await store.search.aliveInitids([...state.structures]);
@@ -74,7 +96,9 @@ export function createChangeFeed(shared: EngineState, domainDocuments: DomainDoc
   function catchUp(name: string, limit: number): Promise<number> {
     return lanes.run(name, async () => {
       const state = open.get(name);
-      return state ? applyChanges(state, limit, name) : 0;
+      if (!state) return 0;
+      const applied = await applyChanges(state, limit, name);
+      return applied + (await applyBeyond(state, limit, name));
     });
   }
 

@@ -20,6 +20,7 @@ import { elementRoutes } from "./routes/elements.ts";
 import { enumerateRoutes } from "./routes/enumerates.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { revisionRoutes } from "./routes/revisions.ts";
+import { lockRoutes } from "./routes/locks.ts";
 import { structureRoutes } from "./routes/structures.ts";
 import { fileRoutes } from "./routes/files.ts";
 import { trashRoutes } from "./routes/trash.ts";
@@ -123,6 +124,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/api/v2", searchesRoutes());
   api.route("/api/v2", folderRoutes());
   api.route("/api/v2", revisionRoutes());
+  api.route("/api/v2", lockRoutes());
   api.route("/api/v2", structureRoutes());
   api.route("/api/v2", fileRoutes());
   api.route("/api/v2", enumerateRoutes());

@@ -21,6 +21,7 @@ import { enumerateRoutes } from "./routes/enumerates.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { revisionRoutes } from "./routes/revisions.ts";
 import { lockRoutes } from "./routes/locks.ts";
+import { sessionRoutes } from "./routes/sessions.ts";
 import { structureRoutes } from "./routes/structures.ts";
 import { fileRoutes } from "./routes/files.ts";
 import { trashRoutes } from "./routes/trash.ts";
@@ -119,6 +120,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/", authenticationPageRoutes(httpAuth));
   api.route("/", consoleRoutes(httpAuth, platform));
   api.route("/api/v2", tokenAdminRoutes());
+  api.route("/api/v2", sessionRoutes(httpAuth));
   api.route("/api/v2", elementRoutes());
   api.route("/api/v2", trashRoutes());
   api.route("/api/v2", searchesRoutes());

@@ -12,6 +12,7 @@ export type { TrashFacade } from "./elements/trash-facade.ts";
 export type { RevisionsFacade } from "./elements/revisions-facade.ts";
 export type { FoldersFacade } from "./queries/folders-facade.ts";
 export type { LocksFacade } from "./elements/locks-facade.ts";
+export type { CurrentAccount } from "./accounts/current-account.ts";
 export type { LockInfo, LockOptions } from "./elements/element-locks.ts";
 export { lockedProperty, type ElementLock, type LockKind } from "./elements/element-lock.ts";
 export type { ElementWrite, AnswerOptions } from "./elements/element-write.ts";

@@ -30,6 +30,8 @@ const codes = {
   API0107: { status: 417, reason: "Expectation Failed", text: 'Expectation "%s" is not supported: only "100-continue" is' },
   API0110: { status: 503, reason: "Service Unavailable", text: 'The database is unavailable: try again in a moment', retryAfter: 5 },
   API0204: { status: 403, reason: "Forbidden", text: 'Document creation "%s" access deny' },
+  AUTH0001: { status: 403, reason: "Forbidden", text: 'Error, access forbidden' },
+  AUTH0002: { status: 403, reason: "Forbidden", text: 'Account access not valid (%s)' },
   AUTH0401: { status: 401, reason: "Unauthorized", text: 'User must be authenticated' },
   AUTH0402: { status: 401, reason: "Unauthorized", text: 'Invalid authorization method "%s"' },
   AUTH0403: { status: 403, reason: "Forbidden", text: 'Access not granted for %s %s' },

@@ -32,7 +32,7 @@ function lockUri(element: ElementRevision, kind: LockKind): string {
   return kind === "all" ? base : `${base}${kind}`;
 }
 
-/** The lock information of an element as the principal sees it; `kind` names the route's URI (the kind held for a single lock route). */
+/** The lock information of an element as the principal sees it; `route` picks its URI: the kind held (`one`), or the collection's (`all`). */
 function lockInfo(scope: RequestScope, element: ElementRevision, lock: ElementLock | undefined, route: "one" | "all"): LockInfo {
   const me = scope.principal.account.id;
   return {

@@ -8,6 +8,7 @@ import { headerOf } from "./request-header.ts";
 import { pathnameOf } from "./request-path.ts";
 import { requestTimeout } from "./request-timeout.ts";
 import { acceptsEventStream, acceptsJson } from "./resource-name.ts";
+import { OPEN_SESSION_PATH } from "./routes/sessions.ts";
 
 export interface ApiChainOptions {
   readonly platform: Platform;
@@ -34,7 +35,7 @@ const streamsEvents = (path: string) => path === "/api/v2/events/stream" || path
  * override; the context (limits, platform) and the default Cache-Control; the request timeout
  * around the rest; the Accept check; the change clock as the request sees it (one read for
  * the requests of a turn of the event loop: turnVersion); the body limit (writes only);
- * authentication. Then, on the way out, `alt=html` wraps the JSON.
+ * authentication (but for the opening of a session: routes/sessions.ts). Then, on the way out, `alt=html` wraps the JSON.
  *
  * The chain calls these middlewares itself rather than through Hono: each layer Hono composes
  * costs every request an async dispatch of its own, measured at about 5 % of a cached GET each.
@@ -62,7 +63,9 @@ export function apiChain(options: ApiChainOptions): (c: Context<HttpEnv>, next: 
     c.set("stamp", await stampOfTurn());
     // Reading methods carry no body: checking theirs would make Hono build the whole request stream for nothing.
     if (c.req.method === "GET" || c.req.method === "HEAD") return authenticated(c, next);
-    return limitBody(c, () => authenticated(c, next)).then((answer) => take(c, answer));
+    // Opening a session is how a client authenticates: it needs no credentials of its own.
+    const then = c.req.method === "POST" && OPEN_SESSION_PATH.test(path) ? next : () => authenticated(c, next);
+    return limitBody(c, then).then((answer) => take(c, answer));
   }
 
   return async (c, next) => {

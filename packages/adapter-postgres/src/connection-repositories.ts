@@ -5,6 +5,7 @@ import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
 import { createEventLog } from "./event-log.ts";
 import { createFolderRepository } from "./folder-repository.ts";
+import { createLockRepository } from "./lock-repository.ts";
 import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -28,6 +29,7 @@ export function connectionRepositories({ sql, counter, changes, clock, eventAppe
   return {
     elements: createElementRepository(sql, locks),
     folders: createFolderRepository(sql),
+    locks: createLockRepository(sql),
     catalog: createCatalogRepository(sql, counter),
     accounts: createAccountRepository(sql, counter),
     vault: createVault(sql, clock, locks),

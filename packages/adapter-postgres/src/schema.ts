@@ -175,6 +175,14 @@ export const folderMembers = pgTable(
   (t) => [primaryKey({ columns: [t.folderId, t.elementId] }), index("folder_members_element_idx").on(t.elementId, t.folderId)],
 );
 
+/** Locks on lineages (core's LockRepository): one row per locked lineage, by initid. */
+export const elementLocks = pgTable("element_locks", {
+  initid: integer("initid").primaryKey(),
+  accountId: integer("account_id").notNull(),
+  temporary: boolean("temporary").notNull(),
+  lockedAt: text("locked_at").notNull(),
+});
+
 /** Metadata of vault files; the content is in vault_blobs under its sha256, shared by every node. */
 export const vaultFiles = pgTable(
   "vault_files",

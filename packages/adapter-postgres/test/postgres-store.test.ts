@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { elementFilterContract, eventLogContract, folderRepositoryContract, storeContract } from "@lineage/core/testing";
+import { elementFilterContract, eventLogContract, folderRepositoryContract, lockRepositoryContract, storeContract } from "@lineage/core/testing";
 import { openPostgresStore } from "../src/index.ts";
 import { freshDatabase } from "../src/testing/fresh-database.ts";
 
@@ -28,3 +28,4 @@ describe("the event log's watchers on PostgreSQL", () => {
   });
 });
 folderRepositoryContract("postgres", async () => openPostgresStore({ url: await freshDatabase() }));
+lockRepositoryContract("postgres", async () => openPostgresStore({ url: await freshDatabase() }));

@@ -8,6 +8,7 @@ import type { DefinitionsCounter } from "./definitions-counter.ts";
 import { createElementRepository } from "./element-repository.ts";
 import { createEventLog } from "./event-log.ts";
 import { createFolderRepository } from "./folder-repository.ts";
+import { createLockRepository } from "./lock-repository.ts";
 import { createSearchRepository } from "./search-repository.ts";
 import { createSessionRepository } from "./session-repository.ts";
 import { createTokenRepository } from "./token-repository.ts";
@@ -29,6 +30,7 @@ export function connectionRepositories({ client, counter, changes, vaultDir, clo
   return {
     elements: withBulkWrite(createElementRepository(db, client), client),
     folders: createFolderRepository(client),
+    locks: createLockRepository(client),
     catalog: createCatalogRepository(db, client, counter),
     accounts: createAccountRepository(db, counter),
     vault: createVault(db, vaultDir, clock),

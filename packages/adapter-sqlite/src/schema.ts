@@ -130,6 +130,7 @@ export const vaultFiles = sqliteTable(
 
 export * from "./schema-dashboards.ts";
 export * from "./schema-folders.ts";
+export * from "./schema-locks.ts";
 export * from "./schema-auth.ts";
 export * from "./schema-search.ts";
 export * from "./schema-changes.ts";

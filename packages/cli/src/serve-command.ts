@@ -3,6 +3,8 @@ import { createRequestLogger } from "@lineage/adapter-http";
 import { formatImportReport, overwriteWarning } from "@lineage/core";
 import { authOptionsOf } from "./config/auth-options.ts";
 import { loadConfig } from "./config/load-config.ts";
+import { namedFunctions } from "./config/named-functions.ts";
+import type { SearchCallable, TransitionHook } from "@lineage/core";
 import type { Io } from "./io.ts";
 import type { Run } from "./command-run.ts";
 import { flagsOfConfig, limitFlagsOf, serveSettings, withServeLimitOptions } from "./serve-flags.ts";
@@ -29,7 +31,7 @@ export function serveCommand(program: Command, io: Io, run: Run): void {
     .addOption(new Option("--images <dir>", "the Images directory (structure icons)").default(undefined, "images/ beside the first bundle or seed"))
     .addOption(new Option("--port <n>", "the TCP port; 0 picks a free one").env("PORT").default("8080"))
     .addOption(new Option("--host <address>", "the address to listen on").default("127.0.0.1"))
-    .addOption(new Option("--config <file>", "a configuration file: authentication, dashboards, limits, events (docs/configuration.md)"));
+    .addOption(new Option("--config <file>", "a configuration file: authentication, dashboards, limits, events, hooks and search callables (docs/configuration.md)"));
   withServeLimitOptions(command).action((flags: ServeFlags) => run(() => serve(flags, io)));
 }
 
@@ -39,6 +41,8 @@ async function serve(flags: ServeFlags, io: Io): Promise<number> {
   const loaded = flags.config ? await loadConfig(flags.config) : undefined;
   const settings = serveSettings({ ...flagsOfConfig(loaded?.config.limits), ...limitFlagsOf(flags) });
   const auth = loaded && (await authOptionsOf(loaded));
+  const hooks = loaded?.config.hooks ? await namedFunctions(loaded.config.hooks, loaded.dir, "hooks") : {};
+  const searchCallables = loaded?.config.searchCallables ? await namedFunctions(loaded.config.searchCallables, loaded.dir, "searchCallables") : {};
   const logger = createRequestLogger({ level: settings.logLevel });
   const location = storeLocationOf(flags);
   const running = await startLineage({
@@ -53,6 +57,8 @@ async function serve(flags: ServeFlags, io: Io): Promise<number> {
     ...(flags.images ? { imagesDir: flags.images } : {}),
     host: flags.host,
     ...(auth ? { auth } : {}),
+    hooks: hooks as Record<string, TransitionHook>,
+    searchCallables: searchCallables as Record<string, SearchCallable>,
     ...(loaded?.config.dashboards ? { dashboards: loaded.config.dashboards } : {}),
     ...(loaded?.config.events?.retentionDays === undefined ? {} : { eventRetentionDays: loaded.config.events.retentionDays }),
   });

@@ -1,4 +1,6 @@
-import { createPlatform, SYSTEM_STRUCTURES, type ImportReport, type Platform } from "@lineage/core";
+import { createPlatform, createTransitionHooks, SYSTEM_STRUCTURES, type ImportReport, type Platform, type SearchCallables, type TransitionHook } from "@lineage/core";
+import { ConfigError } from "./config/load-config.ts";
+import { missingFunctions } from "./config/named-functions.ts";
 import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
@@ -40,6 +42,10 @@ export interface LineageOptions {
   readonly auth?: HttpAuthOptions;
   /** How many days events are kept (fractions allowed): `events.retentionDays` of the configuration file; 30 by default. Pruned every minute. */
   readonly eventRetentionDays?: number;
+  /** The lifecycle hooks (m0-m3) the bundles name, by name: the functions of the configuration's `hooks` modules. */
+  readonly hooks?: Readonly<Record<string, TransitionHook>>;
+  /** The search callables the bundles' search domains name, by name: those of its `searchCallables` modules. */
+  readonly searchCallables?: SearchCallables;
 }
 
 /** The HTTP limits and the largest list page. */
@@ -60,6 +66,10 @@ export interface OpenSettings {
   readonly documents?: DocumentTextExtractor | undefined;
   /** The dashboard server of the Dashboards routes (`serve`); none by default. */
   readonly dashboards?: DashboardServer | undefined;
+  /** The lifecycle hooks (m0-m3) the bundles name, by name. */
+  readonly hooks?: Readonly<Record<string, TransitionHook>> | undefined;
+  /** The search callables the bundles' search domains name, by name. */
+  readonly searchCallables?: SearchCallables | undefined;
 }
 
 /** The full-text index adapters; both keep their snapshots under `<data>/search/`, each in its own files. */
@@ -85,6 +95,8 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
     store, searchIndex, hasher: createNodeScryptPasswordHasher(), ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}),
     ...(settings.documents ? { searchDocuments: settings.documents } : {}),
     ...(settings.dashboards ? { dashboards: settings.dashboards } : {}),
+    ...(settings.hooks ? { hooks: createTransitionHooks(settings.hooks) } : {}),
+    ...(settings.searchCallables ? { searchCallables: settings.searchCallables } : {}),
   });
   const imports: ImportReport[] = [];
   const seeds = settings.seeds ?? [];
@@ -121,10 +133,20 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   const documents = createDocumentTexts();
   const { platform, store, imports, imported, skippedSeeds } = await openLineage(location, options.bundles, {
     maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents, dashboards,
+    hooks: options.hooks ?? {}, searchCallables: options.searchCallables ?? {},
   }).catch(async (error: unknown) => {
     await documents.close();
     throw error;
   });
+  // A hook or callable the bundles name and no module gives would silently do nothing: the start stops here instead.
+  const missing = missingFunctions(await store.catalog.lifecycles(), await store.search.domains(), options.hooks ?? {}, options.searchCallables ?? {});
+  if (missing.length > 0) {
+    await store.close();
+    await documents.close();
+    throw new ConfigError(
+      `the bundles name functions that no module of the configuration gives (its "hooks" and "searchCallables" keys, docs/configuration.md):\n  ${missing.join("\n  ")}`,
+    );
+  }
   const firstBundle = options.seeds?.[0] ?? options.bundles?.[0];
   const imagesDir = options.imagesDir ?? (firstBundle ? resolve(dirname(firstBundle), "images") : undefined);
   const readiness = createReadiness();

@@ -11,6 +11,10 @@ export type { ElementsFacade, DeleteOptions } from "./elements/elements-facade.t
 export type { TrashFacade } from "./elements/trash-facade.ts";
 export type { RevisionsFacade } from "./elements/revisions-facade.ts";
 export type { FoldersFacade } from "./queries/folders-facade.ts";
+export type { LocksFacade } from "./elements/locks-facade.ts";
+export type { CurrentAccount } from "./accounts/current-account.ts";
+export type { LockInfo, LockOptions } from "./elements/element-locks.ts";
+export { lockedProperty, type ElementLock, type LockKind } from "./elements/element-lock.ts";
 export type { ElementWrite, AnswerOptions } from "./elements/element-write.ts";
 export type { StructuresFacade } from "./structures/structures-facade.ts";
 export type { EnumeratesFacade } from "./enumerates/enumerates-facade.ts";
@@ -140,6 +144,7 @@ export * from "./ports/document-text.port.ts";
 export * from "./ports/element-repository.port.ts";
 export * from "./ports/event-log.port.ts";
 export * from "./ports/folder-repository.port.ts";
+export * from "./ports/lock-repository.port.ts";
 export * from "./ports/image-processor.port.ts";
 export * from "./ports/image-store.port.ts";
 export * from "./ports/password-hasher.port.ts";

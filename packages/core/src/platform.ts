@@ -7,6 +7,7 @@ import { createDashboardsFacade, type DashboardsFacade } from "./dashboards/dash
 import { createElementsFacade, type ElementsFacade } from "./elements/elements-facade.ts";
 import { createRevisionsFacade, type RevisionsFacade } from "./elements/revisions-facade.ts";
 import { createTrashFacade, type TrashFacade } from "./elements/trash-facade.ts";
+import { createLocksFacade, type LocksFacade } from "./elements/locks-facade.ts";
 import { createEnumeratesFacade, type EnumeratesFacade } from "./enumerates/enumerates-facade.ts";
 import { createEventsFacade, type EventsFacade } from "./events/events-facade.ts";
 import { createFilesFacade, type FilesFacade } from "./files/files-facade.ts";
@@ -75,6 +76,8 @@ export interface Platform {
   readonly elements: ElementsFacade;
   /** Deleted lineages: list, read, restore. */
   readonly trash: TrashFacade;
+  /** Locks on elements: who holds one, taking and releasing them. */
+  readonly locks: LocksFacade;
   /** A lineage's revisions and history. */
   readonly revisions: RevisionsFacade;
   /** Folders: their content, and the elements put in and taken out. */
@@ -122,6 +125,7 @@ export function createPlatform(options: PlatformOptions): Platform {
   return {
     elements,
     trash: createTrashFacade(context, elements),
+    locks: createLocksFacade(context),
     searches: createSearchesFacade(context),
     revisions: createRevisionsFacade(context),
     folders: createFoldersFacade(context),

@@ -1,6 +1,7 @@
-import { createMemoryStore, elementFilterContract, eventLogContract, folderRepositoryContract, storeContract } from "../src/testing/index.ts";
+import { createMemoryStore, elementFilterContract, eventLogContract, folderRepositoryContract, lockRepositoryContract, storeContract } from "../src/testing/index.ts";
 
 storeContract("memory", () => createMemoryStore());
 folderRepositoryContract("memory", () => createMemoryStore());
+lockRepositoryContract("memory", () => createMemoryStore());
 elementFilterContract("memory", () => createMemoryStore());
 eventLogContract("memory", () => createMemoryStore());

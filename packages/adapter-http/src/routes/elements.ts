@@ -75,6 +75,7 @@ function collectionDescriptions(family: boolean): Record<"list" | "read" | "modi
       description: "Changes the latest revision in place. JSON body, or one form variable per Smart Field (usable from an HTML form). " +
         "A field the caller may not change (visibility R, an array named itself, or a new number of rows for an array with a column the caller may not write) " +
         "is refused with 500 ROUTES0107 naming it, and nothing is written. " +
+        "A lock another account holds (/locks/) refuses the change with 403 CRUD0201. " +
         `${IF_MATCH} The answer carries the element's new ETag.`,
       body: PUT_BODY,
       response: { data: WriteResultSchema },
@@ -83,9 +84,9 @@ function collectionDescriptions(family: boolean): Record<"list" | "read" | "modi
     remove: {
       tag: TAG, summary: `Put a Smart Element${of} in the trash`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
       description: "The whole lineage goes to the trash (status deleted); it stays readable and restorable under /api/v2/trash/. Physical deletion is impossible. " +
-        IF_MATCH,
+        `A lock another account holds (/locks/) refuses it with 400 ROUTES0111. ${IF_MATCH}`,
       response: { data: WriteResultSchema },
-      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0238", "ROUTES0110"],
+      errors: [...READ_ERRORS, ...familyErrors, "CRUD0103", "CRUD0238", "ROUTES0110", "ROUTES0111"],
     },
   };
 }

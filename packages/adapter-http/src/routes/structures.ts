@@ -5,6 +5,7 @@ import { FamilyParamSchema } from "../openapi/path-parameters.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { splitFormat } from "../resource-name.ts";
 import { respondWithEtag } from "../respond.ts";
+import { successEnvelope } from "../envelope.ts";
 
 /** `fields` of a structure: the element's vocabulary; by default properties, (empty) attributes and the fields' definitions. */
 export const StructureQuerySchema = v.object({
@@ -47,9 +48,31 @@ const READ: RouteDescription = {
   errors: ["ROUTES0105", "ROUTES0103", "CRUD0202"],
 };
 
-/** The Smart Structure resource: GET /api/v2/smart-structures/<name>. */
+const StructureSummarySchema = v.object({
+  name: v.string(),
+  id: v.number(),
+  title: v.pipe(v.string(), v.description("In the caller's locale")),
+  icon: v.string(),
+  parent: v.pipe(v.nullable(v.string()), v.description("The structure it extends, by name; null when none")),
+  uri: v.string(),
+  counts: v.pipe(v.object({ alive: v.number(), deleted: v.number() }), v.description("Its elements the caller may view: alive, and in the trash")),
+});
+
+const LIST: RouteDescription = {
+  tag: "Smart Structures", summary: "List the Smart Structures the caller may view",
+  description: "Those whose profile lets the caller view their elements (or whose elements the caller may view under a profile of their own), " +
+    "by title, with their parent and how many of their elements the caller may view.",
+  response: { data: v.object({ uri: v.string(), structures: v.array(StructureSummarySchema) }) },
+};
+
+/** The Smart Structure resource: GET /api/v2/smart-structures/<name>, and the list of those the caller may view. */
 export function structureRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
+  app.get("/smart-structures", describedRoute(LIST, async (c) => {
+    const summaries = await c.var.platform.structures.list(c.var.principal, c.var.stamp);
+    const structures = summaries.map(({ alive, deleted, ...summary }) => ({ ...summary, uri: `/api/v2/smart-structures/${summary.name}`, counts: { alive, deleted } }));
+    return c.json(successEnvelope({ uri: "/api/v2/smart-structures/", structures }));
+  }));
   app.get("/smart-structures/:family", describedRoute(READ, async (c) => {
     const { name } = splitFormat(c.req.param("family") ?? "");
     const reading = await c.var.platform.structures.read(c.var.principal, name, { fields: c.req.query("fields"), stamp: c.var.stamp });

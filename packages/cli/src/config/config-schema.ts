@@ -56,6 +56,10 @@ export const LineageConfigSchema = v.pipe(
     limits: v.optional(LimitsConfigSchema),
     /** The event log: how long events are kept (docs/events.md). */
     events: v.optional(EventsConfigSchema),
+    /** Modules whose exported functions are the lifecycle hooks (m0-m3) the bundles name, by export name. */
+    hooks: v.optional(v.array(ClassPath)),
+    /** Modules whose exported functions are the search callables the bundles' search domains name. */
+    searchCallables: v.optional(v.array(ClassPath)),
   }),
   v.forward(
     v.check((config) => typeof config.authentMode !== "string" || BUILT_IN_MODES.includes(config.authentMode) || config.authentMode in (config.authentModeConfig ?? {}),

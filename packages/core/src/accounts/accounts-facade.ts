@@ -1,3 +1,4 @@
+import { currentAccount, type CurrentAccount } from "./current-account.ts";
 import type { BundleProblem } from "../bundle/problems/bundle-check.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
@@ -31,6 +32,8 @@ export interface AccountsFacade {
   list(): Promise<Account[]>;
   /** Every account, for an administrator (403 ROUTES0131 for others). */
   listAs(principal: Principal): Promise<Account[]>;
+  /** The principal's own account: login, display name, locale, effective roles and groups. */
+  current(principal: Principal): CurrentAccount;
   /** What is wrong with account values, checked as a bundle's user entry is: each problem's path is the key (`roles[1]`). */
   problems(values: AccountValues): Promise<BundleProblem[]>;
   /** A new password for a login; its sessions end. */
@@ -54,6 +57,7 @@ export function createAccountsFacade(context: PlatformContext, credentialCacheMs
     add: (input) => addUser(store, hasher, input),
     list: () => listUsers(store),
     listAs: (principal) => listAccountsAs(store, principal),
+    current: (principal) => currentAccount(principal),
     problems: (values) => accountProblems(store, values),
     setPassword: (login, password) => setPassword(store, hasher, login, password),
     setDisabled: (login, disabled) => setAccountDisabled(store, login, disabled),

@@ -12,6 +12,7 @@ import { accountReference, lifecycleReference, noReference, securityProperty, st
 import { elementUri } from "./element-uri.ts";
 import type { FieldsSelection, SelectionScope } from "./fields-selection.ts";
 import { statusProperty, type ElementRevision } from "./smart-element.ts";
+import { lockedByOther, lockedProperty, type ElementLock } from "./element-lock.ts";
 
 /** Lookups a rendering needs on top of the read context. */
 export interface ViewContext extends ReadContext {
@@ -21,6 +22,10 @@ export interface ViewContext extends ReadContext {
   account(id: number): Account | undefined;
   /** What the reader may do with an element (the `security` property tells whether they may change it). */
   permissions(element: ElementRevision): ReadonlySet<Permission>;
+  /** The lock on a lineage: only those loaded beforehand (`prepare` with a selection naming `LOCK_PROPERTIES`). */
+  lock(initid: number): ElementLock | undefined;
+  /** The reader's account id: a lock they hold leaves the element theirs to change. */
+  readonly readerAccountId: number;
 }
 
 /** The `state` property of an element in a lifecycle. */
@@ -87,7 +92,7 @@ function propertyValue(name: string, revision: ElementRevision, context: ViewCon
     case "fromtitle": return translate(structure?.title ?? revision.structure, context.locale);
     // The account's id, as the original's column gives it: a string.
     case "owner": return String(revision.owner);
-    case "locked": return revision.fixed ? -1 : 0;
+    case "locked": return lockedProperty(revision, revision.fixed ? undefined : context.lock(revision.initid));
     case "wid": return structure?.lifecycle ?? null;
     // The profile the element is under: its own or its state's, else its structure's (element-profile.ts).
     case "profid": return profileOf(revision, structure);
@@ -108,13 +113,17 @@ function propertyValue(name: string, revision: ElementRevision, context: ViewCon
     }
     case "lmodify": return lmodify(revision);
     case "workflow": return lifecycleReference(structure?.lifecycle ? context.lifecycle(structure.lifecycle) : undefined, context.locale);
-    case "security": return securityProperty({
-      fixed: revision.fixed,
-      // As the original's canEdit: a fixed revision or an element in the trash cannot be changed either.
-      readOnly: revision.fixed || revision.status === "deleted" || !context.permissions(revision).has("edit"),
-      profile: profileOf(revision, structure),
-      fieldAccess: structure?.fieldAccess,
-    });
+    case "security": {
+      const lock = revision.fixed ? undefined : context.lock(revision.initid);
+      return securityProperty({
+        fixed: revision.fixed,
+        lock,
+        // As the original's canEdit: a fixed revision, an element in the trash or locked by someone else cannot be changed either.
+        readOnly: revision.fixed || revision.status === "deleted" || !context.permissions(revision).has("edit") || lockedByOther(lock, context.readerAccountId),
+        profile: profileOf(revision, structure),
+        fieldAccess: structure?.fieldAccess,
+      });
+    }
     case "type": return "document";
     case "usage": return "normal";
     case "usefor": return "N";

@@ -25,6 +25,8 @@ export const ALL_PROPERTIES = [
 
 /** Properties that name the accounts of the revisions rendered: a rendering that shows one loads them first. */
 export const ACCOUNT_PROPERTIES: ReadonlySet<string> = new Set(["createdBy", "revisionData"]);
+/** Properties that show an element's lock: `prepare` loads the locks of the revisions when a selection names one. */
+export const LOCK_PROPERTIES: ReadonlySet<string> = new Set(["locked", "security"]);
 export type PropertyName = (typeof ALL_PROPERTIES)[number];
 
 /** The properties of `document.properties`. */

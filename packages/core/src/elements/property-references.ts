@@ -1,3 +1,4 @@
+import type { ElementLock } from "./element-lock.ts";
 import type { Account } from "../accounts/account.ts";
 import { translate } from "../i18n/label.ts";
 import type { Lifecycle } from "../lifecycle/lifecycle.ts";
@@ -37,7 +38,7 @@ export function lifecycleReference(lifecycle: Lifecycle | undefined, locale: str
 
 /** The `security` property: the lock (none here but a fixed revision's), read-only for the reader, the profile, the field access. */
 export interface SecurityProperty {
-  lock: { id: 0 } | { id: -1; temporary: false };
+  lock: { id: 0 } | { id: number; temporary: boolean };
   readOnly: boolean;
   fixed: boolean;
   profil: { id: string; icon: string; type: "linked"; activated: true; title: string } | NoReference;
@@ -48,12 +49,15 @@ export interface SecurityProperty {
 /**
  * The `security` property as the original gives it. Lineage's profiles and field accesses are
  * named definitions, each named by its name (as `profid` does); every profile is linked (no
- * element is its own profile here), none is confidential, and nothing is locked but a fixed revision.
+ * element is its own profile here), none is confidential. Its lock is the `locked` property's id:
+ * -1 for a fixed revision, the holder's account id (its opposite when temporary) for a lock.
  */
-export function securityProperty(options: { fixed: boolean; readOnly: boolean; profile: string | null | undefined; fieldAccess: string | undefined }): SecurityProperty {
-  const { fixed, readOnly, profile, fieldAccess } = options;
+export function securityProperty(options: {
+  fixed: boolean; lock: ElementLock | undefined; readOnly: boolean; profile: string | null | undefined; fieldAccess: string | undefined;
+}): SecurityProperty {
+  const { fixed, lock, readOnly, profile, fieldAccess } = options;
   return {
-    lock: fixed ? { id: -1, temporary: false } : { id: 0 },
+    lock: fixed ? { id: -1, temporary: false } : lock ? { id: lock.temporary ? -lock.accountId : lock.accountId, temporary: lock.temporary } : { id: 0 },
     readOnly,
     fixed,
     profil: profile ? { id: profile, icon: iconUri(undefined), type: "linked", activated: true, title: profile } : noReference(),

@@ -17,6 +17,7 @@ import type { SmartStructure } from "../structures/smart-structure.ts";
 import { checkIfMatch } from "./if-match.ts";
 import { revisionProfile, withRevisionProfile } from "../access/element-profile.ts";
 import { CONSULT_RULES, locateDeleted, locateElement } from "./locate-element.ts";
+import { refuseIfLockedByOther } from "./lock-check.ts";
 import type { RequestScope } from "../scope/request-scope.ts";
 import type { EventTransition } from "../events/element-event.ts";
 import { recordEvent } from "../events/record-event.ts";
@@ -195,6 +196,7 @@ export async function changeElement(tx: RequestScope, clock: Clock, ref: string,
   if (!tx.permissions(current).has("edit")) {
     throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
   }
+  await refuseIfLockedByOther(tx, current, (reason) => new LineageError("CRUD0201", [ref, reason], { userMessage: "Update forbidden" }));
   await checkIfMatch(tx, current, input.ifMatch, ref);
   const structure = tx.structure(current.structure);
   if (!structure) throw new LineageError("ROUTES0109", [ref, `structure "${current.structure}" is missing`]);
@@ -225,6 +227,7 @@ export function deleteElement(scope: RequestScope, clock: Clock, ref: string, fa
     const repos = tx.repos;
     const current = await locateElement(tx, ref, CONSULT_RULES, family);
     if (!tx.permissions(current).has("delete")) throw new LineageError("ROUTES0110", [ref, "Access not granted"]);
+    await refuseIfLockedByOther(tx, current, (reason) => new LineageError("ROUTES0111", [current.title, `locked: ${reason}`]));
     await checkIfMatch(tx, current, options.ifMatch, ref);
     const now = modificationDate(clock, current);
     await repos.elements.setLineageStatus(current.initid, "deleted", now.toISOString());

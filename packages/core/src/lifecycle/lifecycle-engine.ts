@@ -5,6 +5,7 @@ import type { HistoryEntry } from "../elements/history-entry.ts";
 import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
 import { checkIfMatch } from "../elements/if-match.ts";
 import { historyEntry, reviseElement } from "../elements/write-elements.ts";
+import { refuseIfLockedByOther } from "../elements/lock-check.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import { translate } from "../i18n/label.ts";
 import { systemClock, type Clock } from "../ports/clock.port.ts";
@@ -123,6 +124,7 @@ export function createLifecycleEngine(options: LifecycleEngineOptions = {}): Wor
     // Before the check against the revision located outside the transaction: a client that named an ETag learns it is stale.
     await checkIfMatch(scope, element, request.ifMatch, elementName(element));
     if (element.id !== located.element.id) throw new LineageError("WFL0409", [elementName(located.element)]);
+    await refuseIfLockedByOther(scope, element, (reason) => refuse(`Could not perform transition: ${reason}`));
     const subject: WorkflowSubject = { ...located, element };
     const from = currentStateOf(subject);
     const transition = resolve(subject, request);

@@ -4,6 +4,7 @@ import type { ChangeClock } from "./change-clock.port.ts";
 import type { ElementRepository } from "./element-repository.port.ts";
 import type { EventLog } from "./event-log.port.ts";
 import type { FolderRepository } from "./folder-repository.port.ts";
+import type { LockRepository } from "./lock-repository.port.ts";
 import type { SearchRepository } from "./search-repository.port.ts";
 import type { SessionRepository } from "./session-repository.port.ts";
 import type { TokenRepository } from "./token-repository.port.ts";
@@ -36,6 +37,8 @@ export interface Repositories {
   readonly elements: ElementRepository;
   /** Which elements each folder holds. */
   readonly folders: FolderRepository;
+  /** Who holds a lock on which lineage. */
+  readonly locks: LockRepository;
   readonly catalog: CatalogRepository;
   readonly accounts: AccountRepository;
   readonly vault: Vault;

@@ -196,6 +196,7 @@ async function membershipAnswer(scope: RequestScope, element: ElementRevision, f
   if (current.status === "deleted" || !scope.canView(current)) {
     return { document: { properties: { id: current.id, initid: current.initid }, uri: elementUri(current) } };
   }
-  await scope.prepare([current]);
-  return { document: renderDocument(current, parseFieldsSelection(fields, "list"), scope, "list", elementUri(current)) };
+  const selection = parseFieldsSelection(fields, "list");
+  await scope.prepare([current], selection);
+  return { document: renderDocument(current, selection, scope, "list", elementUri(current)) };
 }

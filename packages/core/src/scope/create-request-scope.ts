@@ -15,7 +15,8 @@ import type { ReadableFilter } from "../ports/element-repository.port.ts";
 import { readableFilter, revisionPermissions } from "../access/element-profile.ts";
 import type { RequestScope, Transact } from "./request-scope.ts";
 import { elementKey, docidOf } from "../elements/element-reference.ts";
-import { ACCOUNT_PROPERTIES } from "../elements/fields-selection.ts";
+import { ACCOUNT_PROPERTIES, LOCK_PROPERTIES } from "../elements/fields-selection.ts";
+import type { ElementLock } from "../elements/element-lock.ts";
 
 /** A lookup asked for what was not loaded first: a bug of the caller, never of the data. */
 function notLoaded(kind: string, key: string | number): never {
@@ -74,6 +75,7 @@ export function createRequestScope(
   const accounts = new Map<number, Account | undefined>();
   const accountsByLogin = new Map<string, Account | undefined>();
   const files = new Map<number, VaultFile | undefined>();
+  const locks = new Map<number, ElementLock | undefined>();
   // By the revision's own (or state's) profile, else by its structure, and whether the principal owns it: a page's elements share a few.
   const permissionsByKey = new Map<string, ReadonlySet<Permission>>();
   let readable: { filter: ReadableFilter | undefined } | undefined;
@@ -144,6 +146,13 @@ export function createRequestScope(
     for (const id of missing) files.set(id, found.get(id));
   }
 
+  async function loadLocks(initids: Iterable<number>): Promise<void> {
+    const missing = [...new Set(initids)].filter((initid) => !locks.has(initid));
+    if (missing.length === 0) return;
+    const found = new Map((await repos.locks.byElements(missing)).map((lock) => [lock.initid, lock]));
+    for (const initid of missing) locks.set(initid, found.get(initid));
+  }
+
   // Methods rather than arrow functions: tsx names every arrow function kept in a property, and a
   // scope is made for every request.
   const scope: RequestScope = {
@@ -151,6 +160,7 @@ export function createRequestScope(
     repos,
     definitions,
     locale: principal.account.locale,
+    readerAccountId: principal.account.id,
     structure(name) {
       return structureSeen(name);
     },
@@ -166,6 +176,9 @@ export function createRequestScope(
     },
     accountByLogin(login) {
       return accountsByLogin.has(login) ? accountsByLogin.get(login) : notLoaded("account", login);
+    },
+    lock(initid) {
+      return locks.has(initid) ? locks.get(initid) : notLoaded("lock of", initid);
     },
     vaultFile(id) {
       return files.has(id) ? files.get(id) : notLoaded("vault file", id);
@@ -194,7 +207,11 @@ export function createRequestScope(
         for (const field of referenceFields(structure)) collectReferences(field.type, revision.values[field.id], found);
       }
       const owners = selection?.properties?.some((name) => ACCOUNT_PROPERTIES.has(name)) ? revisions.map((revision) => revision.owner) : undefined;
-      await scope.load({ elements: found.elements, logins: found.logins, vaultFiles: found.files, ...(owners ? { accounts: owners } : {}) });
+      const locked = selection?.properties?.some((name) => LOCK_PROPERTIES.has(name)) ? revisions.map((revision) => revision.initid) : undefined;
+      await Promise.all([
+        scope.load({ elements: found.elements, logins: found.logins, vaultFiles: found.files, ...(owners ? { accounts: owners } : {}) }),
+        locked ? loadLocks(locked) : undefined,
+      ]);
     },
     transaction(fn, options) {
       if (!transact) return Promise.reject(new Error("request scope: transactions do not nest; use the scope given to the transaction"));

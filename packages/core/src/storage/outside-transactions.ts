@@ -4,6 +4,7 @@ import type { Repositories, Store } from "../ports/store.port.ts";
 const WRITES = {
   elements: ["insert", "save", "setLineageStatus", "appendHistory"],
   folders: ["add", "remove"],
+  locks: ["save", "remove"],
   catalog: ["saveStructure", "saveEnumerate", "saveLifecycle", "saveProfile", "saveFieldAccess", "saveDashboard"],
   accounts: ["saveAccount", "removeAccount", "saveRole", "saveGroup"],
   vault: ["store"],

@@ -62,7 +62,7 @@ function propertyValue(name: string, structure: SmartStructure, parent: SmartStr
     case "revisionData": return { isModified: false, id: structure.id, number: 0, createdBy: accountReference(undefined) };
     case "workflow": return lifecycleReference(structure.lifecycle ? scope.lifecycle(structure.lifecycle) : undefined, locale);
     // A structure is changed by bundles only, never through the API (CRUD0213).
-    case "security": return securityProperty({ fixed: false, readOnly: true, profile: structure.profile, fieldAccess: structure.fieldAccess });
+    case "security": return securityProperty({ fixed: false, lock: undefined, readOnly: true, profile: structure.profile, fieldAccess: structure.fieldAccess });
     case "lmodify": return "N";
     case "type": return "family";
     case "usage": return "normal";

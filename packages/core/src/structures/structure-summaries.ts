@@ -5,6 +5,9 @@ import { translate } from "../i18n/label.ts";
 /** A Smart Structure the principal may view, as a list of structures shows it. */
 export interface StructureSummary {
   readonly name: string;
+  readonly id: number;
+  /** The structure it extends, by name; null when it extends none. */
+  readonly parent: string | null;
   /** In the principal's language. */
   readonly title: string;
   readonly icon: string;
@@ -27,6 +30,8 @@ export async function listStructureSummaries(scope: RequestScope): Promise<Struc
     .filter((structure) => listed(structure.name))
     .map((structure) => ({
       name: structure.name,
+      id: structure.id,
+      parent: structure.extends ?? null,
       title: translate(structure.title ?? structure.name, scope.locale),
       icon: iconUri(structure),
       alive: alive[structure.name] ?? 0,

@@ -1,6 +1,6 @@
 import type { Repositories, Store } from "../ports/store.port.ts";
 
-const REPOSITORIES = ["elements", "folders", "catalog", "accounts", "vault", "search", "sessions", "tokens", "changes", "events"] as const;
+const REPOSITORIES = ["elements", "folders", "locks", "catalog", "accounts", "vault", "search", "sessions", "tokens", "changes", "events"] as const;
 
 /** A store whose repository calls are recorded as "repository.method", outside transactions and in them. */
 export interface CountingStore {

@@ -2,6 +2,7 @@ export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
 export { storeContract } from "./store.contract.ts";
 export { eventLogContract } from "./event-log.contract.ts";
 export { folderRepositoryContract } from "./folder-repository.contract.ts";
+export { lockRepositoryContract } from "./lock-repository.contract.ts";
 export { elementFilterContract, FILTER_STRUCTURES } from "./element-filter.contract.ts";
 export { dashboardCatalogContract } from "./dashboard-catalog.contract.ts";
 export { createMemoryDashboardServer, type MemoryDashboardServer } from "./memory-dashboard-server.ts";

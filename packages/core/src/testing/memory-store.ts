@@ -7,6 +7,7 @@ import { createMemoryContext, type MemoryContext } from "./memory-context.ts";
 import { createMemoryElementRepository } from "./memory-element-repository.ts";
 import { createMemoryEventLog } from "./memory-event-log.ts";
 import { createMemoryFolderRepository } from "./memory-folder-repository.ts";
+import { createMemoryLockRepository } from "./memory-lock-repository.ts";
 import { createMemorySearchRepository } from "./memory-search-repository.ts";
 import { createMemorySessionRepository } from "./memory-session-repository.ts";
 import { createMemoryTokenRepository } from "./memory-token-repository.ts";
@@ -99,6 +100,7 @@ function memoryRepositories(context: MemoryContext, changes: ChangeClock): Repos
   return {
     elements: createMemoryElementRepository(context),
     folders: createMemoryFolderRepository(context.tables.folderMembers),
+    locks: createMemoryLockRepository(context.tables.locks),
     catalog: createMemoryCatalogRepository(context),
     accounts: createMemoryAccountRepository(context),
     vault: createMemoryVault(context),

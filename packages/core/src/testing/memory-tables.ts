@@ -7,6 +7,7 @@ import type { Profile } from "../access/profile.ts";
 import type { FieldAccess } from "../access/field-access.ts";
 import type { DashboardEntry } from "../dashboards/dashboard-entry.ts";
 import type { HistoryEntry } from "../elements/history-entry.ts";
+import type { ElementLock } from "../elements/element-lock.ts";
 import type { ElementEvent } from "../events/element-event.ts";
 import type { ElementRevision } from "../elements/smart-element.ts";
 import type { SearchChange } from "../ports/search-repository.port.ts";
@@ -32,6 +33,8 @@ interface Rows {
   elements: [number, ElementRevision];
   /** Folder memberships by `folder:element` (initids). */
   folderMembers: [string, { readonly folder: number; readonly element: number }];
+  /** Locks by initid. */
+  locks: [number, ElementLock];
   history: [number, { readonly seq: number; readonly entry: HistoryEntry }];
   structures: [string, SmartStructure];
   enumerates: [string, Enumerate];
@@ -59,7 +62,7 @@ export type MemoryTables = { readonly [K in keyof Rows]: Table<Rows[K][0], Rows[
 export type CommittedTables = { readonly [K in keyof Rows]: Map<Rows[K][0], Rows[K][1]> };
 
 const NAMES = [
-  "elements", "folderMembers", "history", "structures", "enumerates", "lifecycles", "profiles", "fieldAccesses", "dashboards", "accounts", "roles", "groups",
+  "elements", "folderMembers", "locks", "history", "structures", "enumerates", "lifecycles", "profiles", "fieldAccesses", "dashboards", "accounts", "roles", "groups",
   "files", "blobs", "sessions", "tokens", "searchDomains", "searchGenerations", "searchChanges", "events", "counters",
 ] as const satisfies readonly (keyof Rows)[];
 

@@ -1,11 +1,10 @@
-import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { npmEnv, outcome, packWorkspace, prebuiltSqlite, PUBLISHED, ROOT, succeed, workspaceVersion } from "./packing.ts";
+import { startWorkspaceRegistry, type WorkspaceRegistry } from "./workspace-registry.ts";
 
 /*
  * The packages as a user gets them: built, packed by `pnpm pack` (which turns workspace:*
@@ -18,113 +17,42 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
  * builds from source as for any app.
  */
 
-const ROOT = resolve(import.meta.dirname, "..");
 const FIXTURE = join(import.meta.dirname, "packed-app");
-const WORKSPACE_PACKAGES = readdirSync(join(ROOT, "packages")).filter((name) => existsSync(join(ROOT, "packages", name, "package.json")));
-const isPrivate = (name: string) => (JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8")) as { private?: boolean }).private === true;
-/** The published packages: packages/integration-tests is private (the workspace's tests, never packed). */
-const PACKAGES = WORKSPACE_PACKAGES.filter((name) => !isPrivate(name));
-const PRIVATE = WORKSPACE_PACKAGES.filter(isPrivate);
-const run = promisify(execFile);
-
-/**
- * The environment of the workspace's test run, without what would change how npm, node or
- * vitest behave in the app: pnpm's npm_* settings, vitest's own variables, NODE_OPTIONS.
- */
-function outsideEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) =>
-    !/^(npm_|pnpm_|VITEST|NODE_OPTIONS$|NODE_ENV$|TEST$)/i.test(name)));
-}
-
-/** pnpm as this run was started (`npx pnpm@…` puts none on the PATH), else the one on the PATH. */
-function pnpmCommand(): [string, string[]] {
-  const execPath = process.env.npm_execpath;
-  return execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ["pnpm", []];
-}
-
-interface Outcome {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly seconds: number;
-}
-
-/** Runs a command to its end; never throws for a non-zero status. */
-async function outcome(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Outcome> {
-  const started = performance.now();
-  try {
-    const { stdout, stderr } = await run(command, args, { cwd: options.cwd, env: options.env ?? outsideEnv(), maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr, seconds: (performance.now() - started) / 1000 };
-  } catch (error) {
-    const failed = error as { code?: number | string; stdout?: string; stderr?: string; message: string };
-    return {
-      code: typeof failed.code === "number" ? failed.code : 1,
-      stdout: failed.stdout ?? "",
-      stderr: failed.stderr ?? failed.message,
-      seconds: (performance.now() - started) / 1000,
-    };
-  }
-}
-
-/** Runs a command that must succeed; its output. */
-async function succeed(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Outcome> {
-  const result = await outcome(command, args, options);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
-  return result;
-}
-
-/**
- * The workspace's better-sqlite3 binary packed as prebuild-install looks for a local prebuild
- * (`<name>-v<version>-node-v<abi>-<platform>-<arch>.tar.gz` holding build/Release/*.node),
- * in `dir`; the version it was built for, or undefined if the workspace has no binary.
- */
-async function prebuiltSqlite(dir: string): Promise<string | undefined> {
-  const requireFromStore = createRequire(join(ROOT, "packages/adapter-sqlite/package.json"));
-  const manifest = requireFromStore.resolve("better-sqlite3/package.json");
-  const home = resolve(manifest, "..");
-  if (!existsSync(join(home, "build/Release/better_sqlite3.node"))) return undefined;
-  const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
-  mkdirSync(dir, { recursive: true });
-  const file = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  await succeed("tar", ["-czf", join(dir, file), "-C", home, "build/Release/better_sqlite3.node"], { cwd: home });
-  return version;
-}
 
 let app: string;
+let registry: WorkspaceRegistry | undefined;
 const timings: string[] = [];
 
 beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), "lineage-packed-"));
   const tarballs = join(app, "tarballs");
-  const build = await succeed(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, env: process.env });
-  const [pnpm, pnpmArgs] = pnpmCommand();
-  const pack = await succeed(pnpm, [...pnpmArgs, "--recursive", "--filter", "./packages/*", ...PRIVATE.flatMap((name) => ["--filter", `!./packages/${name}`]), "pack", "--pack-destination", tarballs], { cwd: ROOT, env: process.env });
+  const { build, pack } = await packWorkspace(tarballs);
   cpSync(FIXTURE, app, { recursive: true });
   const prebuilds = join(app, "prebuilds");
   const sqliteVersion = await prebuiltSqlite(prebuilds);
   // The version the local prebuild was made for, in place of the newest that the range allows.
   const overrides = sqliteVersion ? { "better-sqlite3": sqliteVersion } : {};
   writeFileSync(join(app, "package.json"), `${JSON.stringify({ name: "packed-app", private: true, type: "module", overrides }, null, 2)}\n`);
+  registry = await startWorkspaceRegistry(ROOT);
   // The app's own test runner, the version the workspace uses (@lineage/core/testing's contracts are vitest suites).
-  const vitestVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/vitest/package.json"), "utf8")) as { version: string }).version;
   const install = await succeed("npm", [
-    "install", "--no-audit", "--no-fund", "--prefer-offline",
-    ...readdirSync(tarballs).map((file) => join(tarballs, file)), `vitest@${vitestVersion}`,
-  ], { cwd: app, env: { ...outsideEnv(), npm_config_better_sqlite3_local_prebuilds: prebuilds } });
+    "install", ...readdirSync(tarballs).map((file) => join(tarballs, file)), `vitest@${workspaceVersion("vitest")}`,
+  ], { cwd: app, env: npmEnv(app, registry, prebuilds) });
   // A build from source leaves node-gyp's object files beside the binary; a prebuild does not.
   const fromSource = existsSync(join(app, "node_modules/better-sqlite3/build/Release/obj.target"));
   timings.push(`build ${build.seconds.toFixed(1)} s`, `pack ${pack.seconds.toFixed(1)} s`,
-    `npm install ${install.seconds.toFixed(1)} s (better-sqlite3 ${fromSource ? "built from source" : "from the workspace's binary"})`);
+    `npm install ${install.seconds.toFixed(1)} s (${registry.served()} packages from the workspace's registry, better-sqlite3 ${fromSource ? "built from source" : "from the workspace's binary"})`);
 }, 900_000);
 
-afterAll(() => {
+afterAll(async () => {
   console.log(`packed install: ${timings.join(", ")}`);
+  await registry?.close();
   if (app) rmSync(app, { recursive: true, force: true });
 });
 
 describe("the packages installed from their tarballs, outside the workspace", () => {
   it("are each a tarball with the built code, its declarations, a README and the licence, and no workspace version", () => {
-    for (const name of PACKAGES) {
+    for (const name of PUBLISHED) {
       const installed = join(app, "node_modules/@lineage", name);
       const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
         private?: boolean; license?: string; version?: string; dependencies?: Record<string, string>;

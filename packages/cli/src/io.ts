@@ -1,3 +1,4 @@
+import { createInterface } from "node:readline/promises";
 import { askHidden } from "./hidden-prompt.ts";
 
 /** What a command prints and reads; injectable so that tests drive it. */
@@ -8,6 +9,17 @@ export interface Io {
   readStdin?(): Promise<string>;
   /** Asks a question on the terminal without echoing the answer; absent when there is no terminal. */
   askSecret?: ((question: string) => Promise<string>) | undefined;
+  /** Asks a yes-or-no question on the terminal (no unless the answer is y or yes); absent when there is no terminal. */
+  confirm?: ((question: string) => Promise<boolean>) | undefined;
+}
+
+async function askYesNo(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^\s*y(es)?\s*$/i.test(await prompt.question(question));
+  } finally {
+    prompt.close();
+  }
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -30,5 +42,6 @@ export function consoleIo(): Io {
     err: (line) => console.error(line),
     readStdin: () => readAll(process.stdin),
     askSecret: terminal ? (question) => askHidden(question, process.stdin, process.stderr) : undefined,
+    confirm: terminal ? askYesNo : undefined,
   };
 }

@@ -1,4 +1,4 @@
-import { createPlatform, createTransitionHooks, SYSTEM_STRUCTURES, type ImportReport, type Platform, type SearchCallables, type TransitionHook } from "@lineage/core";
+import { createPlatform, createTransitionHooks, SYSTEM_STRUCTURES, type ImportReport, type OverwrittenElement, type Platform, type SearchCallables, type TransitionHook } from "@lineage/core";
 import { ConfigError } from "./config/load-config.ts";
 import { missingFunctions } from "./config/named-functions.ts";
 import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
@@ -105,20 +105,33 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
     // New: no structure but the system's, which every store holds from its first opening.
     seeding = seeds.length > 0 && (await store.catalog.structures()).every((structure) => SYSTEM_STRUCTURES.some((system) => system.name === structure.name));
     for (const path of [...(seeding ? seeds : []), ...bundles]) {
-      const progress = settings.importProgress?.(path);
-      // Streamed, its elements staged under the data directory: a bundle of any size, never read as one string.
-      const bundle = openBundleStream(path, { stagingDir: location.dataDir, onBytes: progress?.onBytes });
-      try {
-        imports.push(await platform.bundles.importSource(bundle, { readFile: bundleFolderReader(path), onProgress: progress?.onProgress }));
-      } finally {
-        await bundle.close();
-      }
+      imports.push(await importBundleFile(platform, path, location.dataDir, { progress: settings.importProgress?.(path) }));
     }
   } catch (error) {
     await store.close();
     throw error;
   }
   return { platform, store, imports, imported: [...(seeding ? seeds : []), ...bundles], skippedSeeds: seeding ? [] : [...seeds] };
+}
+
+/** How one bundle file is imported: its progress, its overwrites, and whether it is only tried. */
+export interface BundleFileImport {
+  readonly progress?: ImportProgressView | undefined;
+  readonly onOverwrite?: ((element: OverwrittenElement) => void) | undefined;
+  /** Imports, then rolls back: the report of what the import would do. */
+  readonly dryRun?: boolean | undefined;
+}
+
+/** Imports one bundle file, streamed, its elements staged under `stagingDir`: a bundle of any size, never read as one string. */
+export async function importBundleFile(platform: Platform, path: string, stagingDir: string, options: BundleFileImport = {}): Promise<ImportReport> {
+  const bundle = openBundleStream(path, { stagingDir, onBytes: options.progress?.onBytes });
+  try {
+    return await platform.bundles.importSource(bundle, {
+      readFile: bundleFolderReader(path), onProgress: options.progress?.onProgress, onOverwrite: options.onOverwrite, dryRun: options.dryRun,
+    });
+  } finally {
+    await bundle.close();
+  }
 }
 
 /** `lineage serve`: opens (creates, migrates) the store, imports the bundles, listens. */

@@ -1,6 +1,6 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDocumentedAnswer } from "@lineage/integration-tests";
 import { spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
@@ -53,8 +53,9 @@ beforeAll(async () => {
   postgres = await spawnPostgres(join(root, "postgres"), 0);
   await lineage("import", "--database", postgres.url, "--data", join(root, "import"), DEMO);
   [a, b] = await Promise.all([
-    spawnServe(["--database", postgres.url, "--data", join(root, "a")]),
-    spawnServe(["--database", postgres.url, "--data", join(root, "b")]),
+    // As docs/deployment.md starts them: each with the Images directory (the bundle's images/), which no bundle names here.
+    spawnServe(["--database", postgres.url, "--data", join(root, "a"), "--images", join(dirname(DEMO), "images")]),
+    spawnServe(["--database", postgres.url, "--data", join(root, "b"), "--images", join(dirname(DEMO), "images")]),
   ]);
 }, 120_000);
 
@@ -65,6 +66,14 @@ afterAll(async () => {
 });
 
 describe("two nodes on one PostgreSQL", () => {
+  it("serves the structure icons on every node, from its --images directory", async () => {
+    for (const node of [a, b]) {
+      const icon = (await call(node, "GET", "/api/v2/smart-elements/ART_HELLO")).json?.data.document.properties.icon as string;
+      const answer = await fetch(`${node.url}${icon}`, { headers: admin });
+      expect([icon, answer.status, answer.headers.get("content-type")]).toEqual(["/api/v2/images/assets/sizes/24x24c/article.png", 200, "image/png"]);
+    }
+  });
+
   it("shows a write acknowledged by one node in the very next request to the other", async () => {
     for (let i = 0; i < 5; i++) {
       const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main, type Io } from "../src/index.ts";
+import { openLineage } from "../src/start-lineage.ts";
 import { DEMO, basic, spawnServe, type ServeProcess } from "./serve-process.ts";
 
 const data = mkdtempSync(join(tmpdir(), "lineage-start-"));
@@ -68,14 +69,47 @@ describe("pnpm start: serve --seed imports the demo into a new data directory on
     await retitle(third, "Edited again");
     await stop(third);
 
-    const io = capture();
-    expect(await main(["import", "--data", data, DEMO], io)).toBe(0);
     // Besides the import's progress, a line per tenth of each phase on stderr without a terminal.
     const warnings = (errors: string[]) => errors.filter((line) => !/: (reading|checking|writing) \d+% /.test(line));
-    expect(warnings(io.errors)).toEqual([`lineage import: ${warning}`]);
+    const wouldOverwrite = (title: string) => [`lineage import: ${DEMO} would overwrite the changes made since the last import to 1 element:`, `  ART_HELLO (${title})`];
+
+    // `lineage import` over the edit: without a terminal, refused unless --force, and nothing written.
+    const refused = capture();
+    expect(await main(["import", "--data", data, DEMO], refused)).toBe(1);
+    expect(warnings(refused.errors)).toEqual([
+      ...wouldOverwrite("Edited again"),
+      "lineage import: nothing imported from this file; run it again with --force to overwrite them (--dry-run lists what it would do)",
+    ]);
+    // --dry-run says what the import would do and overwrite, and writes nothing.
+    const dry = capture();
+    expect(await main(["import", "--dry-run", "--data", data, DEMO], dry)).toBe(0);
+    expect(dry.lines).toEqual(expect.arrayContaining([
+      `${DEMO} (dry run, nothing written)`,
+      "  elements: 0 created, 1 updated, 15 unchanged (1 of them changed since the last import: those changes are overwritten)",
+      "  would overwrite the changes made since the last import to 1 element:",
+      "    ART_HELLO (Edited again)",
+    ]));
+    // On a terminal it asks: no leaves the edit, yes overwrites it.
+    const declined = { ...capture(), confirm: () => Promise.resolve(false) };
+    expect(await main(["import", "--data", data, DEMO], declined)).toBe(1);
+    expect(warnings(declined.errors)).toEqual([...wouldOverwrite("Edited again"), `lineage import: ${DEMO} not imported`]);
+    const questions: string[] = [];
+    const io = { ...capture(), confirm: (question: string) => Promise.resolve(questions.push(question) > 0) };
+    expect(await main(["import", "--data", data, DEMO], io)).toBe(0);
+    expect(questions).toEqual(["Overwrite them with the bundle's values? [y/N] "]);
+    expect(warnings(io.errors)).toEqual([...wouldOverwrite("Edited again"), `lineage import: ${warning}`]);
     const quiet = capture();
     expect(await main(["import", "--data", data, DEMO], quiet)).toBe(0);
     expect(warnings(quiet.errors)).toEqual([]);
     expect(quiet.lines).toContain("  elements: 0 created, 0 updated, 16 unchanged");
+
+    // --force overwrites without asking, and says what it overwrote.
+    const { platform, store } = await openLineage({ dataDir: data }, []);
+    const alice = await platform.accounts.principalOf((await platform.accounts.find("alice"))!);
+    await platform.elements.update(alice, "ART_HELLO", { values: { ar_title: "Edited in the app" } });
+    await store.close();
+    const forced = capture();
+    expect(await main(["import", "--force", "--data", data, DEMO], forced)).toBe(0);
+    expect(warnings(forced.errors)).toEqual([`lineage import: ${warning}`]);
   }, 180_000);
 });

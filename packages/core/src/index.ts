@@ -46,6 +46,7 @@ export type { FullSearchQuery } from "./search/search-elements.ts";
 export type { SearchEngine } from "./search/search-engine.ts";
 export type { SearchCallable, SearchCallables } from "./search/element-text.ts";
 export type { ImportBundleOptions } from "./bundle/import-bundle.ts";
+export type { OverwrittenElement } from "./bundle/import-elements.ts";
 export type { ImportReport } from "./bundle/import-report.ts";
 export { formatImportReport, overwriteWarning } from "./bundle/import-report.ts";
 export type { BundleProblem, BundleCheck } from "./bundle/problems/bundle-check.ts";

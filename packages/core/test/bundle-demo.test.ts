@@ -59,4 +59,19 @@ describe("the demo bundle (examples/demo)", () => {
     expect(second.elements).toEqual({ created: 0, updated: 0, unchanged: 16, overwritten: 0 });
     expect(await snapshot(store)).toEqual(before);
   });
+
+  it("tells of each edited element an import overwrites, and a dry run writes nothing", async () => {
+    const platform = testPlatform();
+    await platform.bundles.import(bundle, { readFile });
+    const alice = await platform.accounts.principalOf((await platform.accounts.find("alice"))!);
+    await platform.elements.update(alice, "ART_HELLO", { values: { ar_title: "Bonjour" } });
+    const before = await snapshot(platform.store);
+    const told: unknown[] = [];
+    const dry = await platform.bundles.import(bundle, { readFile, dryRun: true, onOverwrite: (element) => told.push(element) });
+    expect(dry.elements).toEqual({ created: 0, updated: 1, unchanged: 15, overwritten: 1 });
+    expect(told).toEqual([{ initid: expect.any(Number), name: "ART_HELLO", title: "Bonjour" }]);
+    expect(await snapshot(platform.store)).toEqual(before);
+    await platform.bundles.import(bundle, { readFile });
+    expect((await platform.store.elements.latestByName("ART_HELLO"))?.title).not.toBe("Bonjour");
+  });
 });

@@ -86,6 +86,14 @@ describe("token routes", () => {
     ["POST", "/api/v2/enumerates/CATEGORIES", true],
     ["GET", "/api/v2/smart-%65lements/12", true],
     ["GET", "/api/v2/smart-elements/12/revisions/", false],
+    // Every route answers with and without its trailing slash: so do the patterns.
+    ["DELETE", "/api/v2/trash", true],
+    ["DELETE", "/api/v2/trash/", true],
+    ["DELETE", "/api/v2/trashcan", false],
+    ["GET", "/api/v2/smart-elements/12/", true],
+    ["GET", "/api/v2/smart-elements/", false],
+    ["GET", "/api/v2/enumerates", true],
+    ["GET", "/api/v2", false],
   ])("%s %s is %s", (method, path, expected) => {
     expect(routesAllow(routes, method, path)).toBe(expected);
   });

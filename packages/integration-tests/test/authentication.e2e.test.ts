@@ -119,6 +119,14 @@ describe("html mode (the default)", () => {
       expect(both.status).toBe(200);
     });
 
+    it("lets a token for a collection's members list the collection, with or without its trailing slash", async () => {
+      const token = await live.seed.platform.tokens.create("alice", ["GET /api/v2/smart-elements/*"]);
+      for (const path of ["/api/v2/smart-elements", "/api/v2/smart-elements/"]) {
+        const listed = await live.api.call("GET", path, { as: null, headers: { authorization: `Token ${token}` } });
+        expect(listed.status, path).toBe(200);
+      }
+    });
+
     it("answers 403 AUTH0403 outside the token's routes and methods, 401 to an unknown token", async () => {
       const token = await live.seed.platform.tokens.create("admin", ["GET /api/v2/smart-elements/{docid}[.json]"]);
       const call = (method: string, path: string, t = token) => live.api.call(method, path, { as: null, headers: { authorization: `Token ${t}` } });

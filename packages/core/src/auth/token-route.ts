@@ -49,7 +49,9 @@ export function normaliseTokenRoutes(routes: readonly TokenRouteInput[]): TokenR
 
 /**
  * True when one of the routes allows the method on the path. The path is
- * tried as received and percent-decoded, like the original's second attempt.
+ * tried as received and percent-decoded, like the original's second attempt,
+ * each with and without a trailing slash: every route answers both forms, so
+ * `/api/v2/smart-elements/*` allows the collection `/api/v2/smart-elements` too.
  */
 export function routesAllow(routes: readonly TokenRoute[], method: string, path: string): boolean {
   const upper = method.toUpperCase();
@@ -60,9 +62,16 @@ export function routesAllow(routes: readonly TokenRoute[], method: string, path:
   } catch {
     // A malformed escape can only match as received.
   }
+  const candidates = paths.flatMap((candidate) => [candidate, otherSlashForm(candidate)].filter((form) => form !== undefined));
   return routes.some((route) =>
     (route.methods.includes("*") || route.methods.includes(upper)) &&
-    paths.some((candidate) => compiledPattern(route.pattern).matches(candidate)));
+    candidates.some((candidate) => compiledPattern(route.pattern).matches(candidate)));
+}
+
+/** The same path with a trailing slash added or removed; none for the root. */
+function otherSlashForm(path: string): string | undefined {
+  if (path === "/" || path === "") return undefined;
+  return path.endsWith("/") ? path.slice(0, -1) : `${path}/`;
 }
 
 // Tokens are checked on every request they carry: compile each pattern once (bounded, patterns come from admins).

@@ -3,7 +3,7 @@ import { checkBundleSource } from "./bundle-problems.ts";
 import { bundleSourceOf, type BundleSource } from "./bundle-source.ts";
 import type { ImportProgressListener } from "./import-progress.ts";
 import { passwordHashes, writeDefinitions } from "./import-definitions.ts";
-import { importElements, type ElementsImport } from "./import-elements.ts";
+import { importElements, type ElementsImport, type OverwrittenElement } from "./import-elements.ts";
 import type { ImportReport } from "./import-report.ts";
 import { bundleError } from "./problems/bundle-check.ts";
 
@@ -13,6 +13,17 @@ export interface ImportBundleOptions {
   readFile(relativePath: string): Uint8Array | undefined;
   /** Told as the import reads, checks and writes the elements. */
   onProgress?: ImportProgressListener | undefined;
+  /** Told of each element changed since the import before that the import overwrites with the bundle's values. */
+  onOverwrite?: ((element: OverwrittenElement) => void) | undefined;
+  /** Does the whole import, then rolls it back: the report says what it would do, nothing is written. */
+  dryRun?: boolean | undefined;
+}
+
+/** Carries a dry run's report out of its transaction, which throwing rolls back. */
+class DryRunRollback extends Error {
+  constructor(readonly report: ImportReport) {
+    super("dry run: rolled back");
+  }
 }
 
 /**
@@ -41,12 +52,19 @@ export async function importBundleSource(platform: PlatformContext, source: Bund
   const bundle = check.definitions;
   if (!bundle) throw bundleError(check.problems);
   const passwords = await passwordHashes(platform, bundle.accounts?.users ?? []);
-  return platform.store.transaction(async (tx) => {
-    const report = await writeDefinitions(tx, bundle, passwords);
-    const elements: ElementsImport = {
-      source, names: check.names, total: check.elementCount, readFile: options.readFile, onProgress: options.onProgress, folders: check.folders === true,
-    };
-    await importElements(platform, tx, elements, report.elements);
-    return report;
-  });
+  try {
+    return await platform.store.transaction(async (tx) => {
+      const report = await writeDefinitions(tx, bundle, passwords);
+      const elements: ElementsImport = {
+        source, names: check.names, total: check.elementCount, readFile: options.readFile, onProgress: options.onProgress,
+        folders: check.folders === true, onOverwrite: options.onOverwrite,
+      };
+      await importElements(platform, tx, elements, report.elements);
+      if (options.dryRun) throw new DryRunRollback(report);
+      return report;
+    });
+  } catch (error) {
+    if (error instanceof DryRunRollback) return error.report;
+    throw error;
+  }
 }

@@ -43,6 +43,15 @@ export interface ElementsImport {
   readonly onProgress: ImportProgressListener | undefined;
   /** True when some entry gives a folder's content (`content`). */
   readonly folders?: boolean;
+  /** Told of each element whose change since the import before the import overwrites (counted in `overwritten`). */
+  readonly onOverwrite?: ((element: OverwrittenElement) => void) | undefined;
+}
+
+/** An element changed by an account since the import before, which an import overwrites with the bundle's values. */
+export interface OverwrittenElement {
+  readonly initid: number;
+  readonly name: string | null;
+  readonly title: string;
 }
 
 interface ElementPlan {
@@ -204,11 +213,16 @@ async function updateIfChanged(
   const changed = ownProfile !== current.ownProfile || Object.entries(encoded).some(([id, value]) => !sameValue(value, current.values[id]));
   if (!changed) return false;
   // Imports write as the system account: a latest history line by anyone else is a change the import is about to undo.
-  if (((await run.tx.elements.history(current.initid))[0]?.accountId ?? SYSTEM_ACCOUNT.id) !== SYSTEM_ACCOUNT.id) run.counts.overwritten++;
+  if (((await run.tx.elements.history(current.initid))[0]?.accountId ?? SYSTEM_ACCOUNT.id) !== SYSTEM_ACCOUNT.id) overwrites(run, current);
   await changeElement(run.scope(), run.platform.clock, String(current.initid), {
     values: input, writeReadOnly: true, comment: "Updated by bundle import", ownProfile, withoutEvent,
   });
   return true;
+}
+
+function overwrites(run: ImportRun, element: ElementRevision): void {
+  run.counts.overwritten++;
+  run.elements.onOverwrite?.({ initid: element.initid, name: element.name, title: element.title });
 }
 
 /** Writes a batch, each element after the elements of the batch it names. */
@@ -292,7 +306,7 @@ async function importContents(run: ImportRun): Promise<void> {
         run.counts.unchanged--;
         run.counts.updated++;
         run.outcomes.set(index, "updated");
-        if (lastWriter !== SYSTEM_ACCOUNT.id) run.counts.overwritten++;
+        if (lastWriter !== SYSTEM_ACCOUNT.id) overwrites(run, folder);
       });
     }
   }

@@ -12,6 +12,9 @@ export type { TrashFacade } from "./elements/trash-facade.ts";
 export type { RevisionsFacade } from "./elements/revisions-facade.ts";
 export type { FoldersFacade } from "./queries/folders-facade.ts";
 export type { ElementWrite, AnswerOptions } from "./elements/element-write.ts";
+export type {
+  CreateValuesOf, ReadingOf, StructureType, TypedAttributes, TypedAttributeValue, TypedDocumentView, TypedElementReading, UpdateValuesOf,
+} from "./elements/typed-element.ts";
 export type { StructuresFacade } from "./structures/structures-facade.ts";
 export type { EnumeratesFacade } from "./enumerates/enumerates-facade.ts";
 export type { FilesFacade } from "./files/files-facade.ts";

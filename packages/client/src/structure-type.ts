@@ -46,4 +46,4 @@ export type ReadValues<S extends StructureType> = S["values"];
 export type DisplayValues<S extends StructureType> = {
   [K in keyof S["values"]]: DisplayOf<S["values"][K]>;
 };
-type DisplayOf<V> = V extends readonly (infer Item)[] ? DisplayOf<Item>[] : string | null;
+type DisplayOf<V> = [V] extends [readonly (infer Item)[]] ? DisplayOf<Item>[] : string | null;

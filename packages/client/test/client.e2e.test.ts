@@ -7,7 +7,7 @@ import { startLiveServer, type LiveServer } from "@lineage/integration-tests";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createLineageClient, LineageApiError, type LineageClient, type LineageEvent } from "../src/index.ts";
-import type { Article, Author, Dir, Search } from "./demo-types.ts";
+import type { Article, Author, Dir, Search } from "../../../examples/demo/lineage-types.ts";
 
 // The client against a real listening server on the demo bundle (SQLite here; two nodes on PostgreSQL
 // in the project "two nodes on postgres"): every route group, through the client's own methods only.

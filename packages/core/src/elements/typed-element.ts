@@ -22,7 +22,7 @@ export interface TypedAttributeValue<V> {
   [extra: string]: unknown;
 }
 
-type AttributeOf<V> = V extends readonly (infer Item)[] ? AttributeOf<Item>[] : TypedAttributeValue<V>;
+type AttributeOf<V> = [V] extends [readonly (infer Item)[]] ? AttributeOf<Item>[] : TypedAttributeValue<V>;
 
 /** The attributes of an element of a known structure: each field's served value, a list for a multiple field, per row for a column. */
 export type TypedAttributes<S extends StructureType> = { [K in keyof S["values"]]: AttributeOf<S["values"][K]> };

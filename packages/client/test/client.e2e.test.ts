@@ -275,6 +275,57 @@ describe("events", () => {
   });
 });
 
+describe("the event stream's reconnection", () => {
+  it("connects again after a dropped connection, with Last-Event-ID: no event lost, none twice", async () => {
+    const { last } = await admin.events.list({ after: 0, slice: 1000 });
+    let position = last;
+    for (let page = await admin.events.list({ after: position }); page.last !== position; page = await admin.events.list({ after: position })) position = page.last;
+    const resumedWith: (string | null)[] = [];
+    // The real fetch, whose first stream is cut by this side once it has carried one event.
+    const dropping: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).includes("/api/v2/events/stream")) return response;
+      resumedWith.push(new Headers(init?.headers).get("last-event-id"));
+      if (resumedWith.length > 1) return response;
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let carried = "";
+      const cut = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          controller.enqueue(value);
+          carried += decoder.decode(value, { stream: true });
+          // A message with data, ended by its blank line (its id: and event: lines in any order).
+          if (/(^|\n)data:[^\n]*\n([^\n]+\n)*\n/.test(carried)) {
+            await reader.cancel();
+            controller.close();
+          }
+        },
+      });
+      return new Response(cut, { status: response.status, headers: response.headers });
+    };
+    const client = createLineageClient({ baseUrl: live.url, auth: { type: "basic", login: "admin", password: "admin" }, fetch: dropping });
+    const stream = client.events.stream({ after: position, types: ["element.updated"], retryMs: 10 });
+    const seen: LineageEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream) {
+        seen.push(event);
+        if (seen.length === 3) break;
+      }
+    })();
+    // One event on the first connection, then two more once it is cut.
+    await alice.elements.update<Article>("ART_FILM_FESTIVAL", { ar_words: 501 });
+    while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const words of [502, 503]) await alice.elements.update<Article>("ART_FILM_FESTIVAL", { ar_words: words });
+    await reading;
+    expect(seen.map((event) => event.changes?.ar_words?.after)).toEqual([501, 502, 503]);
+    expect(resumedWith.length).toBeGreaterThanOrEqual(2);
+    expect(resumedWith[0]).toBeNull();
+    expect(resumedWith[1]).toBe(String(seen[0]!.seq));
+  });
+});
+
 describe("tokens and dashboards", () => {
   it("lists and revokes tokens", async () => {
     const token = await live.seed.platform.tokens.create("carol", ["GET /api/v2/*"], { expiration: 3600, oneshot: false, description: "to revoke" });

@@ -192,7 +192,7 @@ describe("the packages installed from their tarballs, outside the workspace", ()
     const script = 'import { createLineageClient, LineageApiError } from "@lineage/client"; console.log(typeof createLineageClient, LineageApiError.name);';
     const ran = await succeed(process.execPath, ["--input-type=module", "-e", script], { cwd: app });
     expect(ran.stdout.trim()).toBe("function LineageApiError");
-  });
+  }, 240_000);
 
   it("serve an app on SQLite: an element, a full-text search, an image resized in a worker thread, a built-in icon", async () => {
     const served = await succeed(process.execPath, ["app.mjs", join(app, "on-sqlite")], { cwd: app });

@@ -92,6 +92,36 @@ describe("the packages installed from their tarballs, outside the workspace", ()
     await succeed(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: app });
   });
 
+  it("give an app the client and the types `lineage types` writes: typed end to end, a misspelt field a compile error", async () => {
+    await succeed(join(app, "node_modules/.bin/lineage"), ["types", join(ROOT, "examples/demo/bundle.json"), "--out", join(app, "lineage-types.ts")], { cwd: app });
+    const usage = [
+      'import { createLineageClient, LineageApiError } from "@lineage/client";',
+      'import type { Article } from "./lineage-types.ts";',
+      'const client = createLineageClient({ baseUrl: "http://127.0.0.1:1", auth: { type: "basic", login: "alice", password: "alice" } });',
+      "export async function retitle(): Promise<string> {",
+      '  const article = await client.elements.update<Article>("ART_HELLO", { ar_title: "Bonjour" });',
+      "  return article.values.ar_title;",
+      "}",
+      "export const isApiError = (error: unknown) => error instanceof LineageApiError;",
+      "",
+    ].join("\n");
+    writeFileSync(join(app, "client-app.ts"), usage);
+    writeFileSync(join(app, "tsconfig.client.json"), JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, allowImportingTsExtensions: true, lib: ["ES2023", "DOM"], types: [] },
+      files: ["client-app.ts"],
+    }));
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    await succeed(process.execPath, [tsc, "-p", "tsconfig.client.json"], { cwd: app });
+    writeFileSync(join(app, "client-app.ts"), usage.replace("{ ar_title: \"Bonjour\" }", "{ ar_titel: \"Bonjour\" }"));
+    const typo = await outcome(process.execPath, [tsc, "-p", "tsconfig.client.json"], { cwd: app });
+    expect(typo.code).not.toBe(0);
+    expect(typo.stdout).toMatch(/client-app\.ts.*ar_titel/);
+    // The built client loads from its tarball, with no dependency of its own.
+    const script = 'import { createLineageClient, LineageApiError } from "@lineage/client"; console.log(typeof createLineageClient, LineageApiError.name);';
+    const ran = await succeed(process.execPath, ["--input-type=module", "-e", script], { cwd: app });
+    expect(ran.stdout.trim()).toBe("function LineageApiError");
+  }, 240_000);
+
   it("serve an app on SQLite: an element, a full-text search, an image resized in a worker thread, a built-in icon", async () => {
     const served = await succeed(process.execPath, ["app.mjs", join(app, "on-sqlite")], { cwd: app });
     expect(JSON.parse(served.stdout.trim().split("\n").at(-1)!)).toMatchObject({

@@ -6,6 +6,7 @@ import { postgresCommand } from "./postgres-command.ts";
 import { searchCommands } from "./search-commands.ts";
 import { serveCommand } from "./serve-command.ts";
 import { tokenCommands } from "./token-commands.ts";
+import { typesCommand } from "./types-command.ts";
 import { userCommands } from "./user-commands.ts";
 
 /** Help lines are wrapped at this width whatever the terminal, so that the help reads the same everywhere. */
@@ -52,6 +53,7 @@ export function lineageProgram(io: Io, run: Run): Command {
   tokenCommands(program, io, run);
   searchCommands(program, io, run);
   postgresCommand(program, io, run);
+  typesCommand(program, io, run);
   program.addHelpText("after", () => `\nEvery command, with what each flag does and its default:\n\n${leaves(program).map((leaf) => leaf.helpInformation().trim()).join("\n\n")}`);
   return program;
 }

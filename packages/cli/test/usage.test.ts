@@ -32,6 +32,7 @@ const FLAGS: Record<string, string[]> = {
   "token revoke": ["--data", "--database"],
   "search reindex": ["--data", "--database"],
   postgres: ["--dir", "--port"],
+  types: ["--data", "--database", "--out"],
 };
 
 describe("lineage --help", () => {

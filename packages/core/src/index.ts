@@ -16,6 +16,9 @@ export type { CurrentAccount } from "./accounts/current-account.ts";
 export type { LockInfo, LockOptions } from "./elements/element-locks.ts";
 export { lockedProperty, type ElementLock, type LockKind } from "./elements/element-lock.ts";
 export type { ElementWrite, AnswerOptions } from "./elements/element-write.ts";
+export type {
+  CreateValuesOf, ReadingOf, StructureType, TypedAttributes, TypedAttributeValue, TypedDocumentView, TypedElementReading, UpdateValuesOf,
+} from "./elements/typed-element.ts";
 export type { StructuresFacade } from "./structures/structures-facade.ts";
 export type { EnumeratesFacade } from "./enumerates/enumerates-facade.ts";
 export type { FilesFacade } from "./files/files-facade.ts";

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { Article, CategoriesKey } from "../../../examples/demo/lineage-types.ts";
+import { systemPrincipal } from "../src/bundle/system-principal.ts";
+import type { TypedAttributeValue } from "../src/elements/typed-element.ts";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { BundleSchema } from "../src/bundle/bundle.schema.ts";
 import { snapshot, testPlatform } from "../src/testing/bundle-helpers.ts";
@@ -73,5 +76,27 @@ describe("the demo bundle (examples/demo)", () => {
     expect(await snapshot(platform.store)).toEqual(before);
     await platform.bundles.import(bundle, { readFile });
     expect((await platform.store.elements.latestByName("ART_HELLO"))?.title).not.toBe("Bonjour");
+  });
+});
+
+describe("the demo's generated types (examples/demo/lineage-types.ts) in the embedded API", () => {
+  it("type a read's attributes, and the values of a create and an update", async () => {
+    const platform = testPlatform();
+    await platform.bundles.import(bundle, { readFile });
+    const reading = await platform.elements.read<Article>(systemPrincipal(), "ART_HELLO");
+    const attributes = reading.data.document.attributes!;
+    expectTypeOf(attributes.ar_title!.value).toEqualTypeOf<string>();
+    expectTypeOf(attributes.ar_tags!).toEqualTypeOf<TypedAttributeValue<CategoriesKey>[]>();
+    expect(attributes.ar_title?.value).toMatch(/Hello/);
+    expect(attributes.ar_tags?.map((tag) => tag.value)).toEqual(["tech", "web"]);
+    // @ts-expect-error: ARTICLE has no field ar_titel
+    expect(attributes.ar_titel).toBeUndefined();
+    const created = await platform.elements.create<Article>(systemPrincipal(), { structure: "ARTICLE", values: { ar_title: "Typed", ar_tags: ["space"] } });
+    await platform.elements.update<Article>(systemPrincipal(), String(created.initid), { values: { ar_words: 3 } });
+    expect((await platform.elements.read<Article>(systemPrincipal(), String(created.initid))).data.document.attributes?.ar_words?.value).toBe(3);
+    // @ts-expect-error: a create of ARTICLE needs ar_title
+    await expect(platform.elements.create<Article>(systemPrincipal(), { structure: "ARTICLE", values: { ar_words: 1 } })).rejects.toThrow();
+    // @ts-expect-error: ar_words is a number
+    await expect(platform.elements.update<Article>(systemPrincipal(), String(created.initid), { values: { ar_words: "three" } })).rejects.toThrow();
   });
 });

@@ -7,6 +7,7 @@ import { renderElementXml } from "./element-xml.ts";
 import { answerWrite, type AnswerOptions, type ElementWrite } from "./element-write.ts";
 import { listAliveElements, readElement, type ConsultOptions, type ElementList, type ElementReading, type ListOptions } from "./read-elements.ts";
 import type { ElementRevision } from "./smart-element.ts";
+import type { CreateValuesOf, ReadingOf, StructureType, UpdateValuesOf } from "./typed-element.ts";
 import {
   createElement, createElementByApi, deleteElement, updateElement,
   type ApiCreateInput, type CreateElementInput, type UpdateElementInput, type WriteOptions,
@@ -20,18 +21,26 @@ export interface DeleteOptions extends WriteOptions, AnswerOptions {
 
 /** The Smart Element collection: one element, lists, and the writes of the API. */
 export interface ElementsFacade {
-  /** GET one element: its latest revision as the principal sees it, with its ETag (kept per principal until the next write). */
-  read(principal: Principal, ref: string, options?: ConsultOptions): Promise<ElementReading>;
+  /**
+   * GET one element: its latest revision as the principal sees it, with its ETag (kept per principal until the next write).
+   * With a structure type (`read<Article>(…)`, from `lineage types`) its attributes are typed.
+   */
+  read<S extends StructureType | undefined = undefined>(principal: Principal, ref: string, options?: ConsultOptions): Promise<ReadingOf<S>>;
   /** GET one element with a .xml suffix: its XML export, with the ETag of the element. */
   readXml(principal: Principal, ref: string, options?: ConsultOptions): Promise<{ xml: string; etag: string }>;
   /** GET /smart-elements/ (or a structure's elements with `family`): alive elements the principal may view. */
   list(principal: Principal, options?: ListOptions): Promise<ElementList>;
   /** A new element from code values (bundles, embedding apps), in a transaction of its own. */
-  create(principal: Principal, input: CreateElementInput): Promise<ElementRevision>;
+  create<S extends StructureType | undefined = undefined>(
+    principal: Principal,
+    input: CreateElementInput & { readonly structure: S extends StructureType ? S["structure"] : string; readonly values: CreateValuesOf<S> },
+  ): Promise<ElementRevision>;
   /** POST on a structure's collection: a new element from API values, under the profile's `create` grant. */
   createByApi(principal: Principal, family: string, input: ApiCreateInput & AnswerOptions): Promise<ElementWrite>;
   /** PUT: the latest revision changed in place. */
-  update(principal: Principal, ref: string, input: UpdateElementInput & AnswerOptions): Promise<ElementWrite>;
+  update<S extends StructureType | undefined = undefined>(
+    principal: Principal, ref: string, input: UpdateElementInput & AnswerOptions & { readonly values: UpdateValuesOf<S> },
+  ): Promise<ElementWrite>;
   /** DELETE: the whole lineage goes to the trash. */
   delete(principal: Principal, ref: string, options?: DeleteOptions): Promise<ElementWrite>;
   /** What the principal may do with a revision (view, edit, delete...). */
@@ -50,7 +59,7 @@ export function createElementsFacade(context: PlatformContext, readingCacheSize 
     return readings.get(key, stamp.data, async () => readElement(await context.scope(principal, stamp), ref, options));
   };
   return {
-    read,
+    read: read as ElementsFacade["read"],
     async readXml(principal, ref, options = {}) {
       const reading = await read(principal, ref, options);
       const scope = await context.scope(principal, options.stamp);

@@ -1,0 +1,44 @@
+import { segment } from "./path-segment.ts";
+import type { Transport } from "./transport.ts";
+
+/** A field of a structure as the caller sees it (docs/elements.md, Reading a Smart Structure). */
+export interface FieldDescription {
+  readonly id: string;
+  readonly label: string;
+  readonly type: string;
+  readonly logicalOrder: number;
+  readonly multiple: boolean;
+  readonly options: Readonly<Record<string, string>>;
+  readonly needed: boolean;
+  readonly visibility: "W" | "R" | "H";
+  readonly enum?: string;
+  /** The columns of an array. */
+  readonly content?: Readonly<Record<string, FieldDescription>>;
+  readonly [more: string]: unknown;
+}
+
+/** A Smart Structure: its properties and its fields by id, in order. */
+export interface Structure {
+  readonly uri: string;
+  readonly properties: { readonly id: number; readonly title: string; readonly name: string; readonly icon: string; readonly [more: string]: unknown };
+  readonly fields: Readonly<Record<string, FieldDescription>>;
+  readonly etag: string | undefined;
+}
+
+/** Smart Structures (docs/api.md, Smart Structures). */
+export interface StructuresApi {
+  /** GET /api/v2/smart-structures/<name>: its properties and fields as the caller sees them. */
+  read(name: string, options?: { readonly signal?: AbortSignal }): Promise<Structure>;
+}
+
+/** The structures area over a transport. */
+export function structuresApi(transport: Transport): StructuresApi {
+  return {
+    async read(name, options = {}) {
+      const { data, etag } = await transport.json<{ document: { uri: string; properties: Structure["properties"] }; family: { structure: Structure["fields"] } }>({
+        method: "GET", path: `/api/v2/smart-structures/${segment(name)}`, signal: options.signal,
+      });
+      return { uri: data.document.uri, properties: data.document.properties, fields: data.family.structure, etag };
+    },
+  };
+}

@@ -8,6 +8,7 @@ import { READ_ONLY_COUNTER } from "./definitions-counter.ts";
 import { migrateSchema } from "./migrate-schema.ts";
 import { sqlClient } from "./sql-client.ts";
 import { createPostgresThrottleStore, type PostgresThrottleStore, type PostgresThrottleStoreOptions } from "./throttle-store.ts";
+import { createWebhookRepository } from "./webhook-repository.ts";
 import { createWriteTransactions } from "./write-transactions.ts";
 
 export interface PostgresStoreOptions {
@@ -77,6 +78,7 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
   return {
     ...outsideTransactions(committed, transaction),
     transaction,
+    webhooks: createWebhookRepository(sql),
     watchEvents(watcher) {
       if (!closing) listener ??= listenForChanges(url, eventWatchers, log);
       return eventWatchers.watch(watcher);

@@ -1,6 +1,9 @@
-import { createMemoryStore, elementFilterContract, eventLogContract, folderRepositoryContract, storeContract } from "../src/testing/index.ts";
+import {
+  createMemoryStore, elementFilterContract, eventLogContract, folderRepositoryContract, storeContract, webhookRepositoryContract,
+} from "../src/testing/index.ts";
 
 storeContract("memory", () => createMemoryStore());
 folderRepositoryContract("memory", () => createMemoryStore());
 elementFilterContract("memory", () => createMemoryStore());
 eventLogContract("memory", () => createMemoryStore());
+webhookRepositoryContract("memory", () => createMemoryStore());

@@ -6,6 +6,7 @@ import { postgresCommand } from "./postgres-command.ts";
 import { searchCommands } from "./search-commands.ts";
 import { serveCommand } from "./serve-command.ts";
 import { tokenCommands } from "./token-commands.ts";
+import { webhookCommands } from "./webhook-commands.ts";
 import { userCommands } from "./user-commands.ts";
 
 /** Help lines are wrapped at this width whatever the terminal, so that the help reads the same everywhere. */
@@ -50,6 +51,7 @@ export function lineageProgram(io: Io, run: Run): Command {
   importCommand(program, io, run);
   userCommands(program, io, run);
   tokenCommands(program, io, run);
+  webhookCommands(program, io, run);
   searchCommands(program, io, run);
   postgresCommand(program, io, run);
   program.addHelpText("after", () => `\nEvery command, with what each flag does and its default:\n\n${leaves(program).map((leaf) => leaf.helpInformation().trim()).join("\n\n")}`);

@@ -1,10 +1,12 @@
 import { createPlatform, SYSTEM_STRUCTURES, type ImportReport, type Platform } from "@lineage/core";
-import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
+import { createNodeScryptPasswordHasher, createWebhookDestinations, createWebhookSender, startWebhookWorker } from "@lineage/adapter-node";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
 import { createCompactSearchIndex, createDocumentTexts, createMiniSearchIndex } from "@lineage/adapter-search";
 import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
 import type { DashboardServer, DocumentTextExtractor, ImageProcessor, SearchIndex } from "@lineage/core";
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { bundleFolderReader } from "./bundle-file.ts";
 import { keepEvents } from "./event-retention.ts";
@@ -40,6 +42,14 @@ export interface LineageOptions {
   readonly auth?: HttpAuthOptions;
   /** How many days events are kept (fractions allowed): `events.retentionDays` of the configuration file; 30 by default. Pruned every minute. */
   readonly eventRetentionDays?: number;
+  /** Outgoing webhooks: the `webhooks` key of the configuration file. */
+  readonly webhooks?: WebhookSettings;
+}
+
+/** How webhooks are sent. */
+export interface WebhookSettings {
+  /** Accept and send to hosts on loopback, private and link-local networks; false by default. */
+  readonly allowPrivateNetworks?: boolean | undefined;
 }
 
 /** The HTTP limits and the largest list page. */
@@ -60,6 +70,8 @@ export interface OpenSettings {
   readonly documents?: DocumentTextExtractor | undefined;
   /** The dashboard server of the Dashboards routes (`serve`); none by default. */
   readonly dashboards?: DashboardServer | undefined;
+  /** Where webhooks may send (`webhooks.allowPrivateNetworks`); private networks refused by default. */
+  readonly webhooks?: WebhookSettings | undefined;
 }
 
 /** The full-text index adapters; both keep their snapshots under `<data>/search/`, each in its own files. */
@@ -85,6 +97,7 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
     store, searchIndex, hasher: createNodeScryptPasswordHasher(), ...(settings.maxSlice ? { maxSlice: settings.maxSlice } : {}),
     ...(settings.documents ? { searchDocuments: settings.documents } : {}),
     ...(settings.dashboards ? { dashboards: settings.dashboards } : {}),
+    webhookDestinations: createWebhookDestinations({ allowPrivateNetworks: settings.webhooks?.allowPrivateNetworks }),
   });
   const imports: ImportReport[] = [];
   const seeds = settings.seeds ?? [];
@@ -120,7 +133,7 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   // Its worker threads start with the first document to read, and stop when idle.
   const documents = createDocumentTexts();
   const { platform, store, imports, imported, skippedSeeds } = await openLineage(location, options.bundles, {
-    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents, dashboards,
+    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents, dashboards, webhooks: options.webhooks,
   }).catch(async (error: unknown) => {
     await documents.close();
     throw error;
@@ -146,8 +159,16 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
     retentionDays: options.eventRetentionDays,
     log: (message) => (logger ? logger.warn(message) : console.error(`lineage: ${message}`)),
   });
+  // Every node sends webhooks: the lease of each delivery in the database lets one node send each attempt.
+  const sender = createWebhookSender({ allowPrivateNetworks: options.webhooks?.allowPrivateNetworks });
+  const webhooks = startWebhookWorker({
+    platform, sender, node: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
+    log: (message) => (logger ? logger.warn(message) : console.error(`lineage: ${message}`)),
+  });
   /** What the platform holds once the server no longer answers, released in this order. */
   const release = async () => {
+    await webhooks.stop();
+    await sender.close();
     await retention.stop();
     await images.close();
     await platform.fullsearch.engine.stop();

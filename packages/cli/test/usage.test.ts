@@ -30,6 +30,9 @@ const FLAGS: Record<string, string[]> = {
   "token create": ["--data", "--database", "--user", "--route", "--expire", "--oneshot", "--description"],
   "token list": ["--data", "--database"],
   "token revoke": ["--data", "--database"],
+  "webhook add": ["--data", "--database", "--type", "--structure", "--description", "--config"],
+  "webhook list": ["--data", "--database"],
+  "webhook remove": ["--data", "--database"],
   "search reindex": ["--data", "--database"],
   postgres: ["--dir", "--port"],
 };

@@ -82,7 +82,7 @@ export * from "./webhooks/webhook.ts";
 export { WebhookInputSchema, MAX_WEBHOOK_URL_LENGTH, type WebhookInput } from "./webhooks/webhook-input.schema.ts";
 export type { AttemptSummary, CreatedWebhook, DeliveryDetail, DeliverySummary, WebhookSummary } from "./webhooks/manage-webhooks.ts";
 export { JITTER, RETRY_DELAYS_MS, RETRY_WINDOW_MS, retryDelay, settleAttempt, type AttemptOutcome } from "./webhooks/delivery-schedule.ts";
-export { DEFAULT_LEASE_MS } from "./webhooks/deliver-webhooks.ts";
+export { DEFAULT_LEASE_MS, type QueuedDeliveries } from "./webhooks/deliver-webhooks.ts";
 export { webhookMatches } from "./webhooks/webhook-match.ts";
 export type { UploadedFile } from "./elements/uploaded-file.ts";
 export type { DocumentView } from "./elements/element-view.ts";

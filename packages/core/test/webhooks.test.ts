@@ -85,7 +85,7 @@ describe("webhooks (platform.webhooks)", () => {
     });
     expect(JSON.stringify(await platform.webhooks.list(admin))).not.toContain(created.secret);
     // Events before its creation are not its own.
-    expect(await platform.webhooks.enqueue()).toBe(0);
+    expect((await platform.webhooks.enqueue()).queued).toBe(0);
   });
 
   it("refuses a bad body with 400 WEBHOOK0400 naming what is wrong, and keeps nothing", async () => {
@@ -132,8 +132,8 @@ describe("webhooks (platform.webhooks)", () => {
     const updates = await platform.webhooks.create(admin, { url: "https://updates.example/", types: ["element.updated"] });
     await platform.elements.update(alice, "ART_HELLO", { values: { ar_title: "Bonjour" } });
     await platform.elements.delete(alice, "ART_ZEBRA");
-    expect(await platform.webhooks.enqueue()).toBe(3);
-    expect(await platform.webhooks.enqueue()).toBe(0);
+    expect((await platform.webhooks.enqueue()).queued).toBe(3);
+    expect((await platform.webhooks.enqueue()).queued).toBe(0);
     const claimed = (await platform.webhooks.claim("node-a", 10)).sort((a, b) => a.url.localeCompare(b.url) || a.seq - b.seq);
     expect(claimed.map((c) => [c.url, JSON.parse(c.body).type])).toEqual([
       ["https://all.example/", "element.updated"], ["https://all.example/", "element.deleted"], ["https://updates.example/", "element.updated"],

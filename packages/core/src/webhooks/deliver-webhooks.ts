@@ -15,12 +15,14 @@ const ENQUEUE_BATCH = 500;
  * body it will send, moving the cursor in the same step. Several nodes may run it at once: a
  * cursor moves once from a given seq, so no event is queued twice, and none is skipped (a read
  * that reaches the end of the log moves the cursor only to the last seq read before it).
- * Events pruned before a webhook looked are not delivered. Answers how many deliveries it made.
+ * Events pruned before a webhook looked are not delivered. Answers how many deliveries it made,
+ * and the last seq of the log as it started (what to wait for events after).
  */
-export async function enqueueDeliveries(store: Store, definitions: () => Promise<Definitions>, now: () => number): Promise<number> {
+export async function enqueueDeliveries(store: Store, definitions: () => Promise<Definitions>, now: () => number): Promise<QueuedDeliveries> {
   let made = 0;
+  const last = await store.events.lastSeq();
   const webhooks = await store.webhooks.list();
-  if (webhooks.length === 0) return 0;
+  if (webhooks.length === 0) return { queued: 0, last };
   const defs = await definitions();
   for (const { webhook } of webhooks) {
     let cursor = webhook.cursor;
@@ -42,7 +44,15 @@ export async function enqueueDeliveries(store: Store, definitions: () => Promise
       if (reachedEnd) break;
     }
   }
-  return made;
+  return { queued: made, last };
+}
+
+/** What a round of queueing did. */
+export interface QueuedDeliveries {
+  /** Deliveries made. */
+  readonly queued: number;
+  /** The log's last seq as the round started. */
+  readonly last: number;
 }
 
 /** How long a claimed delivery stays a node's by default: an attempt's 10 s timeout, and time to record it. */

@@ -2,7 +2,7 @@ import type { Principal } from "../accounts/principal.ts";
 import type { WebhookDestinations } from "../ports/webhook-destinations.port.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import type { AttemptOutcome } from "./delivery-schedule.ts";
-import { claimDeliveries, enqueueDeliveries, recordAttempt } from "./deliver-webhooks.ts";
+import { claimDeliveries, enqueueDeliveries, recordAttempt, type QueuedDeliveries } from "./deliver-webhooks.ts";
 import {
   createWebhook, listDeliveries, listWebhooks, removeWebhook, retryDelivery,
   type CreatedWebhook, type DeliveryDetail, type WebhookSummary,
@@ -21,8 +21,8 @@ export interface WebhooksFacade {
   deliveries(principal: Principal, id: string, limit?: number): Promise<DeliveryDetail[]>;
   /** POST /api/admin/webhooks/<id>/deliveries/<delivery>/retry: due again now. */
   retry(principal: Principal, id: string, deliveryId: string): Promise<DeliveryDetail>;
-  /** The worker: queues the deliveries of the events committed since each webhook last looked; answers how many. */
-  enqueue(): Promise<number>;
+  /** The worker: queues the deliveries of the events committed since each webhook last looked; answers how many, and the log's last seq before. */
+  enqueue(): Promise<QueuedDeliveries>;
   /** The worker: claims due deliveries for one attempt each, leased to `node` for `leaseMs`. */
   claim(node: string, limit: number, leaseMs?: number): Promise<ClaimedDelivery[]>;
   /** The worker: records how an attempt went and what the delivery becomes. */

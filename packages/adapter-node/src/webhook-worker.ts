@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, Platform } from "@lineage/core";
+import type { AttemptOutcome, ClaimedDelivery, Platform } from "@lineage/core";
 import type { WebhookSender } from "./webhook-sender.ts";
 
 export interface WebhookWorkerOptions {
@@ -55,16 +55,36 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     log(`Webhooks: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
 
+  // Attempts that ended, recorded together: one write for all that ended meanwhile (one commit on SQLite).
+  const ended: { claimed: ClaimedDelivery; outcome: AttemptOutcome; at: number; recorded: () => void }[] = [];
+  let recording = false;
+  const record = async () => {
+    if (recording) return;
+    recording = true;
+    try {
+      while (ended.length > 0) {
+        const batch = ended.splice(0, 256);
+        try {
+          await platform.webhooks.settleAll(node, batch);
+        } catch (error) {
+          // Unrecorded, the attempts are taken over when their lease expires: sent again, never lost.
+          report("recording attempts", error);
+        }
+        for (const one of batch) one.recorded();
+      }
+    } finally {
+      recording = false;
+    }
+  };
+
   const attempt = (claimed: ClaimedDelivery) => {
     inFlight++;
     const flight = (async () => {
       const outcome = await sender.send(claimed);
-      try {
-        await platform.webhooks.settle(node, claimed, outcome);
-      } catch (error) {
-        // Unrecorded, the attempt is taken over when its lease expires: sent again, never lost.
-        report("recording an attempt", error);
-      }
+      await new Promise<void>((recorded) => {
+        ended.push({ claimed, outcome, at: platform.clock.now().getTime(), recorded });
+        void record();
+      });
     })().finally(() => {
       inFlight--;
       flights.delete(flight);
@@ -73,33 +93,40 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     flights.add(flight);
   };
 
+  // Claims are made in batches: after a few attempts ended, not after each one (a claim is a write).
+  const claimBatch = Math.max(1, Math.floor(concurrency / 4));
   const loop = (async () => {
     let horizon = -1;
+    let lookAtLog = true;
     while (!stopped) {
-      let claimedAny = false;
+      let claimedAll = false;
       try {
-        const queued = await platform.webhooks.enqueue();
-        horizon = queued.last;
-        if (inFlight < concurrency) {
-          const claimed = await platform.webhooks.claim(node, concurrency - inFlight, options.leaseMs);
+        if (lookAtLog) {
+          horizon = (await platform.webhooks.enqueue()).last;
+          lookAtLog = false;
+        }
+        const free = concurrency - inFlight;
+        if (free >= claimBatch || inFlight === 0) {
+          const claimed = await platform.webhooks.claim(node, free, options.leaseMs);
           for (const one of claimed) attempt(one);
-          claimedAny = claimed.length > 0;
+          claimedAll = claimed.length === free;
         }
       } catch (error) {
         report("a turn", error);
       }
       if (stopped) break;
-      if ((claimedAny || kicked) && inFlight < concurrency) {
-        kicked = false;
-        continue;
-      }
-      kicked = false;
-      // Wait for an attempt to end, for new events, or for the poll (retries come due).
+      // Every slot taken: more may be due as soon as some end.
+      if (claimedAll) continue;
+      // Wait for attempts to end, for new events, or for the poll (retries come due).
       const wait = platform.events.wait(horizon, pollMs);
-      await Promise.race([wait.promise, new Promise<void>((resolve) => {
-        kick = resolve;
+      const woken = await Promise.race([wait.promise.then(() => "log" as const), new Promise<"ended">((resolve) => {
+        if (kicked) resolve("ended");
+        else kick = () => resolve("ended");
       })]);
+      kicked = false;
       wait.cancel();
+      // New events, or a poll: the log is looked at again (retries and missed wake-ups are found this way).
+      if (woken === "log") lookAtLog = true;
     }
   })();
 

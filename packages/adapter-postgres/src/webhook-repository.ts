@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, DeliveryWithAttempts, Webhook, WebhookDelivery, WebhookRepository } from "@lineage/core";
+import type { DeliverySettlement, DeliveryAttempt, DeliveryWithAttempts, Webhook, WebhookDelivery, WebhookRepository } from "@lineage/core";
 import { statement, type SqlClient } from "./sql-client.ts";
 
 /** The message of an attempt whose node stopped holding its lease before it said how it went. */
@@ -109,6 +109,8 @@ export function createWebhookRepository(sql: SqlClient): WebhookRepository {
     }
     return deliveries.map((d) => ({ ...d, attemptLog: attempts.get(d.id) ?? [] }));
   };
+  const settle = (deliveryId: string, attempt: number, node: string, s: DeliverySettlement) =>
+    count(SETTLE, [deliveryId, node, s.status, s.nextAttemptAt, s.statusCode, s.error, s.at, attempt]);
   return {
     async create(w) {
       await sql.run(CREATE, [w.id, w.url, JSON.stringify(w.types), JSON.stringify(w.structures), w.description, w.secret, w.createdAt, w.cursor, w.failingSince, w.disabledAt]);
@@ -133,7 +135,9 @@ export function createWebhookRepository(sql: SqlClient): WebhookRepository {
         body: row[5] as string, attempt: row[6] as number, since: row[7] as number,
       }));
     },
-    settle: (deliveryId, attempt, node, s) => count(SETTLE, [deliveryId, node, s.status, s.nextAttemptAt, s.statusCode, s.error, s.at, attempt]),
+    settle,
+    // Each its own statement, on connections of the pool at once: a commit each, made side by side.
+    settleAll: (node, settlements) => Promise.all(settlements.map((one) => settle(one.deliveryId, one.attempt, node, one.settlement))),
     async deliveries(webhookId, limit) {
       return withAttempts(await sql.rows(DELIVERIES, [webhookId, limit]));
     },

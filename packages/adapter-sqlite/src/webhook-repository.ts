@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { ClaimedDelivery, DeliveryAttempt, DeliveryWithAttempts, Webhook, WebhookDelivery, WebhookRepository } from "@lineage/core";
+import type { ClaimedDelivery, DeliveryAttempt, DeliverySettlement, DeliveryWithAttempts, Webhook, WebhookDelivery, WebhookRepository } from "@lineage/core";
 
 /** Runs `fn` on the write connection inside a write transaction of its own, in the store's turn. */
 export type WriteTurn = <T>(fn: () => T) => Promise<T>;
@@ -62,6 +62,15 @@ export function createWebhookRepository(writer: Database, reader: Database, writ
   );
   const enable = writer.prepare("update webhooks set disabled_at = null where id = ?");
 
+  /** One attempt's end, inside the caller's write. */
+  const settleOne = (deliveryId: string, attempt: number, node: string, s: DeliverySettlement): boolean => {
+    endAttempt.run(s.at, s.statusCode, s.error, deliveryId, attempt);
+    const webhookId = settleDelivery.get({ id: deliveryId, node, status: s.status, next: s.nextAttemptAt, code: s.statusCode, error: s.error, at: s.at }) as string | undefined;
+    if (webhookId === undefined) return false;
+    markWebhook.run({ id: webhookId, status: s.status, at: s.at });
+    return true;
+  };
+
   const withAttempts = (row: unknown): DeliveryWithAttempts => {
     const delivery = toDelivery(row);
     return { ...delivery, attemptLog: attemptsOf.all(delivery.id).map(toAttempt) };
@@ -99,13 +108,9 @@ export function createWebhookRepository(writer: Database, reader: Database, writ
       }
       return claimed;
     }),
-    settle: (deliveryId, attempt, node, s) => write(() => {
-      endAttempt.run(s.at, s.statusCode, s.error, deliveryId, attempt);
-      const webhookId = settleDelivery.get({ id: deliveryId, node, status: s.status, next: s.nextAttemptAt, code: s.statusCode, error: s.error, at: s.at }) as string | undefined;
-      if (webhookId === undefined) return false;
-      markWebhook.run({ id: webhookId, status: s.status, at: s.at });
-      return true;
-    }),
+    settle: (deliveryId, attempt, node, s) => write(() => settleOne(deliveryId, attempt, node, s)),
+    // One transaction for them all: one commit (and one sync to disk) however many attempts ended.
+    settleAll: (node, settlements) => write(() => settlements.map((one) => settleOne(one.deliveryId, one.attempt, node, one.settlement))),
     async deliveries(webhookId, limit) {
       return deliveriesOf.all(webhookId, limit).map(withAttempts);
     },

@@ -13,6 +13,13 @@ export interface DeliveryClaim {
   readonly limit: number;
 }
 
+/** One attempt's end, for `settleAll`. */
+export interface AttemptSettlement {
+  readonly deliveryId: string;
+  readonly attempt: number;
+  readonly settlement: DeliverySettlement;
+}
+
 /**
  * Webhooks and their deliveries, shared by every node of a store. Each method is atomic on its own
  * and runs outside the store's transactions: a delivery's bookkeeping neither waits for element
@@ -43,6 +50,8 @@ export interface WebhookRepository {
    * (releasing the lease) and updates its webhook's failing and disabled marks; answers whether it did.
    */
   settle(deliveryId: string, attempt: number, node: string, settlement: DeliverySettlement): Promise<boolean>;
+  /** `settle` for several attempts of one node at once (one write where the store can): answers each one's result, in order. */
+  settleAll(node: string, settlements: readonly AttemptSettlement[]): Promise<boolean[]>;
   /** A webhook's deliveries, newest first (by seq), at most `limit`, each with its attempts. */
   deliveries(webhookId: string, limit: number): Promise<DeliveryWithAttempts[]>;
   /** One delivery of a webhook with its attempts; undefined when the webhook has no such delivery. */

@@ -25,7 +25,7 @@ export function createMemoryWebhookRepository(): WebhookRepository {
     row.delivery = { ...row.delivery, ...changes };
   };
 
-  return {
+  const repository: WebhookRepository = {
     async create(webhook) {
       webhooks.set(webhook.id, { ...webhook, types: [...webhook.types], structures: [...webhook.structures] });
     },
@@ -124,5 +124,11 @@ export function createMemoryWebhookRepository(): WebhookRepository {
       webhooks.set(webhookId, { ...webhook, disabledAt: null });
       return true;
     },
+    async settleAll(node, settlements) {
+      const done: boolean[] = [];
+      for (const { deliveryId, attempt, settlement } of settlements) done.push(await repository.settle(deliveryId, attempt, node, settlement));
+      return done;
+    },
   };
+  return repository;
 }

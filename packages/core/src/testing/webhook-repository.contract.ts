@@ -146,6 +146,20 @@ export function webhookRepositoryContract(name: string, open: () => Store | Prom
       expect((await claim("a", T0 + 400)).map((c) => c.id)).toEqual(["msg_12"]);
     });
 
+    it("settles several attempts at once, each as settle would", async () => {
+      await store.webhooks.create(webhook());
+      await store.webhooks.enqueue("wh_1", 10, 13, [delivery(11), delivery(12), delivery(13)], T0);
+      await claim("a", T0);
+      expect(await store.webhooks.settleAll("a", [
+        { deliveryId: "msg_11", attempt: 1, settlement: ok(T0 + 10) },
+        { deliveryId: "msg_12", attempt: 1, settlement: failed(T0 + 10, T0 + 5000) },
+        { deliveryId: "msg_13", attempt: 2, settlement: ok(T0 + 10) },
+      ])).toEqual([true, true, true]);
+      expect(await store.webhooks.settleAll("b", [{ deliveryId: "msg_12", attempt: 1, settlement: ok(T0 + 20) }])).toEqual([false]);
+      expect((await store.webhooks.deliveries("wh_1", 10)).map((d) => [d.id, d.status])).toEqual([["msg_13", "delivered"], ["msg_12", "pending"], ["msg_11", "delivered"]]);
+      expect(await store.webhooks.settleAll("a", [])).toEqual([]);
+    });
+
     it("lists a webhook's deliveries newest first, at most the limit", async () => {
       await store.webhooks.create(webhook());
       await store.webhooks.enqueue("wh_1", 10, 15, [11, 12, 13, 14, 15].map((seq) => delivery(seq)), T0);

@@ -63,6 +63,15 @@ export function claimDeliveries(store: Store, node: string, now: number, limit: 
   return store.webhooks.claim({ node, now, leaseUntil: now + leaseMs, limit });
 }
 
+/** Several attempts' outcomes at once (`recordAttempt` for each, one write where the store can). */
+export async function recordAttempts(
+  store: Store, node: string, ended: readonly { claimed: ClaimedDelivery; outcome: AttemptOutcome; at: number }[], random: () => number,
+): Promise<DeliverySettlement[]> {
+  const settlements = ended.map(({ claimed, outcome, at }) => settleAttempt(claimed, outcome, at, random));
+  await store.webhooks.settleAll(node, ended.map(({ claimed }, i) => ({ deliveryId: claimed.id, attempt: claimed.attempt, settlement: settlements[i]! })));
+  return settlements;
+}
+
 /**
  * Records an attempt's outcome and what the delivery becomes (delivery-schedule.ts): delivered,
  * pending until its next try, or failed (its webhook then disabled until a retry).

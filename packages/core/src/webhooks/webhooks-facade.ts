@@ -2,7 +2,7 @@ import type { Principal } from "../accounts/principal.ts";
 import type { WebhookDestinations } from "../ports/webhook-destinations.port.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import type { AttemptOutcome } from "./delivery-schedule.ts";
-import { claimDeliveries, enqueueDeliveries, recordAttempt, type QueuedDeliveries } from "./deliver-webhooks.ts";
+import { claimDeliveries, enqueueDeliveries, recordAttempt, recordAttempts, type QueuedDeliveries } from "./deliver-webhooks.ts";
 import {
   createWebhook, listDeliveries, listWebhooks, removeWebhook, retryDelivery,
   type CreatedWebhook, type DeliveryDetail, type WebhookSummary,
@@ -27,6 +27,8 @@ export interface WebhooksFacade {
   claim(node: string, limit: number, leaseMs?: number): Promise<ClaimedDelivery[]>;
   /** The worker: records how an attempt went and what the delivery becomes. */
   settle(node: string, claimed: ClaimedDelivery, outcome: AttemptOutcome): Promise<DeliverySettlement>;
+  /** The worker: `settle` for several attempts at once, each with when it ended (one write where the store can). */
+  settleAll(node: string, ended: readonly { claimed: ClaimedDelivery; outcome: AttemptOutcome; at: number }[]): Promise<DeliverySettlement[]>;
 }
 
 export interface WebhooksOptions {
@@ -52,5 +54,6 @@ export function createWebhooksFacade(context: PlatformContext, options: Webhooks
     enqueue: () => enqueueDeliveries(store, () => context.definitions(), () => clock.now().getTime()),
     claim: (node, limit, leaseMs) => claimDeliveries(store, node, clock.now().getTime(), limit, leaseMs),
     settle: (node, claimed, outcome) => recordAttempt(store, node, claimed, outcome, clock.now().getTime(), random),
+    settleAll: (node, ended) => recordAttempts(store, node, ended, random),
   };
 }

@@ -30,6 +30,7 @@ import { folderRoutes } from "./routes/folders.ts";
 import { dashboardRoutes } from "./routes/dashboards.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { fullsearchRoutes } from "./routes/fullsearch.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { apiReferenceRoutes } from "./routes/api-reference.ts";
 import { imageRoutes, type ImageServices } from "./routes/images.ts";
 
@@ -136,6 +137,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   api.route("/api/v2", apiReferenceRoutes(api));
   if (options.images) api.route("/api/v2", imageRoutes(options.images));
   api.route("/", fullsearchRoutes());
+  api.route("/", webhookRoutes());
   answerNotAvailable(api, "/api/v2");
 
   return api;

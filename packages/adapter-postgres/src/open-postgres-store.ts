@@ -9,6 +9,7 @@ import { migrateSchema } from "./migrate-schema.ts";
 import { sqlClient } from "./sql-client.ts";
 import { createPostgresThrottleStore, type PostgresThrottleStore, type PostgresThrottleStoreOptions } from "./throttle-store.ts";
 import { createTransactionSlots } from "./transaction-slots.ts";
+import { createWebhookRepository } from "./webhook-repository.ts";
 import { createWriteTransactions } from "./write-transactions.ts";
 
 export interface PostgresStoreOptions {
@@ -79,6 +80,7 @@ export async function openPostgresStore({ url, clock = systemClock, poolSize = 1
   return {
     ...outsideTransactions(committed, transaction),
     transaction,
+    webhooks: createWebhookRepository(sql),
     watchEvents(watcher) {
       if (!closing) listener ??= listenForChanges(url, eventWatchers, log);
       return eventWatchers.watch(watcher);

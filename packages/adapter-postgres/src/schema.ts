@@ -341,3 +341,4 @@ export const loginFailures = pgTable(
   },
   (t) => [index("login_failures_last_idx").on(t.lastFailureAt)],
 );
+export * from "./schema-webhooks.ts";

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { elementFilterContract, eventLogContract, folderRepositoryContract, lockRepositoryContract, storeContract } from "@lineage/core/testing";
+import { elementFilterContract, eventLogContract, folderRepositoryContract, lockRepositoryContract, storeContract, webhookRepositoryContract } from "@lineage/core/testing";
 import { openPostgresStore } from "../src/index.ts";
 import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 storeContract("postgres", async () => openPostgresStore({ url: await freshDatabase() }));
 elementFilterContract("postgres", async () => openPostgresStore({ url: await freshDatabase() }));
 eventLogContract("postgres", async () => openPostgresStore({ url: await freshDatabase() }));
+webhookRepositoryContract("postgres", async () => openPostgresStore({ url: await freshDatabase() }));
 
 describe("the event log's watchers on PostgreSQL", () => {
   it("are woken by another node's commits, through a connection that listens from the first watcher on", async () => {

@@ -9,6 +9,7 @@ import { createCommittedClock, createTransactionClock } from "./change-clocks.ts
 import { connectionRepositories } from "./connection-repositories.ts";
 import { createDefinitionsCounter } from "./definitions-counter.ts";
 import { ensureFieldIndexes } from "./field-indexes.ts";
+import { createWebhookRepository } from "./webhook-repository.ts";
 import { createWriteTransactions, WRITE_LOCK_TIMEOUT_MS } from "./write-transactions.ts";
 
 export interface SqliteStoreOptions {
@@ -92,6 +93,8 @@ export function openSqliteStore({ dataDir, clock = systemClock, synchronous = "f
     return {
       ...outsideTransactions(committed, transaction),
       transaction,
+      // Webhook bookkeeping takes the write lock like any write, but with none of the repositories of a transaction.
+      webhooks: createWebhookRepository(writer, readConnection, (fn) => transaction(async () => fn())),
       watchEvents(listener) {
         const watcher = () => listener();
         watchers.add(watcher);

@@ -135,3 +135,4 @@ export * from "./schema-auth.ts";
 export * from "./schema-search.ts";
 export * from "./schema-changes.ts";
 export * from "./schema-events.ts";
+export * from "./schema-webhooks.ts";

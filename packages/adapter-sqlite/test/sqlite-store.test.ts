@@ -7,7 +7,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import type { NewRevision, Store } from "@lineage/core";
-import { elementFilterContract, eventLogContract, folderRepositoryContract, lockRepositoryContract, storeContract } from "@lineage/core/testing";
+import { elementFilterContract, eventLogContract, folderRepositoryContract, lockRepositoryContract, storeContract, webhookRepositoryContract } from "@lineage/core/testing";
 import { openSqliteStore } from "../src/index.ts";
 
 const dirs: string[] = [];
@@ -52,6 +52,7 @@ elementFilterContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 eventLogContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 folderRepositoryContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 lockRepositoryContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
+webhookRepositoryContract("sqlite", () => openSqliteStore({ dataDir: freshDir() }));
 
 describe("openSqliteStore", () => {
   const migrationFiles = () => readdirSync(MIGRATIONS).filter((f) => f.endsWith(".sql")).sort();

@@ -7,6 +7,7 @@ import { searchCommands } from "./search-commands.ts";
 import { serveCommand } from "./serve-command.ts";
 import { tokenCommands } from "./token-commands.ts";
 import { typesCommand } from "./types-command.ts";
+import { webhookCommands } from "./webhook-commands.ts";
 import { userCommands } from "./user-commands.ts";
 
 /** Help lines are wrapped at this width whatever the terminal, so that the help reads the same everywhere. */
@@ -51,6 +52,7 @@ export function lineageProgram(io: Io, run: Run): Command {
   importCommand(program, io, run);
   userCommands(program, io, run);
   tokenCommands(program, io, run);
+  webhookCommands(program, io, run);
   searchCommands(program, io, run);
   postgresCommand(program, io, run);
   typesCommand(program, io, run);

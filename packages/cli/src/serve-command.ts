@@ -31,7 +31,7 @@ export function serveCommand(program: Command, io: Io, run: Run): void {
     .addOption(new Option("--images <dir>", "the Images directory (structure icons)").default(undefined, "images/ beside the first bundle or seed"))
     .addOption(new Option("--port <n>", "the TCP port; 0 picks a free one").env("PORT").default("8080"))
     .addOption(new Option("--host <address>", "the address to listen on").default("127.0.0.1"))
-    .addOption(new Option("--config <file>", "a configuration file: authentication, dashboards, limits, events, hooks and search callables (docs/configuration.md)"));
+    .addOption(new Option("--config <file>", "a configuration file: authentication, dashboards, limits, events, webhooks, hooks and search callables (docs/configuration.md)"));
   withServeLimitOptions(command).action((flags: ServeFlags) => run(() => serve(flags, io)));
 }
 
@@ -61,6 +61,7 @@ async function serve(flags: ServeFlags, io: Io): Promise<number> {
     searchCallables: searchCallables as Record<string, SearchCallable>,
     ...(loaded?.config.dashboards ? { dashboards: loaded.config.dashboards } : {}),
     ...(loaded?.config.events?.retentionDays === undefined ? {} : { eventRetentionDays: loaded.config.events.retentionDays }),
+    ...(loaded?.config.webhooks ? { webhooks: loaded.config.webhooks } : {}),
   });
   for (const seed of running.skippedSeeds) io.out(`${seed}: not imported, the store already holds data (lineage import ${seed} imports it anyway)`);
   running.imported.forEach((path, i) => {

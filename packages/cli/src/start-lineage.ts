@@ -1,12 +1,14 @@
 import { createPlatform, createTransitionHooks, SYSTEM_STRUCTURES, type ImportReport, type OverwrittenElement, type Platform, type SearchCallables, type TransitionHook } from "@lineage/core";
 import { ConfigError } from "./config/load-config.ts";
 import { missingFunctions } from "./config/named-functions.ts";
-import { createNodeScryptPasswordHasher } from "@lineage/adapter-node";
+import { createNodeScryptPasswordHasher, createWebhookDestinations, createWebhookSender, startWebhookWorker } from "@lineage/adapter-node";
 import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type HttpLimits, type Logger, type RunningServer } from "@lineage/adapter-http";
 import { createJimpImages } from "@lineage/adapter-images";
 import { createCompactSearchIndex, createDocumentTexts, createMiniSearchIndex } from "@lineage/adapter-search";
 import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
 import type { DashboardServer, DocumentTextExtractor, ImageProcessor, SearchIndex } from "@lineage/core";
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { bundleFolderReader } from "./bundle-file.ts";
 import { keepEvents } from "./event-retention.ts";
@@ -46,6 +48,14 @@ export interface LineageOptions {
   readonly hooks?: Readonly<Record<string, TransitionHook>>;
   /** The search callables the bundles' search domains name, by name: those of its `searchCallables` modules. */
   readonly searchCallables?: SearchCallables;
+  /** Outgoing webhooks: the `webhooks` key of the configuration file. */
+  readonly webhooks?: WebhookSettings;
+}
+
+/** How webhooks are sent. */
+export interface WebhookSettings {
+  /** Accept and send to hosts on loopback, private and link-local networks; false by default. */
+  readonly allowPrivateNetworks?: boolean | undefined;
 }
 
 /** The HTTP limits and the largest list page. */
@@ -70,6 +80,8 @@ export interface OpenSettings {
   readonly hooks?: Readonly<Record<string, TransitionHook>> | undefined;
   /** The search callables the bundles' search domains name, by name. */
   readonly searchCallables?: SearchCallables | undefined;
+  /** Where webhooks may send (`webhooks.allowPrivateNetworks`); private networks refused by default. */
+  readonly webhooks?: WebhookSettings | undefined;
 }
 
 /** The full-text index adapters; both keep their snapshots under `<data>/search/`, each in its own files. */
@@ -97,6 +109,7 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
     ...(settings.dashboards ? { dashboards: settings.dashboards } : {}),
     ...(settings.hooks ? { hooks: createTransitionHooks(settings.hooks) } : {}),
     ...(settings.searchCallables ? { searchCallables: settings.searchCallables } : {}),
+    webhookDestinations: createWebhookDestinations({ allowPrivateNetworks: settings.webhooks?.allowPrivateNetworks }),
   });
   const imports: ImportReport[] = [];
   const seeds = settings.seeds ?? [];
@@ -145,7 +158,7 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   // Its worker threads start with the first document to read, and stop when idle.
   const documents = createDocumentTexts();
   const { platform, store, imports, imported, skippedSeeds } = await openLineage(location, options.bundles, {
-    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents, dashboards,
+    maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents, dashboards, webhooks: options.webhooks,
     hooks: options.hooks ?? {}, searchCallables: options.searchCallables ?? {},
   }).catch(async (error: unknown) => {
     await documents.close();
@@ -181,8 +194,16 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
     retentionDays: options.eventRetentionDays,
     log: (message) => (logger ? logger.warn(message) : console.error(`lineage: ${message}`)),
   });
+  // Every node sends webhooks: the lease of each delivery in the database lets one node send each attempt.
+  const sender = createWebhookSender({ allowPrivateNetworks: options.webhooks?.allowPrivateNetworks });
+  const webhooks = startWebhookWorker({
+    platform, sender, node: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
+    log: (message) => (logger ? logger.warn(message) : console.error(`lineage: ${message}`)),
+  });
   /** What the platform holds once the server no longer answers, released in this order. */
   const release = async () => {
+    await webhooks.stop();
+    await sender.close();
     await retention.stop();
     await images.close();
     await platform.fullsearch.engine.stop();

@@ -31,6 +31,7 @@ export type { LifecycleFacade } from "./lifecycle/lifecycle-facade.ts";
 export type { FullSearchFacade } from "./search/fullsearch-facade.ts";
 export type { BundlesFacade } from "./bundle/bundles-facade.ts";
 export type { EventsFacade } from "./events/events-facade.ts";
+export type { WebhooksFacade } from "./webhooks/webhooks-facade.ts";
 
 // What the façades take and answer.
 export type { ElementReading, ConsultOptions, ListOptions, ElementList, RevisionOptions, HistoryOptions } from "./elements/read-elements.ts";
@@ -85,6 +86,12 @@ export type { Principal } from "./accounts/principal.ts";
 export type { ElementRevision, ElementValues, FieldValue, LineageStatus, NewRevision } from "./elements/smart-element.ts";
 export type { HistoryEntry, HistoryLevel } from "./elements/history-entry.ts";
 export * from "./events/element-event.ts";
+export * from "./webhooks/webhook.ts";
+export { WebhookInputSchema, MAX_WEBHOOK_URL_LENGTH, type WebhookInput } from "./webhooks/webhook-input.schema.ts";
+export type { AttemptSummary, CreatedWebhook, DeliveryDetail, DeliverySummary, WebhookSummary } from "./webhooks/manage-webhooks.ts";
+export { JITTER, RETRY_DELAYS_MS, RETRY_WINDOW_MS, retryDelay, settleAttempt, type AttemptOutcome } from "./webhooks/delivery-schedule.ts";
+export { DEFAULT_LEASE_MS, type QueuedDeliveries } from "./webhooks/deliver-webhooks.ts";
+export { webhookMatches } from "./webhooks/webhook-match.ts";
 export type { UploadedFile } from "./elements/uploaded-file.ts";
 export type { DocumentView } from "./elements/element-view.ts";
 export type { AttributeValue, RenderedValue } from "./values/display-value.ts";
@@ -159,6 +166,8 @@ export * from "./ports/store.port.ts";
 export * from "./ports/throttle-store.port.ts";
 export * from "./ports/token-repository.port.ts";
 export * from "./ports/vault.port.ts";
+export * from "./ports/webhook-destinations.port.ts";
+export * from "./ports/webhook-repository.port.ts";
 export * from "./ports/workflow-engine.port.ts";
 
 // What store adapters share to implement the Store port.

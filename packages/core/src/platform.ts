@@ -31,6 +31,8 @@ import { createMemorySearchIndex } from "./search/memory-search-index.ts";
 import { createSearchEngine } from "./search/search-engine.ts";
 import { createStructuresFacade, type StructuresFacade } from "./structures/structures-facade.ts";
 import { createSearchesFacade, type SearchesFacade } from "./queries/searches-facade.ts";
+import type { WebhookDestinations } from "./ports/webhook-destinations.port.ts";
+import { createWebhooksFacade, type WebhooksFacade } from "./webhooks/webhooks-facade.ts";
 
 export interface PlatformOptions {
   readonly store: Store;
@@ -60,6 +62,11 @@ export interface PlatformOptions {
   readonly searchDocuments?: DocumentTextExtractor;
   /** How often live streams read the event log's last seq while they wait (500 ms by default), besides the store's wake-ups. */
   readonly eventPollMs?: number;
+  /**
+   * Where webhooks may send: `createWebhookDestinations` of `@lineage/adapter-node` refuses hosts on
+   * loopback, private and link-local networks. None: every http(s) URL is accepted.
+   */
+  readonly webhookDestinations?: WebhookDestinations;
 }
 
 /**
@@ -106,6 +113,8 @@ export interface Platform {
   readonly bundles: BundlesFacade;
   /** The event log: what changed, read by position, and waiting for more (live streams); its retention. */
   readonly events: EventsFacade;
+  /** Webhooks: their administration, and the delivery worker's steps. */
+  readonly webhooks: WebhooksFacade;
   /** The change clock: a request reads it once, and every read it makes is of that stamp. */
   readonly changes: ChangeClock;
   readonly clock: Clock;
@@ -141,6 +150,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     fullsearch: createFullSearchFacade(context, search),
     bundles: createBundlesFacade(context),
     events: createEventsFacade(context, options.eventPollMs === undefined ? {} : { pollMs: options.eventPollMs }),
+    webhooks: createWebhooksFacade(context, { destinations: options.webhookDestinations }),
     changes: store.changes,
     clock,
   };

@@ -200,3 +200,6 @@ export * from "../src/values/file-value.ts";
 export * from "../src/values/mime-icon.ts";
 export * from "../src/values/password-value.ts";
 export * from "../src/values/value-context.ts";
+export * from "../src/webhooks/delivery-schedule.ts";
+export * from "../src/webhooks/webhook-payload.ts";
+export * from "../src/webhooks/webhook-match.ts";

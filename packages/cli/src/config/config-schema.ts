@@ -31,6 +31,12 @@ export const EventsConfigSchema = v.strictObject({
   retentionDays: v.optional(v.pipe(v.number(), v.finite(), v.gtValue(0, "must be a number of days above 0 (fractions allowed)"))),
 });
 
+/** `webhooks`: outgoing webhooks (docs/events.md). */
+export const WebhooksConfigSchema = v.strictObject({
+  /** Accept webhook URLs whose host is on a loopback, private or link-local network (false by default). */
+  allowPrivateNetworks: v.optional(v.boolean()),
+});
+
 const BUILT_IN_MODES = ["html", "basic", "open"];
 
 /**
@@ -60,6 +66,8 @@ export const LineageConfigSchema = v.pipe(
     hooks: v.optional(v.array(ClassPath)),
     /** Modules whose exported functions are the search callables the bundles' search domains name. */
     searchCallables: v.optional(v.array(ClassPath)),
+    /** Outgoing webhooks: whether private networks may receive them (docs/events.md). */
+    webhooks: v.optional(WebhooksConfigSchema),
   }),
   v.forward(
     v.check((config) => typeof config.authentMode !== "string" || BUILT_IN_MODES.includes(config.authentMode) || config.authentMode in (config.authentModeConfig ?? {}),

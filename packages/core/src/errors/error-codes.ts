@@ -134,6 +134,8 @@ const codes = {
   FILTER0004: { status: 400, reason: "Bad Request", text: 'Filter value of field "%s" is not valid: %s' },
   EVENT0400: { status: 400, reason: "Bad Request", text: 'Invalid events query: %s' },
   EVENT0410: { status: 410, reason: "Gone", text: 'Events after %s are no longer kept: the oldest kept is %s' },
+  WEBHOOK0400: { status: 400, reason: "Bad Request", text: 'Invalid webhook: %s' },
+  WEBHOOK0404: { status: 404, reason: "Webhook not found", text: 'No %s' },
   DASH0001: { status: 400, reason: "Bad Request", text: 'The dashboard reference is missing: give it as ?ref=<slug>' },
   DASH0002: { status: 404, reason: "Dashboard not found", text: 'Dashboard "%s" not found' },
   DASH0003: { status: 403, reason: "Forbidden", text: 'Dashboard "%s" access deny' },

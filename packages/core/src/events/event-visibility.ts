@@ -25,6 +25,11 @@ function visibleField(structure: SmartStructure, field: ResolvedField | undefine
  */
 export function eventSeenBy(reader: EventReader, event: ElementEvent, latest: ElementRevision | undefined): ElementEvent | undefined {
   if (!latest || !reader.canView(latest)) return undefined;
+  return withVisibleChanges(reader, event);
+}
+
+/** An event with only the changes of the fields a reader may see (those of a structure unknown to them hidden), whatever their right on its element. */
+export function withVisibleChanges(reader: Pick<EventReader, "structure">, event: ElementEvent): ElementEvent {
   if (!event.changes) return event;
   const structure = reader.structure(event.structure);
   const changes: Record<string, FieldChange> = {};

@@ -9,6 +9,7 @@ import type { SearchRepository } from "./search-repository.port.ts";
 import type { SessionRepository } from "./session-repository.port.ts";
 import type { TokenRepository } from "./token-repository.port.ts";
 import type { Vault } from "./vault.port.ts";
+import type { WebhookRepository } from "./webhook-repository.port.ts";
 
 /** A request's time limit as a transaction sees it (an AbortSignal fits). */
 export interface Deadline {
@@ -58,6 +59,8 @@ export interface Repositories {
  */
 export interface Store extends Repositories {
   transaction<T>(fn: (tx: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Webhooks and their deliveries: each method atomic on its own, outside transactions (they follow the event log, never a write). */
+  readonly webhooks: WebhookRepository;
   /**
    * Calls `listener` when events may have been appended: after this store committed some, or when
    * another node's commit is notified. A hint that wakes readers, never a delivery: they read the

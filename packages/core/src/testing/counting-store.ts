@@ -39,6 +39,7 @@ export function countingStore(inner: Store, onCall: (call: string) => void = () 
   const store: Store = {
     ...wrap(inner),
     transaction: (fn, options) => inner.transaction((tx) => fn(wrap(tx)), options),
+    webhooks: inner.webhooks,
     ...(inner.watchEvents ? { watchEvents: inner.watchEvents.bind(inner) } : {}),
     close: () => inner.close(),
   };

@@ -25,3 +25,5 @@ export { SEARCH_FILES, searchBundle, searchWorld, type SearchWorld } from "./sea
 export { workflowEngineContract, type WorkflowEngineNeeds } from "./workflow-engine.contract.ts";
 export { dashboardServerContract, type DashboardSeed, type DashboardServerUnderTest } from "./dashboard-server.contract.ts";
 export { documentTextExtractorContract, type DocumentSample, type DocumentTextExtractorContractOptions } from "./document-text-extractor.contract.ts";
+export { webhookRepositoryContract } from "./webhook-repository.contract.ts";
+export { createMemoryWebhookRepository } from "./memory-webhook-repository.ts";

@@ -12,6 +12,7 @@ import { createMemorySearchRepository } from "./memory-search-repository.ts";
 import { createMemorySessionRepository } from "./memory-session-repository.ts";
 import { createMemoryTokenRepository } from "./memory-token-repository.ts";
 import { createMemoryVault } from "./memory-vault.ts";
+import { createMemoryWebhookRepository } from "./memory-webhook-repository.ts";
 import { createCommittedTables, frozenCopy, openDraft, readOnlyTables, type CommittedTables } from "./memory-tables.ts";
 import { SYSTEM_DEFINITIONS } from "../queries/system-structures.ts";
 import { outsideTransactions } from "../storage/outside-transactions.ts";
@@ -84,6 +85,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   return {
     ...outsideTransactions(reads, transaction),
     transaction,
+    webhooks: createMemoryWebhookRepository(),
     watchEvents(listener) {
       const watcher = () => listener();
       watchers.add(watcher);

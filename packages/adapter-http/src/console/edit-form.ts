@@ -100,8 +100,14 @@ export function postedFormValues(structure: Readonly<Record<string, FieldDescrip
   const shown: Record<string, FormValue> = {};
   for (const field of editableFields(structure)) {
     const kind = editKind(field);
-    if (kind === "array") for (const column of columnsOf(field)) shown[column.id] = form.all(`f_${column.id}`);
-    else if (kind === "enums" || kind === "list") shown[field.id] = form.all(`f_${field.id}`);
+    if (kind === "array") {
+      // The blank row sent with the form is no row: the form shown again adds its own.
+      const columns = columnsOf(field).map((column) => ({ column, cells: form.all(`f_${column.id}`) }));
+      const rows = Math.max(0, ...columns.map(({ cells }) => cells.length));
+      const kept = Array.from({ length: rows }, (_, row) => row).filter((row) => columns.some(({ cells }) => (cells[row] ?? "") !== ""));
+      for (const { column, cells } of columns) shown[column.id] = kept.map((row) => cells[row] ?? "");
+    } else if (kind === "enums") shown[field.id] = form.all(`f_${field.id}`);
+    else if (kind === "list") shown[field.id] = form.all(`f_${field.id}`).filter((value) => value !== "");
     else if (kind !== "file" && field.type !== "password") shown[field.id] = form.one(`f_${field.id}`) ?? "";
   }
   return shown;
@@ -184,7 +190,7 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
   const error = refused ? html` aria-invalid="true" aria-describedby="${id}-error"` : "";
   const required = field.needed ? html` required aria-required="true"` : "";
   const mark = field.needed ? html` <span aria-hidden="true">*</span>` : "";
-  const message = refused ? html`<p id="${id}-error" role="alert" class="alert">${context.refusal?.message}</p>` : "";
+  const message = refused ? html`<p id="${id}-error" class="alert">${context.refusal?.message}</p>` : "";
   const value = context.values[field.id];
   switch (editKind(field)) {
     case "enums": {
@@ -193,7 +199,7 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
     }
     case "list": {
       const items = [...(Array.isArray(value) ? value : []), ""];
-      return html`<fieldset${error}><legend>${field.label}${mark}</legend>${items.map((item, i) =>
+      return html`<fieldset id="${id}" tabindex="-1"${error}><legend>${field.label}${mark}</legend>${items.map((item, i) =>
         simpleInput(field, html`name="${id}" aria-label="${field.label} ${i + 1}"`, item, context))}</fieldset>${message}`;
     }
     case "array": {
@@ -202,7 +208,7 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
         const cells = context.values[column.id];
         return simpleInput(column, html`name="f_${column.id}" aria-label="${column.label} ${row + 1}"`, (Array.isArray(cells) ? cells[row] : undefined) ?? "", context);
       };
-      return html`<fieldset${error}><legend>${field.label}${mark}</legend><div class="scroll"><table>
+      return html`<fieldset id="${id}" tabindex="-1"${error}><legend>${field.label}${mark}</legend><div class="scroll"><table>
 <thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
 <tbody>${Array.from({ length: rows }, (_, row) => html`<tr>${columns.map((column) => html`<td>${cell(column, row)}</td>`)}</tr>`)}</tbody>
 </table></div></fieldset>${message}`;
@@ -222,6 +228,21 @@ export interface EditFormState extends ControlContext {
   readonly submit: string;
 }
 
+/**
+ * The refusal at the top of the form: a field's, as a link to its input named by its label (the
+ * message stays at the field too); the form's own, as it is.
+ */
+export function errorSummary(structure: Readonly<Record<string, FieldDescription>>, refusal: { field?: string; message: string }, known: ReadonlySet<string>, t: ConsoleText): Fragment {
+  if (!refusal.field || !known.has(refusal.field)) return html`<p role="alert" class="alert">${refusal.message}</p>`;
+  const all = Object.values(structure).flatMap((field) => [field, ...columnsOf(field)]);
+  const field = all.find((candidate) => candidate.id === refusal.field);
+  const owner = Object.values(structure).find((candidate) => columnsOf(candidate).some((column) => column.id === refusal.field));
+  // A column's inputs have no id of their own: the link goes to its array's group.
+  const target = owner ? `f_${owner.id}` : `f_${refusal.field}`;
+  return html`<div role="alert" class="alert summary"><p>${t.refusedSummary}</p>
+<ul><li><a href="#${target}">${field?.label ?? refusal.field}</a>: ${refusal.message}</li></ul></div>`;
+}
+
 /** The edit form: one labelled control per editable field, read-only fields as text, the refusal at its field. */
 export function editForm(structure: Readonly<Record<string, FieldDescription>>, state: EditFormState, t: ConsoleText): Fragment {
   const fields = Object.values(structure).filter((field) => field.visibility !== "H").sort((a, b) => a.logicalOrder - b.logicalOrder);
@@ -231,7 +252,7 @@ export function editForm(structure: Readonly<Record<string, FieldDescription>>, 
   const known = new Set(editable.flatMap((field) => [field.id, ...columnsOf(field).map((column) => column.id)]));
   const multipart = editable.some((field) => editKind(field) === "file");
   return html`<form method="post" action="${state.action}"${multipart ? html` enctype="multipart/form-data"` : ""} novalidate>
-${refusal && (!refusal.field || !known.has(refusal.field)) ? html`<p role="alert" class="alert">${refusal.message}</p>` : ""}
+${refusal ? errorSummary(structure, refusal, known, t) : ""}
 <input type="hidden" name="csrf" value="${state.csrf}">
 <input type="hidden" name="etag" value="${state.etag}">
 ${fields.map((field) => html`<div class="field">

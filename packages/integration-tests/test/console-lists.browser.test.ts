@@ -1,0 +1,194 @@
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lifecyclePlatform } from "@lineage/core/testing";
+import { startLiveServer, type LiveServer } from "../src/live-server.ts";
+
+// The console's lists and the feedback of its changes, in a real browser without JavaScript, at a
+// desktop's width and a phone's: the filter bar (the API's own filter), the search box, totals and
+// page numbers, saved views, folders, actions on selected rows; a message after each change, delete
+// asked first and undone from its message, the trash's elements readable, refusals summed up.
+
+let live: LiveServer<Awaited<ReturnType<typeof lifecyclePlatform>>>;
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  live = await startLiveServer((store) => lifecyclePlatform(store), { auth: { throttle: { baseDelayMs: 1, maxDelayMs: 2 } } });
+  baseUrl = live.api.baseUrl;
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+  // Twelve authors: more than a page of ten.
+  const admin = await live.seed.principal("admin");
+  for (let i = 1; i <= 12; i++) await live.seed.platform.elements.create(admin, { structure: "AUTHOR", values: { au_name: `Writer ${String(i).padStart(2, "0")}` } });
+});
+afterAll(async () => {
+  await browser?.close();
+  await live?.close();
+});
+
+async function loggedIn(login: string, width: number): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/console/elements`);
+  await page.getByLabel("Login").fill(login);
+  await page.getByLabel("Password").fill(`${login}-pw`);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL(`${baseUrl}/console/elements`);
+  return { context, page };
+}
+
+const titlesOf = async (page: Page) => (await page.locator("main table tbody tr").allInnerTexts()).map((row) => row.replace(/^\s+/, "").split("\t")[0]);
+const status = (page: Page) => page.locator("main .flash").innerText();
+const fitsWidth = async (page: Page, width: number) => expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(width);
+
+describe.each([1280, 390])("the console's lists at %i px", (width) => {
+  it("filters a structure's list by a field fitted to its type, as the API's filter does, and searches the titles", async () => {
+    const { context, page } = await loggedIn("admin", width);
+    await page.goto(`${baseUrl}/console/elements?structure=ARTICLE`);
+    expect(await page.locator("main p.total").innerText()).toBe("3 elements, 1 to 3 shown");
+    await page.getByLabel("Field of condition 1").selectOption({ label: "ar_category" });
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    // The value is now the enumerate's choices, by their label.
+    const choices = await page.getByLabel("Value of condition 1").locator("option").allInnerTexts();
+    expect(choices.filter(Boolean)).toEqual(["Artificial intelligence", "Food", "Technology"]);
+    await page.getByLabel("Value of condition 1").selectOption({ label: "Food" });
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    expect(await titlesOf(page)).toEqual(["Apple pie"]);
+    expect(await page.locator("main p.total").innerText()).toBe("1 element, 1 to 1 shown");
+    // The same filter through the API answers the same.
+    const api = await fetch(`${baseUrl}/api/v2/smart-structures/ARTICLE/smart-elements/?filter=${encodeURIComponent('{"field":"ar_category","operator":"eq","value":"food"}')}`,
+      { headers: { authorization: live.api.basic("admin", "admin-pw") } });
+    expect(((await api.json()) as { data: { documents: { properties: { title: string } }[] } }).data.documents.map((d) => d.properties.title)).toEqual(["Apple pie"]);
+    // A relation's value is a choice of the elements it may name; a date's a date input.
+    await page.getByLabel("Field of condition 2").selectOption({ label: "ar_author" });
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    expect(await page.getByLabel("Value of condition 2").locator("option").allInnerTexts()).toContain("Ada Lovelace");
+    await page.getByLabel("Field of condition 2").selectOption({ label: "(remove this condition)" });
+    await page.getByLabel("Field of condition 1").selectOption({ label: "(remove this condition)" });
+    await page.getByLabel("Field of condition 1").selectOption({ label: "ar_date" });
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    expect(await page.getByLabel("Value of condition 1").getAttribute("type")).toBe("date");
+    await page.getByLabel("Operator of condition 1").selectOption({ label: "is at least" });
+    await page.getByLabel("Value of condition 1").fill("2026-01-01");
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    expect(await titlesOf(page)).toEqual(["Hello"]);
+    // The search box: titles that contain the words.
+    await page.getByRole("link", { name: "Clear the filters" }).click();
+    await page.getByLabel("Search the titles").fill("zEb");
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    expect(await titlesOf(page)).toEqual(["Zebra crossing"]);
+    await fitsWidth(page, width);
+    await context.close();
+  });
+
+  it("shows the total and page numbers, in pages of the chosen size", async () => {
+    const { context, page } = await loggedIn("admin", width);
+    await page.goto(`${baseUrl}/console/elements?structure=AUTHOR`);
+    await page.getByLabel("Per page").selectOption("10");
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    expect(await page.locator("main p.total").innerText()).toBe("13 elements, 1 to 10 shown");
+    expect(await page.getByRole("navigation", { name: "Pages (2)" }).getByRole("link").allInnerTexts()).toEqual(["1", "2", "Next page"]);
+    await page.getByRole("link", { name: "Page 2" }).click();
+    expect(await titlesOf(page)).toEqual(["Writer 10", "Writer 11", "Writer 12"]);
+    expect(await page.getByRole("link", { name: "Page 2" }).getAttribute("aria-current")).toBe("page");
+    await fitsWidth(page, width);
+    await context.close();
+  });
+});
+
+describe("the console's saved views, folders and actions on selected rows", () => {
+  it("saves a list as a view (a REPORT the API runs too) and opens it from the panel", async () => {
+    const { context, page } = await loggedIn("alice", 1280);
+    await page.goto(`${baseUrl}/console/elements?structure=ARTICLE&f0=ar_category&o0=eq&v0=food&columns=ar_words`);
+    await page.getByText("Enregistrer cette liste comme vue").click();
+    await page.getByLabel("Nom de la vue").fill("Cuisine");
+    await page.getByRole("button", { name: "Enregistrer la vue" }).click();
+    expect(await status(page)).toBe("La vue « Cuisine » est enregistrée.");
+    expect(await titlesOf(page)).toEqual(["Apple pie"]);
+    expect(new URL(page.url()).searchParams.getAll("columns")).toEqual(["ar_words"]);
+    const views = page.getByRole("complementary").locator("section[aria-labelledby=panel-views]");
+    expect(await views.getByRole("link").allInnerTexts()).toEqual(["Cuisine"]);
+    const view = new URL(page.url()).searchParams.get("view")!;
+    const run = await fetch(`${baseUrl}/api/v2/searches/${view}/smart-elements/`, { headers: { authorization: live.api.basic("alice", "alice-pw") } });
+    expect(((await run.json()) as { data: { documents: { properties: { title: string } }[] } }).data.documents.map((d) => d.properties.title)).toEqual(["Apple pie"]);
+    // Private: bob does not see it.
+    const bob = await loggedIn("bob", 1280);
+    expect(await bob.page.locator("section[aria-labelledby=panel-views]").innerText()).not.toContain("Cuisine");
+    await bob.context.close();
+    await context.close();
+  });
+
+  it("adds selected rows to a folder, lists the folder, removes one, runs a transition and moves one to the trash, undone", async () => {
+    const admin = await live.seed.principal("admin");
+    await live.seed.platform.elements.create(admin, { structure: "DIR", values: { ba_title: "Reading" } });
+    const { context, page } = await loggedIn("admin", 390);
+    await page.goto(`${baseUrl}/console/elements?structure=ARTICLE`);
+    await page.getByLabel("Select Hello").check();
+    await page.getByLabel("Select Zebra crossing").check();
+    await page.getByLabel("With the selected rows").selectOption({ label: "Add to Reading" });
+    await page.getByRole("button", { name: "Apply", exact: true }).last().click();
+    expect(await status(page)).toBe("Done for 2 elements.");
+    await page.locator("section[aria-labelledby=panel-folders]").getByRole("link", { name: "Reading" }).click();
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Reading");
+    expect(await titlesOf(page)).toEqual(["Hello", "Zebra crossing"]);
+    await page.getByLabel("Select Zebra crossing").check();
+    await page.getByLabel("With the selected rows").selectOption({ label: "Remove from this folder" });
+    await page.getByRole("button", { name: "Apply", exact: true }).last().click();
+    expect(await titlesOf(page)).toEqual(["Hello"]);
+
+    await page.goto(`${baseUrl}/console/elements?structure=ARTICLE`);
+    await page.getByLabel("Select Apple pie").check();
+    await page.getByLabel("With the selected rows").selectOption({ label: "Submit" });
+    await page.getByRole("button", { name: "Apply", exact: true }).last().click();
+    expect(await status(page)).toBe("Done for 1 element.");
+    expect(await page.locator("main table tbody tr").filter({ hasText: "Apple pie" }).innerText()).toContain("Review");
+
+    await page.getByLabel("Select Zebra crossing").check();
+    await page.getByLabel("With the selected rows").selectOption({ label: "Move to the trash" });
+    await page.getByRole("button", { name: "Apply", exact: true }).last().click();
+    expect(await titlesOf(page)).toEqual(["Apple pie", "Hello"]);
+    await page.locator("main .flash").getByRole("button", { name: "Undo" }).click();
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Zebra crossing");
+    expect(await status(page)).toBe("Zebra crossing is restored.");
+    await fitsWidth(page, 390);
+    await context.close();
+  });
+});
+
+describe.each([1280, 390])("the console's feedback at %i px", (width) => {
+  it("says each save, asks before a delete, links a deleted element to the trash, shows it read-only there", async () => {
+    const { context, page } = await loggedIn("admin", width);
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO/edit`);
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await status(page)).toBe("Saved.");
+    await page.goto(`${baseUrl}/console/elements/AUTHOR_ADA`);
+    await page.getByRole("link", { name: "Delete" }).click();
+    await page.getByRole("button", { name: "Move to the trash" }).click();
+    expect(await status(page)).toContain("Ada Lovelace is moved to the trash.");
+    const gone = await page.goto(`${baseUrl}/console/elements/AUTHOR_ADA`);
+    expect(gone?.status()).toBe(404);
+    await page.getByRole("link", { name: "Open it in the trash" }).click();
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Ada Lovelace");
+    expect(await page.locator("main").innerText()).toContain("read-only until it is restored");
+    expect(await page.locator("main input:not([type=hidden]), main textarea").count()).toBe(0);
+    await fitsWidth(page, width);
+    await page.getByRole("button", { name: "Restore" }).click();
+    expect(await status(page)).toBe("Ada Lovelace is restored.");
+    await context.close();
+  });
+
+  it("sums a refusal up at the top, linking to the field by its label, and adds no blank row", async () => {
+    const { context, page } = await loggedIn("admin", width);
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO/edit`);
+    const urls = page.locator("input[name=f_ar_link_url]");
+    const rows = await urls.count();
+    await page.getByLabel("ar_words").fill("12.5");
+    await page.getByRole("button", { name: "Save" }).click();
+    const summary = page.locator("main .summary[role=alert]");
+    expect(await summary.innerText()).toContain("ar_words");
+    expect(await summary.getByRole("link").getAttribute("href")).toBe("#f_ar_words");
+    expect(await urls.count()).toBe(rows);
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await urls.count()).toBe(rows);
+    await context.close();
+  });
+});

@@ -192,3 +192,58 @@ describe.each([1280, 390])("the console's feedback at %i px", (width) => {
     await context.close();
   });
 });
+
+describe.each([1280, 390])("an element's page at %i px", (width) => {
+  it("tells what each save changed, from what to what, without the fields the reader may not see", async () => {
+    const admin = await live.seed.principal("admin");
+    await live.seed.platform.elements.update(admin, "ART_HELLO", { values: { ar_words: 120 + width, ar_category: width === 1280 ? "food" : "tech" } });
+    const { context, page } = await loggedIn("bob", width);
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO`);
+    const changes = page.locator("section[aria-labelledby=changes]");
+    const latest = changes.locator("ol.events > li").first();
+    expect(await latest.innerText()).toContain("Saved by admin");
+    const rows = await latest.locator("tbody tr").allInnerTexts();
+    expect(rows).toContainEqual(expect.stringMatching(new RegExp(`^ar_words\\t\\d+\\t${120 + width}$`)));
+    // Enumerates by their label.
+    expect(rows.some((row) => new RegExp(`^ar_category\t.*\t${width === 1280 ? "Food" : "Technology"}$`).test(row))).toBe(true);
+    // The creation set ar_secret (visibility I): bob's history never shows it.
+    expect(await changes.innerText()).toContain("Created by");
+    expect(await changes.innerText()).not.toContain("ar_secret");
+    expect(await changes.innerText()).not.toContain("hidden");
+    // The side panel: properties, recent activity.
+    const panel = page.getByRole("complementary", { name: "About this element" });
+    expect(await panel.locator("section[aria-labelledby=properties]").innerText()).toContain("Owner");
+    expect(await panel.locator("section[aria-labelledby=activity] li").first().innerText()).toContain("Saved by admin");
+    await fitsWidth(page, width);
+    await context.close();
+  });
+
+  it("puts the element in a folder from its side panel and takes it out; compares revisions by their differences only", async () => {
+    const admin = await live.seed.principal("admin");
+    await live.seed.platform.elements.create(admin, { structure: "DIR", values: { ba_title: `Shelf ${width}` } });
+    const { context, page } = await loggedIn("admin", width);
+    await page.goto(`${baseUrl}/console/elements/ART_ZEBRA`);
+    const folders = page.locator("section[aria-labelledby=in-folders]");
+    expect(await folders.innerText()).toContain("In no folder.");
+    await folders.getByLabel("Add to a folder").selectOption({ label: `Shelf ${width}` });
+    await folders.getByRole("button", { name: "Add" }).click();
+    expect(await status(page)).toBe("Done for 1 element.");
+    expect(await folders.getByRole("link").allInnerTexts()).toEqual([`Shelf ${width}`]);
+    await folders.getByRole("button", { name: `Remove from Shelf ${width}` }).click();
+    expect(await folders.innerText()).toContain("In no folder.");
+
+    const apple = String(live.seed.apple.initid);
+    await live.seed.platform.revisions.revise(admin, (await live.seed.platform.elements.read(admin, apple)).revision, { comment: "new" });
+    await live.seed.platform.elements.update(admin, apple, { values: { ar_words: 300 + width } });
+    await page.goto(`${baseUrl}/console/elements/${apple}/revisions`);
+    const all = await page.locator("table.comparison tbody tr").count();
+    await page.getByLabel("Differences only").check();
+    await page.getByRole("button", { name: "Compare" }).click();
+    const shown = await page.locator("table.comparison tbody tr th").allInnerTexts();
+    expect(shown.length).toBeLessThan(all);
+    expect(shown.map((label) => label.replace(/\s*differs$/, ""))).toContain("ar_words");
+    expect(await page.locator("table.comparison tbody tr:not(.differs)").count()).toBe(0);
+    await fitsWidth(page, width);
+    await context.close();
+  });
+});

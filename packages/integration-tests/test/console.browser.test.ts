@@ -63,6 +63,10 @@ const titlesOf = async (page: Page) => (await rowsOf(page)).map((row) => row.rep
 describe("the console, read", () => {
   it("lists the structures an admin may view with their counts, then a structure's elements, sorted both ways", async () => {
     const { context, page } = await loggedIn("admin");
+    // After login, the home page.
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Home");
+    expect(await page.locator("section[aria-labelledby=recent] li").count()).toBeGreaterThan(0);
+    await page.goto(`${baseUrl}/console/structures`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Structures");
     const rows = await rowsOf(page);
     expect(rows.map((row) => row.split("\t").map((cell) => cell.trim()))).toEqual([
@@ -108,6 +112,8 @@ describe("the console, read", () => {
   it("speaks French to alice, shows only what she may view, and answers a refusal as a page", async () => {
     const { context, page } = await loggedIn("alice");
     expect(await page.locator("html").getAttribute("lang")).toBe("fr");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Accueil");
+    await page.goto(`${baseUrl}/console/structures`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Structures");
     // The system structures too: she may make folders and searches of her own.
     expect((await rowsOf(page)).map((row) => row.split("\t")[1]?.trim())).toEqual(["ARTICLE", "AUTHOR", "DIR", "NOTE", "REPORT", "SEARCH"]);
@@ -238,7 +244,7 @@ describe("the console, write", () => {
     await page.getByLabel("Title").fill("Made in the console");
     await page.getByRole("button", { name: "Create" }).click();
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Made in the console");
-    expect(await page.locator("ol.timeline").innerText()).toContain("Created by API");
+    expect(await page.locator("section[aria-labelledby=history] ol.timeline").innerText()).toContain("Created by API");
     await context.close();
   });
 
@@ -291,7 +297,7 @@ describe("the console, lifecycle and revisions", () => {
     await page.locator("main").getByRole("button", { name: "Submit" }).click();
     expect(new URL(page.url()).pathname).toMatch(/^\/console\/elements\/\d+$/);
     expect(await page.locator("section[aria-labelledby=properties]").innerText()).toContain("Review");
-    expect(await page.locator("ol.timeline").innerText()).toContain("Ready for review");
+    expect(await page.locator("section[aria-labelledby=history] ol.timeline").innerText()).toContain("Ready for review");
     // The guard (hook m0) of "reject" refuses: its message, and no button.
     expect(await lifecycle.locator(".refused").innerText()).toContain("Rejections are closed this week");
     expect(await lifecycle.getByRole("button").allInnerTexts()).toEqual(["Publish"]);

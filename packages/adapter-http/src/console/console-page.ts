@@ -72,6 +72,9 @@ ul.pages a[aria-current=page]{font-weight:700;text-decoration:none;border:2px so
 label.choice{display:inline-block;margin-right:.8rem}
 button.danger{background:#b3261e;color:#fff;border:1px solid #8a1c1c;border-radius:3px}
 .flash form{margin-left:.5rem}
+.home{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:0 2rem}
+ul.short li{margin:.4rem 0}
+ul.short .hint{display:block}
 @media (max-width:40rem){header form{margin-left:0}main{padding:.5rem}}
 `;
 
@@ -81,7 +84,7 @@ export interface ConsolePageOptions {
   /** The session's form token, for the logout button; none when the request carries no session. */
   readonly logoutCsrf: string | undefined;
   /** The navigation entry of this page. */
-  readonly current?: "structures" | "elements" | "trash" | "search" | "dashboards" | "admin";
+  readonly current?: "home" | "structures" | "elements" | "trash" | "search" | "dashboards" | "admin";
 }
 
 /** A whole page of the console: navigation, the person, and `body` as its main content. */
@@ -103,7 +106,8 @@ export function consolePage(options: ConsolePageOptions, body: Fragment): Fragme
 <header>
 <strong>Lineage</strong>
 <nav aria-label="${t.console}"><ul>
-${entry("structures", "/console/", t.structures)}
+${entry("home", "/console/", t.home)}
+${entry("structures", "/console/structures", t.structures)}
 ${entry("elements", "/console/elements", t.allElements)}
 ${entry("trash", "/console/trash", t.trash)}
 ${entry("search", "/console/search", t.search)}

@@ -21,6 +21,7 @@ import { MAX_CONSOLE_UPLOAD, postedForm } from "./posted-form.ts";
 import { revisionsPage } from "./revisions-page.ts";
 import { searchPage } from "./search-page.ts";
 import { runBulk } from "./bulk-actions.ts";
+import { homePage } from "./home-page.ts";
 import { flashMessage, setFlash, takeFlash, type Flash } from "./flash.ts";
 import { openView, saveView } from "./saved-views.ts";
 
@@ -47,7 +48,7 @@ function consoleHandler(auth: HttpAuth, make: (c: Context<HttpEnv>) => PageMaker
       return c.html(await consolePage({ ...options, ...page }, html`${flash}${page.body}`), (page.status ?? 200) as 200, CONSOLE_HEADERS);
     } catch (error) {
       if (!isLineageError(error)) throw error;
-      const body = html`<p role="alert" class="alert">${error.userMessage ?? error.message}</p><p><a href="/console/">${t.back}</a></p>`;
+      const body = html`<p role="alert" class="alert">${t.refusal(error.code) ?? error.userMessage ?? error.message}</p><p><a href="/console/">${t.back}</a></p>`;
       return c.html(await consolePage({ ...options, title: t.error }, body), error.status as 400, CONSOLE_HEADERS);
     }
   };
@@ -62,7 +63,8 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
   app.use("/console/*", pageAuthentication(auth));
   app.use("/console", pageAuthentication(auth));
 
-  app.get("/console", describedRoute(DESCRIBED.structures, consoleHandler(auth, () => async (principal, t) => {
+  app.get("/console", describedRoute(DESCRIBED.home, consoleHandler(auth, () => (principal, t) => homePage(platform, principal, t))));
+  app.get("/console/structures", describedRoute(DESCRIBED.structures, consoleHandler(auth, () => async (principal, t) => {
     const structures = await platform.structures.list(principal);
     const body = structures.length === 0 ? html`<p>${t.noStructures}</p>` : html`<div class="scroll"><table>
 <thead><tr><th scope="col">${t.structure}</th><th scope="col">${t.name}</th><th scope="col">${t.elements}</th><th scope="col">${t.inTrash}</th></tr></thead>
@@ -116,7 +118,7 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
     const form = await postedForm(c);
     checkFormToken(csrf, form.one("csrf"), t);
-    const values = postedValues(structure, form);
+    const values = postedValues(structure, form, principal.account.locale);
     try {
       await platform.elements.update(principal, ref, { values, ifMatch: form.one("etag") });
       return { redirect: `/console/elements/${reading.revision.initid}`, flash: { message: t.saved } };
@@ -138,7 +140,7 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
     const form = await postedForm(c);
     checkFormToken(csrf, form.one("csrf"), t);
-    const values = postedValues(structure, form);
+    const values = postedValues(structure, form, principal.account.locale);
     try {
       const created = await platform.elements.createByApi(principal, family, { values });
       return { redirect: `/console/elements/${created.revision.initid}`, flash: { message: t.created_(created.revision.title) } };
@@ -223,7 +225,8 @@ const TOO_LARGE = { status: 413, ...page("A file over the upload limit (API0102)
 const ADMIN_REFUSED = REFUSED.map((answer) => (answer.status === 403 ? { status: 403, ...page("Not an administrator (ROUTES0131), or a form without the session's form token: the page with the message") } : answer));
 const DESCRIBED: Record<"structures" | "elements" | "trash" | "element" | "search" | "editForm" | "edit" | "createForm" | "create" | "delete" | "restore"
   | "transitionForm" | "transition" | "revisions" | "dashboards" | "admin" | "createToken" | "revokeToken" | "reindex"
-  | "deleteForm" | "trashElement" | "bulk" | "saveView" | "view", RouteDescription> = {
+  | "deleteForm" | "trashElement" | "bulk" | "saveView" | "view" | "home", RouteDescription> = {
+  home: { tag: "Console", summary: "The console's home: recent changes, the person's drafts, saved views and folders", authenticated: false, response: page("The page"), otherResponses: REFUSED },
   deleteForm: { tag: "Console", summary: "The console: the question before an element goes to the trash", authenticated: false, response: page("The page"), otherResponses: REFUSED },
   trashElement: { tag: "Console", summary: "The console: an element in the trash, read-only, with its restore button", authenticated: false, response: page("The page"), otherResponses: REFUSED },
   bulk: { tag: "Console", summary: "The console: an action on the rows selected in a list (trash, folder, transition)", authenticated: false,

@@ -116,8 +116,18 @@ export function postedFormValues(structure: Readonly<Record<string, FieldDescrip
 /** Times to the second, as stored: a browser may send `HH:MM`. */
 const withSeconds = (field: FieldDescription, value: string) => (field.type === "timestamp" && /T\d{2}:\d{2}$/.test(value) ? `${value}:00` : value);
 
-/** The values a posted form gives its editable fields, as the element use cases take them. */
-export function postedValues(structure: Readonly<Record<string, FieldDescription>>, form: PostedForm): Record<string, unknown> {
+/**
+ * A number as a person of the locale types it: in French, a decimal comma ("4,7") and spaces
+ * between thousands; the value is then sent as the API takes it ("4.7"). Anything else as typed.
+ */
+export function localNumber(field: FieldDescription, value: string, locale: string | undefined): string {
+  if (!locale?.toLowerCase().startsWith("fr") || !["double", "money", "int"].includes(field.type)) return value;
+  const compact = value.trim().replace(/[\s\u00a0\u202f]/g, "");
+  return /^[-+]?\d+(,\d+)?$/.test(compact) ? compact.replace(",", ".") : value;
+}
+
+/** The values a posted form gives its editable fields, as the element use cases take them (numbers read in the person's locale). */
+export function postedValues(structure: Readonly<Record<string, FieldDescription>>, form: PostedForm, locale?: string): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of editableFields(structure)) {
     const name = `f_${field.id}`;
@@ -128,19 +138,19 @@ export function postedValues(structure: Readonly<Record<string, FieldDescription
         break;
       }
       case "enums": values[field.id] = form.all(name); break;
-      case "list": values[field.id] = form.all(name).filter((value) => value !== "").map((value) => withSeconds(field, value)); break;
+      case "list": values[field.id] = form.all(name).filter((value) => value !== "").map((value) => localNumber(field, withSeconds(field, value), locale)); break;
       case "array": {
         // Rows left wholly empty (the blank row to add one) are no rows.
         const columns = columnsOf(field).map((column) => ({ column, cells: form.all(`f_${column.id}`) }));
         const rows = Math.max(0, ...columns.map(({ cells }) => cells.length));
         const kept = Array.from({ length: rows }, (_, row) => row).filter((row) => columns.some(({ cells }) => (cells[row] ?? "") !== ""));
-        for (const { column, cells } of columns) values[column.id] = kept.map((row) => withSeconds(column, cells[row] ?? ""));
+        for (const { column, cells } of columns) values[column.id] = kept.map((row) => localNumber(column, withSeconds(column, cells[row] ?? ""), locale));
         break;
       }
       default: {
         const given = form.one(name);
         if (given === undefined || (field.type === "password" && given === "")) break;
-        values[field.id] = withSeconds(field, given);
+        values[field.id] = localNumber(field, withSeconds(field, given), locale);
       }
     }
   }
@@ -190,7 +200,7 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
   const error = refused ? html` aria-invalid="true" aria-describedby="${id}-error"` : "";
   const required = field.needed ? html` required aria-required="true"` : "";
   const mark = field.needed ? html` <span aria-hidden="true">*</span>` : "";
-  const message = refused ? html`<p id="${id}-error" class="alert">${context.refusal?.message}</p>` : "";
+  const message = refused ? html`<p id="${id}-error" class="alert">${withLabel(context.refusal?.message ?? "", context.refusal?.field, field)}</p>` : "";
   const value = context.values[field.id];
   switch (editKind(field)) {
     case "enums": {
@@ -240,7 +250,13 @@ export function errorSummary(structure: Readonly<Record<string, FieldDescription
   // A column's inputs have no id of their own: the link goes to its array's group.
   const target = owner ? `f_${owner.id}` : `f_${refusal.field}`;
   return html`<div role="alert" class="alert summary"><p>${t.refusedSummary}</p>
-<ul><li><a href="#${target}">${field?.label ?? refusal.field}</a>: ${refusal.message}</li></ul></div>`;
+<ul><li><a href="#${target}">${field?.label ?? refusal.field}</a>: ${withLabel(refusal.message, refusal.field, field)}</li></ul></div>`;
+}
+
+/** A refusal's message naming its field by the label the person reads rather than its id. */
+function withLabel(message: string, id: string | undefined, field: FieldDescription | undefined): string {
+  const label = id === undefined ? undefined : field?.id === id ? field.label : Object.values(field?.content ?? {}).find((column) => column.id === id)?.label;
+  return id && label ? message.split(id).join(label) : message;
 }
 
 /** The edit form: one labelled control per editable field, read-only fields as text, the refusal at its field. */

@@ -96,7 +96,7 @@ ${Object.values(fields).map((field) => html`<div class="field">${fieldControl(fi
   const posted = await postedForm(c);
   checkFormToken(csrf, posted.one("csrf"), t);
   const comment = posted.one("comment") ?? "";
-  const parameters = postedValues(fields, posted);
+  const parameters = postedValues(fields, posted, principal.account.locale);
   // An optional parameter left empty is not given at all, as a client of the API would leave it out.
   for (const [key, value] of Object.entries(parameters)) if (value === "" || (Array.isArray(value) && value.length === 0)) delete parameters[key];
   try {

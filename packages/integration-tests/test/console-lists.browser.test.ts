@@ -247,3 +247,39 @@ describe.each([1280, 390])("an element's page at %i px", (width) => {
     await context.close();
   });
 });
+
+describe.each([1280, 390])("the console's home page, and French, at %i px", (width) => {
+  it("lands on the home page: recent changes, my drafts, saved views and folders", async () => {
+    const { context, page } = await loggedIn("admin", width);
+    await page.goto(`${baseUrl}/console/`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Home");
+    expect(await page.locator("section[aria-labelledby=recent] li").count()).toBeGreaterThan(0);
+    // The admin made the articles; those still in the lifecycle's first state are their drafts.
+    const drafts = await page.locator("section[aria-labelledby=drafts] li a").allInnerTexts();
+    expect(drafts).toEqual(expect.arrayContaining(["Hello", "Zebra crossing"]));
+    expect(drafts).not.toContain("Apple pie");
+    await page.locator("section[aria-labelledby=drafts]").getByRole("link", { name: /^All my drafts/ }).click();
+    expect(await titlesOf(page)).toEqual(expect.arrayContaining(["Hello", "Zebra crossing"]));
+    await page.goto(`${baseUrl}/console/`);
+    expect(await page.locator("section[aria-labelledby=home-folders]").innerText()).toContain("Reading");
+    await fitsWidth(page, width);
+    await context.close();
+  });
+
+  it("takes a French number typed with a comma, and says a refusal in French", async () => {
+    const login = `zoe${width}`;
+    if (!(await live.seed.store.accounts.byLogin(login))) await live.seed.platform.accounts.add({ login, password: `${login}-pw`, roles: ["admin"], locale: "fr" });
+    const { context, page } = await loggedIn(login, width);
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO/edit`);
+    await page.getByLabel("ar_score").fill("4,7");
+    await page.getByRole("button", { name: "Enregistrer" }).click();
+    expect(await status(page)).toBe("Enregistré.");
+    expect(await page.locator("section[aria-labelledby=fields]").innerText()).toContain("4,7");
+    await context.close();
+    const alice = await loggedIn("alice", width);
+    const refused = await alice.page.goto(`${baseUrl}/console/admin`);
+    expect(refused?.status()).toBe(403);
+    expect(await alice.page.getByRole("alert").textContent()).toBe("Cette page est réservée aux administrateurs.");
+    await alice.context.close();
+  });
+});

@@ -167,6 +167,7 @@ const EN = {
   viewNeedsTitle: "Give the view a name.",
   viewSaved: (title: string) => `The view "${title}" is saved.`,
   perPage: "Per page",
+  decimalSeparator: ".",
   refusal: (code: string) => ({
     ROUTES0131: "This page is for administrators only.",
     CRUD0201: "You may not view or change this element.",
@@ -370,6 +371,7 @@ const FR: ConsoleText = {
   viewNeedsTitle: "Donnez un nom à la vue.",
   viewSaved: (title) => `La vue « ${title} » est enregistrée.`,
   perPage: "Par page",
+  decimalSeparator: ",",
   refusal: (code) => ({
     ROUTES0131: "Cette page est réservée aux administrateurs.",
     CRUD0201: "Vous ne pouvez pas voir ou modifier cet élément.",

@@ -41,6 +41,10 @@ function oneValue(field: FieldDescription, value: AttributeValue, t: ConsoleText
   }
   if (field.type === "file" && typeof value.url === "string") return html`<a href="${value.url}" download>${value.displayValue}</a>`;
   if (field.type === "htmltext") return html`<div class="html">${raw(sanitizedHtml(String(value.value ?? value.displayValue)))}</div>`;
+  // Decimals in the person's way of writing them (the API's display value is the same for everyone).
+  if ((field.type === "double" || field.type === "money") && /^-?\d+\.\d+$/.test(String(value.displayValue))) {
+    return html`${String(value.displayValue).replace(".", t.decimalSeparator)}`;
+  }
   return html`${value.displayValue}`;
 }
 

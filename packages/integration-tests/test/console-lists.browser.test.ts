@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lifecyclePlatform } from "@lineage/core/testing";
@@ -281,5 +283,32 @@ describe.each([1280, 390])("the console's home page, and French, at %i px", (wid
     expect(refused?.status()).toBe(403);
     expect(await alice.page.getByRole("alert").textContent()).toBe("Cette page est réservée aux administrateurs.");
     await alice.context.close();
+  });
+});
+
+/** axe-core's script, run in the page (the console itself needs no script: this context allows one for the check only). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+describe.each([1280, 390])("the console's accessibility at %i px", (width) => {
+  it("has no serious or critical axe-core violation on its pages", async () => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/console/`);
+    await page.getByLabel("Login").fill("admin");
+    await page.getByLabel("Password").fill("admin-pw");
+    await page.getByRole("button", { name: "Log in" }).click();
+    const found: string[] = [];
+    for (const path of ["", "structures", "elements?structure=ARTICLE&f0=ar_category&o0=eq&v0=food", "elements/ART_HELLO", "elements/ART_HELLO/edit",
+      "elements/ART_HELLO/revisions", "elements/ART_HELLO/delete", "trash"]) {
+      await page.goto(`${baseUrl}/console/${path}`);
+      await page.addScriptTag({ content: AXE });
+      const violations = await page.evaluate(async () => {
+        const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
+        return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+      });
+      found.push(...violations.map((violation) => `/console/${path} ${violation}`));
+    }
+    expect(found).toEqual([]);
+    await context.close();
   });
 });

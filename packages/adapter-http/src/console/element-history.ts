@@ -55,7 +55,7 @@ export function changesSection(events: readonly ElementEvent[], structure: Reado
     };
     const transition = event.transition ? html` (${stateLabel(event.transition.from)} → ${stateLabel(event.transition.to)})` : "";
     return html`<li>${localDate(event.time, locale)} · ${t.eventType(event.type, event.actor)}${transition} · ${t.revision} ${event.revision}
-${changes.length === 0 ? "" : html`<div class="scroll"><table class="changes">
+${changes.length === 0 ? "" : html`<div class="scroll" tabindex="0" role="region" aria-label="${t.whatChanged}"><table class="changes">
 <thead><tr><th scope="col">${t.changeField}</th><th scope="col">${t.before}</th><th scope="col">${t.after}</th></tr></thead>
 <tbody>${changes.map(([id, change]) => {
     const field = fields.get(id);

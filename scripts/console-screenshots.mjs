@@ -13,8 +13,8 @@ import { CHROMIUM, ensureChromium } from "./ensure-chromium.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const OUT = join(ROOT, "docs", "console");
-// playwright-core is a development dependency of the HTTP adapter, whose browser tests use it too.
-const { chromium } = createRequire(join(ROOT, "packages", "adapter-http", "package.json"))("playwright-core");
+// playwright-core is a development dependency of the integration tests, whose browser tests use it too.
+const { chromium } = createRequire(join(ROOT, "packages", "integration-tests", "package.json"))("playwright-core");
 
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 
@@ -50,8 +50,10 @@ async function loggedIn(browser, url, login, viewport) {
 
 /** The pages shown, in the order docs/console.md lists them: a name, who looks, and how to get there. @type {{ name: string, login: string, go: (page: import("playwright-core").Page, url: string) => Promise<unknown> }[]} */
 const PAGES = [
-  { name: "structures", login: "admin", go: (page, url) => page.goto(`${url}/console/`) },
+  { name: "home", login: "admin", go: (page, url) => page.goto(`${url}/console/`) },
+  { name: "structures", login: "admin", go: (page, url) => page.goto(`${url}/console/structures`) },
   { name: "elements", login: "admin", go: (page, url) => page.goto(`${url}/console/elements?structure=ARTICLE&columns=ar_category&columns=ar_date`) },
+  { name: "elements-filtered", login: "admin", go: (page, url) => page.goto(`${url}/console/elements?structure=ARTICLE&f0=title&o0=contains&v0=a&f1=mdate&o1=gte&v1=2000-01-01`) },
   { name: "element", login: "admin", go: (page, url) => page.goto(`${url}/console/elements/ART_HELLO`) },
   { name: "element-fr", login: "alice", go: (page, url) => page.goto(`${url}/console/elements/ART_HELLO`) },
   { name: "transition", login: "admin", go: async (page, url) => {
@@ -62,6 +64,7 @@ const PAGES = [
   { name: "revisions", login: "admin", go: (page, url) => page.goto(`${url}/console/elements/ART_HELLO/revisions`) },
   { name: "edit", login: "admin", go: (page, url) => page.goto(`${url}/console/elements/ART_HELLO/edit`) },
   { name: "search", login: "admin", go: (page, url) => page.goto(`${url}/console/search?q=galaxy`) },
+  { name: "delete", login: "admin", go: (page, url) => page.goto(`${url}/console/elements/ART_HELLO/delete`) },
   { name: "trash", login: "admin", go: (page, url) => page.goto(`${url}/console/trash`) },
   { name: "dashboards", login: "admin", go: (page, url) => page.goto(`${url}/console/dashboards`) },
   { name: "admin", login: "admin", go: (page, url) => page.goto(`${url}/console/admin`) },

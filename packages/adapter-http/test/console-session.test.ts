@@ -13,8 +13,10 @@ describe("a console page", () => {
     counting.reset();
     const answer = await app.request("/console/elements/ART_HELLO", { headers: { cookie: `lineage-session=${secret}` } });
     expect(answer.status).toBe(200);
-    // The form token is the session's: in the delete form and the logout form.
-    expect((await answer.text()).match(new RegExp(`name="csrf" value="${session.csrfToken}"`, "g"))).toHaveLength(2);
+    // The form token is the session's: in the logout form; the delete link is there for a session only.
+    const text = await answer.text();
+    expect(text.match(new RegExp(`name="csrf" value="${session.csrfToken}"`, "g"))).toHaveLength(1);
+    expect(text).toContain(`href="/console/elements/${seed.hello.initid}/delete"`);
     expect(counting.calls.filter((call) => call === "sessions.byId")).toHaveLength(1);
   });
 });

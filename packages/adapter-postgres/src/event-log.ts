@@ -13,6 +13,12 @@ const AFTER = statement(
    where seq > $1 and seq <= $5 and ($2::text[] is null or type = any($2)) and ($3::text[] is null or structure = any($3))
    order by seq limit $4`,
 );
+// An element's events apart: its own index (initid, seq), not the log's order.
+const AFTER_OF_ELEMENTS = statement(
+  `select seq::float8, body from events
+   where initid = any($6::int[]) and seq > $1 and seq <= $5 and ($2::text[] is null or type = any($2)) and ($3::text[] is null or structure = any($3))
+   order by seq limit $4`,
+);
 const PRUNED = statement("select coalesce((select seq from events_pruned where id = 1), 0)::float8");
 const LAST = statement(
   "select greatest(coalesce((select max(seq) from events where seq <= $1), 0), coalesce((select seq from events_pruned where id = 1), 0))::float8",
@@ -39,10 +45,11 @@ export function createEventLog(sql: SqlClient, appended: () => void = () => {}, 
       return { seq: row![0] as number, ...event };
     },
     async after(seq, limit, filter: EventLogFilter = {}) {
-      const { types, structures } = filter;
-      if (types?.length === 0 || structures?.length === 0) return [];
+      const { types, structures, initids } = filter;
+      if (types?.length === 0 || structures?.length === 0 || initids?.length === 0) return [];
       const upTo = await horizon();
-      const rows = await sql.rows(AFTER, [seq, types ?? null, structures ?? null, Number.isFinite(limit) ? limit : null, upTo]);
+      const parameters = [seq, types ?? null, structures ?? null, Number.isFinite(limit) ? limit : null, upTo];
+      const rows = initids ? await sql.rows(AFTER_OF_ELEMENTS, [...parameters, initids]) : await sql.rows(AFTER, parameters);
       return rows.map(([n, body]): ElementEvent => ({ seq: n as number, ...(body as NewEvent) }));
     },
     async lastSeq() {

@@ -281,7 +281,7 @@ export const events = pgTable(
     structure: text("structure").notNull(),
     body: json("body").$type<NewEvent>().notNull(),
   },
-  (t) => [index("events_structure_idx").on(t.structure, t.seq)],
+  (t) => [index("events_structure_idx").on(t.structure, t.seq), index("events_initid_idx").on(t.initid, t.seq)],
 );
 
 /** Where pruning stopped: one row (absent until the first prune), the last seq it removed. */

@@ -23,14 +23,15 @@ export function createEventLog(client: Database, appended: () => void = () => {}
   const reads = new Map<string, Statement>();
 
   /** The statement reading after a seq for a filter of this shape (how many types and structures). */
-  function readStatement(types: number | undefined, structures: number | undefined): Statement {
-    const key = `${types ?? "-"}:${structures ?? "-"}`;
+  function readStatement(types: number | undefined, structures: number | undefined, initids: number | undefined): Statement {
+    const key = `${types ?? "-"}:${structures ?? "-"}:${initids ?? "-"}`;
     let statement = reads.get(key);
     if (!statement) {
       const list = (n: number) => Array.from({ length: n }, () => "?").join(",");
       const conditions = ["seq > ?"];
       if (types !== undefined) conditions.push(`type in (${list(types)})`);
       if (structures !== undefined) conditions.push(`structure in (${list(structures)})`);
+      if (initids !== undefined) conditions.push(`initid in (${list(initids)})`);
       statement = client.prepare(`select seq, body from events where ${conditions.join(" and ")} order by seq limit ?`);
       reads.set(key, statement);
     }
@@ -49,10 +50,10 @@ export function createEventLog(client: Database, appended: () => void = () => {}
       return { seq, ...event };
     },
     async after(seq, limit, filter: EventLogFilter = {}) {
-      const { types, structures } = filter;
-      if (types?.length === 0 || structures?.length === 0) return [];
-      const statement = readStatement(types?.length, structures?.length);
-      return statement.all(seq, ...(types ?? []), ...(structures ?? []), Math.min(limit, Number.MAX_SAFE_INTEGER)).map(parse);
+      const { types, structures, initids } = filter;
+      if (types?.length === 0 || structures?.length === 0 || initids?.length === 0) return [];
+      const statement = readStatement(types?.length, structures?.length, initids?.length);
+      return statement.all(seq, ...(types ?? []), ...(structures ?? []), ...(initids ?? []), Math.min(limit, Number.MAX_SAFE_INTEGER)).map(parse);
     },
     async lastSeq() {
       return last.get() as number;

@@ -18,7 +18,7 @@ export const events = sqliteTable(
     structure: text("structure").notNull(),
     body: text("body", { mode: "json" }).$type<NewEvent>().notNull(),
   },
-  (t) => [index("events_structure_idx").on(t.structure, t.seq)],
+  (t) => [index("events_structure_idx").on(t.structure, t.seq), index("events_initid_idx").on(t.initid, t.seq)],
 );
 
 /** Where pruning stopped: one row (absent until the first prune), the last seq it removed. */

@@ -75,6 +75,7 @@ async function serve(flags: ServeFlags, io: Io): Promise<number> {
     io.out(`${path}\n  ${formatImportReport(report).split("\n").join("\n  ")}`);
   });
   io.out(`Lineage is listening on ${running.url}`);
+  io.out(`The console: ${running.url}/console/`);
   let stopping = false;
   // SIGTERM or SIGINT: finish what is in flight, close the store, exit 0; a second signal stops at once.
   const stop = (signal: NodeJS.Signals) => {

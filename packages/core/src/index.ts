@@ -111,6 +111,7 @@ export {
 } from "./queries/element-filter.ts";
 export { CountParameterSchema, FilteredListQuerySchema, FilterParameterSchema, FilterSchema, FILTER_LIMITS, type FilterInput, type FilterConditionInput, type FilterGroupInput } from "./queries/filter.schema.ts";
 export { matchesFilter } from "./queries/filter-match.ts";
+export { filterOperatorsOf, readFilterInput } from "./queries/parse-filter.ts";
 export type { FilterOption } from "./queries/list-filter.ts";
 export type { SearchesFacade, SavedSearchResults } from "./queries/searches-facade.ts";
 export type { FolderContent, FolderMembership, MembershipOptions } from "./queries/folders.ts";

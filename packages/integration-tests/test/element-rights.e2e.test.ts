@@ -72,9 +72,9 @@ async function linkTarget(as: [string, string]): Promise<{ displayValue: string;
   return answer.json.data.document.attributes.l_note;
 }
 
-/** The alive count the console's home page shows for a structure. */
+/** The alive count the console's structures page shows for a structure. */
 async function consoleCount(structure: string, as: [string, string]): Promise<number | undefined> {
-  const answer = await fetch(`${live.url}/console/`, { headers: { authorization: live.api.basic(...as) } });
+  const answer = await fetch(`${live.url}/console/structures`, { headers: { authorization: live.api.basic(...as) } });
   expect(answer.status).toBe(200);
   const row = new RegExp(`<code>${structure}</code></td><td class="number">(\\d+)</td>`).exec(await answer.text());
   return row ? Number(row[1]) : undefined;

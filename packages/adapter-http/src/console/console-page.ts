@@ -54,6 +54,27 @@ tr.differs th,tr.differs td{background:#fff4d6}
 .secret input{font-family:monospace;max-width:100%}
 .guard{color:#8a1c1c}
 .html{overflow-wrap:anywhere}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.with-panel{display:flex;flex-wrap:wrap;gap:1rem 2rem;align-items:flex-start}
+.list-main{flex:1 1 36rem;min-width:0}
+.panel{flex:0 1 18rem;background:#fff;border:1px solid #ddd;border-radius:4px;padding:0 1rem;min-width:0}
+.panel h2{font-size:1.1rem}
+.filter-bar fieldset{display:flex;flex-direction:column;gap:.4rem}
+.filter-row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:0}
+.filter-part{display:flex;flex-direction:column;font-size:.9em;min-width:0}
+.filter-part select,.filter-part input{max-width:100%}
+fieldset.filter-part{border:0;padding:0;margin:0}
+.bulk{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}
+.bulk select{max-width:100%}
+.total{font-weight:600;margin:.5rem 0}
+ul.pages{display:flex;gap:.5rem;align-items:center}
+ul.pages a[aria-current=page]{font-weight:700;text-decoration:none;border:2px solid #1f3b57;padding:0 .4rem;border-radius:3px}
+label.choice{display:inline-block;margin-right:.8rem}
+button.danger{background:#b3261e;color:#fff;border:1px solid #8a1c1c;border-radius:3px}
+.flash form{margin-left:.5rem}
+.home{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:0 2rem}
+ul.short li{margin:.4rem 0}
+ul.short .hint{display:block}
 @media (max-width:40rem){header form{margin-left:0}main{padding:.5rem}}
 `;
 
@@ -63,7 +84,7 @@ export interface ConsolePageOptions {
   /** The session's form token, for the logout button; none when the request carries no session. */
   readonly logoutCsrf: string | undefined;
   /** The navigation entry of this page. */
-  readonly current?: "structures" | "elements" | "trash" | "search" | "dashboards" | "admin";
+  readonly current?: "home" | "structures" | "elements" | "trash" | "search" | "dashboards" | "admin";
 }
 
 /** A whole page of the console: navigation, the person, and `body` as its main content. */
@@ -85,7 +106,8 @@ export function consolePage(options: ConsolePageOptions, body: Fragment): Fragme
 <header>
 <strong>Lineage</strong>
 <nav aria-label="${t.console}"><ul>
-${entry("structures", "/console/", t.structures)}
+${entry("home", "/console/", t.home)}
+${entry("structures", "/console/structures", t.structures)}
 ${entry("elements", "/console/elements", t.allElements)}
 ${entry("trash", "/console/trash", t.trash)}
 ${entry("search", "/console/search", t.search)}

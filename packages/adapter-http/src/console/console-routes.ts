@@ -13,16 +13,20 @@ import { bodyLimit } from "../body-limit.ts";
 import { adminPage, createTokenPage, reindexPage, revokeTokenPage } from "./admin-page.ts";
 import { dashboardsPage } from "./dashboards-page.ts";
 import { editForm, enumeratesOf, postedFormValues, postedValues, refusalOf, storedFormValues, withColumnCounts } from "./edit-form.ts";
-import { elementFields } from "./element-fields.ts";
+import { elementPage, trashedElementPage } from "./element-page.ts";
 import { checkFormToken } from "./form-token.ts";
-import { lifecycleSection, transitionPage } from "./lifecycle-page.ts";
+import { transitionPage } from "./lifecycle-page.ts";
 import { listPage, type ListKind } from "./list-page.ts";
 import { MAX_CONSOLE_UPLOAD, postedForm } from "./posted-form.ts";
 import { revisionsPage } from "./revisions-page.ts";
 import { searchPage } from "./search-page.ts";
+import { runBulk } from "./bulk-actions.ts";
+import { homePage } from "./home-page.ts";
+import { flashMessage, setFlash, takeFlash, type Flash } from "./flash.ts";
+import { openView, saveView } from "./saved-views.ts";
 
 /** What a page handler answers: the page, its status when not 200, or a redirection after a change. */
-type PageAnswer = { title: string; body: Fragment; current?: ConsolePageOptions["current"]; status?: number } | { redirect: string };
+type PageAnswer = { title: string; body: Fragment; current?: ConsolePageOptions["current"]; status?: number } | { redirect: string; flash?: Flash | undefined };
 
 /** Makes a page for the person; `csrf` is their session's form token, which every form that changes something carries. */
 type PageMaker = (principal: Principal, t: ConsoleText, csrf: string | undefined) => Promise<PageAnswer>;
@@ -36,11 +40,15 @@ function consoleHandler(auth: HttpAuth, make: (c: Context<HttpEnv>) => PageMaker
     const options = { principal, logoutCsrf: csrf };
     try {
       const page = await make(c)(principal, t, csrf);
-      if ("redirect" in page) return c.redirect(page.redirect, 303);
-      return c.html(await consolePage({ ...options, ...page }, page.body), (page.status ?? 200) as 200, CONSOLE_HEADERS);
+      if ("redirect" in page) {
+        if (page.flash) setFlash(c, page.flash);
+        return c.redirect(page.redirect, 303);
+      }
+      const flash = flashMessage(takeFlash(c), csrf, t);
+      return c.html(await consolePage({ ...options, ...page }, html`${flash}${page.body}`), (page.status ?? 200) as 200, CONSOLE_HEADERS);
     } catch (error) {
       if (!isLineageError(error)) throw error;
-      const body = html`<p role="alert" class="alert">${error.userMessage ?? error.message}</p><p><a href="/console/">${t.back}</a></p>`;
+      const body = html`<p role="alert" class="alert">${t.refusal(error.code) ?? error.userMessage ?? error.message}</p><p><a href="/console/">${t.back}</a></p>`;
       return c.html(await consolePage({ ...options, title: t.error }, body), error.status as 400, CONSOLE_HEADERS);
     }
   };
@@ -55,7 +63,8 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
   app.use("/console/*", pageAuthentication(auth));
   app.use("/console", pageAuthentication(auth));
 
-  app.get("/console", describedRoute(DESCRIBED.structures, consoleHandler(auth, () => async (principal, t) => {
+  app.get("/console", describedRoute(DESCRIBED.home, consoleHandler(auth, () => (principal, t) => homePage(platform, principal, t))));
+  app.get("/console/structures", describedRoute(DESCRIBED.structures, consoleHandler(auth, () => async (principal, t) => {
     const structures = await platform.structures.list(principal);
     const body = structures.length === 0 ? html`<p>${t.noStructures}</p>` : html`<div class="scroll"><table>
 <thead><tr><th scope="col">${t.structure}</th><th scope="col">${t.name}</th><th scope="col">${t.elements}</th><th scope="col">${t.inTrash}</th></tr></thead>
@@ -70,37 +79,7 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
   app.get("/console/elements", describedRoute(DESCRIBED.elements, list("elements")));
   app.get("/console/trash", describedRoute(DESCRIBED.trash, list("trash")));
 
-  app.get("/console/elements/:docid", describedRoute(DESCRIBED.element, consoleHandler(auth, (c) => async (principal, t, csrf) => {
-    const ref = c.req.param("docid") ?? "";
-    const reading = await platform.elements.read(principal, ref, { fields: "document.properties.all,document.attributes" });
-    const { properties = {}, attributes = {} } = reading.data.document as { properties?: Record<string, unknown>; attributes?: Record<string, RenderedValue> };
-    const structureName = String(properties.fromname ?? "");
-    const described = await platform.structures.read(principal, structureName, { fields: "family.structure" });
-    const fields = (described.data.family?.structure ?? {}) as Record<string, FieldDescription>;
-    const history = await platform.revisions.history(principal, ref);
-    const permissions = (await platform.elements.permissions(principal, reading.revision));
-    const initid = reading.revision.initid;
-    const actions = html`<div class="actions">
-${csrf && permissions.has("edit") ? html`<a href="/console/elements/${initid}/edit">${t.edit}</a>` : ""}
-<a href="/console/elements/${initid}/revisions">${t.revisions}</a>
-${csrf && permissions.has("delete") ? html`<form method="post" action="/console/elements/${initid}/delete" class="inline"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">${t.delete}</button></form>` : ""}
-</div>`;
-    const state = properties.state as { displayValue?: string; color?: string } | undefined;
-    const body = html`${actions}<section aria-labelledby="properties"><h2 id="properties">${t.properties}</h2>
-<dl>
-<dt>${t.structure}</dt><dd><a href="/console/elements?structure=${encodeURIComponent(structureName)}">${String(properties.fromtitle ?? structureName)}</a></dd>
-${state?.displayValue ? html`<dt>${t.state}</dt><dd><span class="state" style="background:${safeColor(state.color)}"></span>${state.displayValue}</dd>` : ""}
-<dt>${t.revision}</dt><dd>${String(properties.revision ?? "")}</dd>
-<dt>${t.created}</dt><dd>${String(properties.cdate ?? "")}</dd>
-<dt>${t.modified}</dt><dd>${String(properties.mdate ?? "")}</dd>
-</dl></section>
-${lifecycleSection(platform, principal, initid, csrf, t)}
-<section aria-labelledby="fields"><h2 id="fields">${t.fields}</h2>${elementFields(fields, attributes, t)}</section>
-<section aria-labelledby="history"><h2 id="history">${t.history}</h2>
-<ol class="timeline">${history.history.flatMap((revision) => revision.messages.map((message) => html`<li>
-<time datetime="${message.date}">${message.date.slice(0, 16).replace("T", " ")}</time> · ${message.uname} · ${t.revision} ${revision.properties.revision}<br>${message.comment}</li>`))}</ol></section>`;
-    return { title: String(properties.title ?? ref), body };
-  })));
+  app.get("/console/elements/:docid", describedRoute(DESCRIBED.element, consoleHandler(auth, (c) => (principal, t, csrf) => elementPage(c, platform, principal, t, csrf))));
 
   /** The structure's fields as the person sees them, and the enumerates its editable fields choose from. */
   const formContext = async (principal: Principal, structureName: string) => {
@@ -139,10 +118,10 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
     const form = await postedForm(c);
     checkFormToken(csrf, form.one("csrf"), t);
-    const values = postedValues(structure, form);
+    const values = postedValues(structure, form, principal.account.locale);
     try {
       await platform.elements.update(principal, ref, { values, ifMatch: form.one("etag") });
-      return { redirect: `/console/elements/${reading.revision.initid}` };
+      return { redirect: `/console/elements/${reading.revision.initid}`, flash: { message: t.saved } };
     } catch (error) {
       // What the person typed stays in the form (files must be chosen again); the new ETag makes the next save theirs to decide.
       return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: { ...stored, ...postedFormValues(structure, form) }, refusal }, t), title);
@@ -161,10 +140,10 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
     const form = await postedForm(c);
     checkFormToken(csrf, form.one("csrf"), t);
-    const values = postedValues(structure, form);
+    const values = postedValues(structure, form, principal.account.locale);
     try {
       const created = await platform.elements.createByApi(principal, family, { values });
-      return { redirect: `/console/elements/${created.revision.initid}` };
+      return { redirect: `/console/elements/${created.revision.initid}`, flash: { message: t.created_(created.revision.title) } };
     } catch (error) {
       return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: postedFormValues(structure, form), refusal }, t), title);
     }
@@ -175,16 +154,34 @@ ${lifecycleSection(platform, principal, initid, csrf, t)}
   app.get("/console/elements/:docid/edit", describedRoute(DESCRIBED.editForm, consoleHandler(auth, editPage)));
   app.post("/console/elements/:docid/edit", bodyLimit(UPLOAD_LIMIT), describedRoute(DESCRIBED.edit, consoleHandler(auth, editPage)));
 
+  // Delete asks first (a page of its own: no script needed); the message after it offers to undo.
+  app.get("/console/elements/:docid/delete", describedRoute(DESCRIBED.deleteForm, consoleHandler(auth, (c) => async (principal, t, csrf) => {
+    const reading = await platform.elements.read(principal, c.req.param("docid") ?? "", { fields: "document.properties.title" });
+    const initid = reading.revision.initid;
+    const title = t.deleteTitle(reading.revision.title);
+    if (!csrf) return { title, body: html`<p role="alert" class="alert">${t.needSession}</p>` };
+    return {
+      title, body: html`<p>${t.deleteQuestion}</p><form method="post" action="/console/elements/${initid}/delete" class="actions">
+<input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="danger">${t.moveToTrash}</button> <a href="/console/elements/${initid}">${t.cancel}</a></form>`,
+    };
+  })));
   app.post("/console/elements/:docid/delete", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.delete, consoleHandler(auth, (c) => async (principal, t, csrf) => {
     checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
-    await platform.elements.delete(principal, c.req.param("docid") ?? "");
-    return { redirect: "/console/trash" };
+    const deleted = await platform.elements.delete(principal, c.req.param("docid") ?? "");
+    return {
+      redirect: `/console/elements?structure=${encodeURIComponent(deleted.revision.structure)}`,
+      flash: { message: t.movedToTrash(deleted.revision.title), undo: deleted.revision.initid },
+    };
   })));
   app.post("/console/trash/:docid/restore", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.restore, consoleHandler(auth, (c) => async (principal, t, csrf) => {
     checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
     const restored = await platform.trash.restore(principal, c.req.param("docid") ?? "", { document: { properties: { status: "alive" } } });
-    return { redirect: `/console/elements/${restored.revision.initid}` };
+    return { redirect: `/console/elements/${restored.revision.initid}`, flash: { message: t.restored(restored.revision.title) } };
   })));
+  app.get("/console/trash/:docid", describedRoute(DESCRIBED.trashElement, consoleHandler(auth, (c) => (principal, t, csrf) => trashedElementPage(c, platform, principal, t, csrf))));
+  app.post("/console/bulk", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.bulk, consoleHandler(auth, (c) => (principal, t, csrf) => runBulk(c, platform, principal, t, csrf))));
+  app.post("/console/views", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.saveView, consoleHandler(auth, (c) => (principal, t, csrf) => saveView(c, platform, principal, t, csrf))));
+  app.get("/console/views/:view", describedRoute(DESCRIBED.view, consoleHandler(auth, (c) => (principal) => openView(c, platform, principal))));
 
   app.get("/console/search", describedRoute(DESCRIBED.search, consoleHandler(auth, (c) => (principal, t) => searchPage(c, platform, principal, t))));
 
@@ -208,11 +205,6 @@ const FORM_LIMIT = 256 * 1024;
 /** Forms that may carry a file: the file and the rest of the form. */
 const UPLOAD_LIMIT = MAX_CONSOLE_UPLOAD + FORM_LIMIT;
 
-/** A state's colour as the lifecycle gives it, only when it is one (it goes into a style attribute). */
-function safeColor(color: string | undefined): string {
-  return color && /^#[0-9A-Fa-f]{3,8}$/.test(color) ? color : "transparent";
-}
-
 const page = (description: string) => ({ contentType: "text/html", description });
 const REFUSED = [
   { status: 302, contentType: null, description: "No session: redirect to the login form, then back" },
@@ -232,7 +224,26 @@ const ELEMENT_FORM = (fields: v.ObjectEntries) => {
 const TOO_LARGE = { status: 413, ...page("A file over the upload limit (API0102): the page with the message; a body over the form's limit is refused before the page (API0010)") };
 const ADMIN_REFUSED = REFUSED.map((answer) => (answer.status === 403 ? { status: 403, ...page("Not an administrator (ROUTES0131), or a form without the session's form token: the page with the message") } : answer));
 const DESCRIBED: Record<"structures" | "elements" | "trash" | "element" | "search" | "editForm" | "edit" | "createForm" | "create" | "delete" | "restore"
-  | "transitionForm" | "transition" | "revisions" | "dashboards" | "admin" | "createToken" | "revokeToken" | "reindex", RouteDescription> = {
+  | "transitionForm" | "transition" | "revisions" | "dashboards" | "admin" | "createToken" | "revokeToken" | "reindex"
+  | "deleteForm" | "trashElement" | "bulk" | "saveView" | "view" | "home", RouteDescription> = {
+  home: { tag: "Console", summary: "The console's home: recent changes, the person's drafts, saved views and folders", authenticated: false, response: page("The page"), otherResponses: REFUSED },
+  deleteForm: { tag: "Console", summary: "The console: the question before an element goes to the trash", authenticated: false, response: page("The page"), otherResponses: REFUSED },
+  trashElement: { tag: "Console", summary: "The console: an element in the trash, read-only, with its restore button", authenticated: false, response: page("The page"), otherResponses: REFUSED },
+  bulk: { tag: "Console", summary: "The console: an action on the rows selected in a list (trash, folder, transition)", authenticated: false,
+    body: FORM_POST({
+      action: v.pipe(v.string(), v.description("`trash`, `folder:FOLDER`, `unfolder:FOLDER` or `transition:ID`")),
+      ids: v.pipe(v.string(), v.description("An element's initid (repeated, at most 100)")),
+      return: v.optional(v.pipe(v.string(), v.description("The console page to go back to"))),
+    }),
+    response: { status: 303, contentType: null, description: "Done: back to the list, with a message naming what was refused" }, otherResponses: REFUSED },
+  saveView: { tag: "Console", summary: "The console: save a list as a view (a REPORT of the person's)", authenticated: false,
+    body: FORM_POST({
+      title: v.string(), structure: v.optional(v.string()), filter: v.optional(v.pipe(v.string(), v.description("The API's `filter` (JSON)"))),
+      orderBy: v.optional(v.string()), columns: v.optional(v.pipe(v.string(), v.description("A column (repeated)"))), size: v.optional(v.string()),
+    }),
+    response: { status: 303, contentType: null, description: "Saved: to the view" }, otherResponses: REFUSED },
+  view: { tag: "Console", summary: "The console: open a saved view or search, as the list page it describes", authenticated: false,
+    response: { status: 303, contentType: null, description: "To the list page of the view" }, otherResponses: REFUSED },
   transitionForm: { tag: "Console", summary: "The console: the form of a transition, with its parameters and a comment", authenticated: false,
     response: page("The form"), otherResponses: REFUSED },
   transition: { tag: "Console", summary: "The console: run a transition from its form", authenticated: false,
@@ -281,6 +292,12 @@ const DESCRIBED: Record<"structures" | "elements" | "trash" | "element" | "searc
       orderBy: v.optional(v.pipe(v.string(), v.description("`key:asc` or `key:desc`, as the API's lists take it"))),
       offset: v.optional(v.pipe(v.string(), v.description("How many elements to skip"))),
       columns: v.optional(v.pipe(v.string(), v.description("A field to show as a column (repeated); with `structure` only"))),
+      folder: v.optional(v.pipe(v.string(), v.description("A folder: its content only"))),
+      q: v.optional(v.pipe(v.string(), v.description("Words the titles contain"))),
+      filter: v.optional(v.pipe(v.string(), v.description("The API's `filter` (JSON), and-ed with the rest"))),
+      size: v.optional(v.pipe(v.string(), v.description("Page size: 10, 25, 50 or 100"))),
+      f0: v.optional(v.pipe(v.string(), v.description("A filter row's field (f0 to f7), with its operator o0 and value v0 (repeated for `in`)"))),
+      view: v.optional(v.pipe(v.string(), v.description("The saved view the list was opened from"))),
     }),
     response: page("The page"), otherResponses: REFUSED },
   trash: { tag: "Console", summary: "The console: the elements in the trash, sorted and paged", authenticated: false,

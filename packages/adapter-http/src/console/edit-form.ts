@@ -100,8 +100,14 @@ export function postedFormValues(structure: Readonly<Record<string, FieldDescrip
   const shown: Record<string, FormValue> = {};
   for (const field of editableFields(structure)) {
     const kind = editKind(field);
-    if (kind === "array") for (const column of columnsOf(field)) shown[column.id] = form.all(`f_${column.id}`);
-    else if (kind === "enums" || kind === "list") shown[field.id] = form.all(`f_${field.id}`);
+    if (kind === "array") {
+      // The blank row sent with the form is no row: the form shown again adds its own.
+      const columns = columnsOf(field).map((column) => ({ column, cells: form.all(`f_${column.id}`) }));
+      const rows = Math.max(0, ...columns.map(({ cells }) => cells.length));
+      const kept = Array.from({ length: rows }, (_, row) => row).filter((row) => columns.some(({ cells }) => (cells[row] ?? "") !== ""));
+      for (const { column, cells } of columns) shown[column.id] = kept.map((row) => cells[row] ?? "");
+    } else if (kind === "enums") shown[field.id] = form.all(`f_${field.id}`);
+    else if (kind === "list") shown[field.id] = form.all(`f_${field.id}`).filter((value) => value !== "");
     else if (kind !== "file" && field.type !== "password") shown[field.id] = form.one(`f_${field.id}`) ?? "";
   }
   return shown;
@@ -110,8 +116,18 @@ export function postedFormValues(structure: Readonly<Record<string, FieldDescrip
 /** Times to the second, as stored: a browser may send `HH:MM`. */
 const withSeconds = (field: FieldDescription, value: string) => (field.type === "timestamp" && /T\d{2}:\d{2}$/.test(value) ? `${value}:00` : value);
 
-/** The values a posted form gives its editable fields, as the element use cases take them. */
-export function postedValues(structure: Readonly<Record<string, FieldDescription>>, form: PostedForm): Record<string, unknown> {
+/**
+ * A number as a person of the locale types it: in French, a decimal comma ("4,7") and spaces
+ * between thousands; the value is then sent as the API takes it ("4.7"). Anything else as typed.
+ */
+export function localNumber(field: FieldDescription, value: string, locale: string | undefined): string {
+  if (!locale?.toLowerCase().startsWith("fr") || !["double", "money", "int"].includes(field.type)) return value;
+  const compact = value.trim().replace(/[\s\u00a0\u202f]/g, "");
+  return /^[-+]?\d+(,\d+)?$/.test(compact) ? compact.replace(",", ".") : value;
+}
+
+/** The values a posted form gives its editable fields, as the element use cases take them (numbers read in the person's locale). */
+export function postedValues(structure: Readonly<Record<string, FieldDescription>>, form: PostedForm, locale?: string): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of editableFields(structure)) {
     const name = `f_${field.id}`;
@@ -122,19 +138,19 @@ export function postedValues(structure: Readonly<Record<string, FieldDescription
         break;
       }
       case "enums": values[field.id] = form.all(name); break;
-      case "list": values[field.id] = form.all(name).filter((value) => value !== "").map((value) => withSeconds(field, value)); break;
+      case "list": values[field.id] = form.all(name).filter((value) => value !== "").map((value) => localNumber(field, withSeconds(field, value), locale)); break;
       case "array": {
         // Rows left wholly empty (the blank row to add one) are no rows.
         const columns = columnsOf(field).map((column) => ({ column, cells: form.all(`f_${column.id}`) }));
         const rows = Math.max(0, ...columns.map(({ cells }) => cells.length));
         const kept = Array.from({ length: rows }, (_, row) => row).filter((row) => columns.some(({ cells }) => (cells[row] ?? "") !== ""));
-        for (const { column, cells } of columns) values[column.id] = kept.map((row) => withSeconds(column, cells[row] ?? ""));
+        for (const { column, cells } of columns) values[column.id] = kept.map((row) => localNumber(column, withSeconds(column, cells[row] ?? ""), locale));
         break;
       }
       default: {
         const given = form.one(name);
         if (given === undefined || (field.type === "password" && given === "")) break;
-        values[field.id] = withSeconds(field, given);
+        values[field.id] = localNumber(field, withSeconds(field, given), locale);
       }
     }
   }
@@ -184,7 +200,7 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
   const error = refused ? html` aria-invalid="true" aria-describedby="${id}-error"` : "";
   const required = field.needed ? html` required aria-required="true"` : "";
   const mark = field.needed ? html` <span aria-hidden="true">*</span>` : "";
-  const message = refused ? html`<p id="${id}-error" role="alert" class="alert">${context.refusal?.message}</p>` : "";
+  const message = refused ? html`<p id="${id}-error" class="alert">${withLabel(context.refusal?.message ?? "", context.refusal?.field, field)}</p>` : "";
   const value = context.values[field.id];
   switch (editKind(field)) {
     case "enums": {
@@ -193,7 +209,7 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
     }
     case "list": {
       const items = [...(Array.isArray(value) ? value : []), ""];
-      return html`<fieldset${error}><legend>${field.label}${mark}</legend>${items.map((item, i) =>
+      return html`<fieldset id="${id}" tabindex="-1"${error}><legend>${field.label}${mark}</legend>${items.map((item, i) =>
         simpleInput(field, html`name="${id}" aria-label="${field.label} ${i + 1}"`, item, context))}</fieldset>${message}`;
     }
     case "array": {
@@ -202,7 +218,7 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
         const cells = context.values[column.id];
         return simpleInput(column, html`name="f_${column.id}" aria-label="${column.label} ${row + 1}"`, (Array.isArray(cells) ? cells[row] : undefined) ?? "", context);
       };
-      return html`<fieldset${error}><legend>${field.label}${mark}</legend><div class="scroll"><table>
+      return html`<fieldset id="${id}" tabindex="-1"${error}><legend>${field.label}${mark}</legend><div class="scroll"><table>
 <thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
 <tbody>${Array.from({ length: rows }, (_, row) => html`<tr>${columns.map((column) => html`<td>${cell(column, row)}</td>`)}</tr>`)}</tbody>
 </table></div></fieldset>${message}`;
@@ -222,6 +238,27 @@ export interface EditFormState extends ControlContext {
   readonly submit: string;
 }
 
+/**
+ * The refusal at the top of the form: a field's, as a link to its input named by its label (the
+ * message stays at the field too); the form's own, as it is.
+ */
+export function errorSummary(structure: Readonly<Record<string, FieldDescription>>, refusal: { field?: string; message: string }, known: ReadonlySet<string>, t: ConsoleText): Fragment {
+  if (!refusal.field || !known.has(refusal.field)) return html`<p role="alert" class="alert">${refusal.message}</p>`;
+  const all = Object.values(structure).flatMap((field) => [field, ...columnsOf(field)]);
+  const field = all.find((candidate) => candidate.id === refusal.field);
+  const owner = Object.values(structure).find((candidate) => columnsOf(candidate).some((column) => column.id === refusal.field));
+  // A column's inputs have no id of their own: the link goes to its array's group.
+  const target = owner ? `f_${owner.id}` : `f_${refusal.field}`;
+  return html`<div role="alert" class="alert summary"><p>${t.refusedSummary}</p>
+<ul><li><a href="#${target}">${field?.label ?? refusal.field}</a>: ${withLabel(refusal.message, refusal.field, field)}</li></ul></div>`;
+}
+
+/** A refusal's message naming its field by the label the person reads rather than its id. */
+function withLabel(message: string, id: string | undefined, field: FieldDescription | undefined): string {
+  const label = id === undefined ? undefined : field?.id === id ? field.label : Object.values(field?.content ?? {}).find((column) => column.id === id)?.label;
+  return id && label ? message.split(id).join(label) : message;
+}
+
 /** The edit form: one labelled control per editable field, read-only fields as text, the refusal at its field. */
 export function editForm(structure: Readonly<Record<string, FieldDescription>>, state: EditFormState, t: ConsoleText): Fragment {
   const fields = Object.values(structure).filter((field) => field.visibility !== "H").sort((a, b) => a.logicalOrder - b.logicalOrder);
@@ -231,7 +268,7 @@ export function editForm(structure: Readonly<Record<string, FieldDescription>>, 
   const known = new Set(editable.flatMap((field) => [field.id, ...columnsOf(field).map((column) => column.id)]));
   const multipart = editable.some((field) => editKind(field) === "file");
   return html`<form method="post" action="${state.action}"${multipart ? html` enctype="multipart/form-data"` : ""} novalidate>
-${refusal && (!refusal.field || !known.has(refusal.field)) ? html`<p role="alert" class="alert">${refusal.message}</p>` : ""}
+${refusal ? errorSummary(structure, refusal, known, t) : ""}
 <input type="hidden" name="csrf" value="${state.csrf}">
 <input type="hidden" name="etag" value="${state.etag}">
 ${fields.map((field) => html`<div class="field">

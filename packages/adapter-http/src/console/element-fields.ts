@@ -24,6 +24,14 @@ export function sanitizedHtml(source: string): string {
   });
 }
 
+/** A property's instant (ISO, UTC) as the person reads dates, to the minute, in a `<time>`; what is no instant as it is. */
+export function localDate(iso: string, locale: string): Fragment {
+  const instant = new Date(iso);
+  if (!iso || Number.isNaN(instant.getTime())) return html`${iso}`;
+  const format = new Intl.DateTimeFormat(locale.toLowerCase().startsWith("fr") ? "fr-FR" : "en-US", { dateStyle: "short", timeStyle: "short", timeZone: "UTC" });
+  return html`<time datetime="${iso}">${format.format(instant)}</time>`;
+}
+
 /** One value: a link to a docid's target, a thumbnail of an image, a download of a file, else its display text. */
 function oneValue(field: FieldDescription, value: AttributeValue, t: ConsoleText): Fragment {
   if (value.displayValue === null || value.displayValue === "") return html`<span aria-label="${t.noValue}">${t.noValue}</span>`;
@@ -33,6 +41,10 @@ function oneValue(field: FieldDescription, value: AttributeValue, t: ConsoleText
   }
   if (field.type === "file" && typeof value.url === "string") return html`<a href="${value.url}" download>${value.displayValue}</a>`;
   if (field.type === "htmltext") return html`<div class="html">${raw(sanitizedHtml(String(value.value ?? value.displayValue)))}</div>`;
+  // Decimals in the person's way of writing them (the API's display value is the same for everyone).
+  if ((field.type === "double" || field.type === "money") && /^-?\d+\.\d+$/.test(String(value.displayValue))) {
+    return html`${String(value.displayValue).replace(".", t.decimalSeparator)}`;
+  }
   return html`${value.displayValue}`;
 }
 

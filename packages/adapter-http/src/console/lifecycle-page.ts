@@ -5,7 +5,7 @@ import type { HttpEnv } from "../http-env.ts";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { checkFormToken } from "./form-token.ts";
-import { fieldControl, postedFormValues, postedValues, type FormValue } from "./edit-form.ts";
+import { errorSummary, fieldControl, postedFormValues, postedValues, type FormValue } from "./edit-form.ts";
 import { postedForm } from "./posted-form.ts";
 
 /*
@@ -76,7 +76,7 @@ export async function transitionPage(c: Context<HttpEnv>, platform: Platform, pr
   const title = t.runTransition(transition.label, reading.revision.title);
   const form = (values: Record<string, FormValue>, comment: string, refusal?: { field?: string; message: string }) => html`<p>${t.fromTo(transition.beginState.displayValue, transition.endState.displayValue)}</p>
 <form method="post" action="/console/elements/${initid}/transitions/${encodeURIComponent(id)}" novalidate>
-${refusal && !refusal.field ? html`<p role="alert" class="alert">${refusal.message}</p>` : ""}
+${refusal ? errorSummary(fields, refusal, new Set(Object.keys(fields)), t) : ""}
 <input type="hidden" name="csrf" value="${csrf ?? ""}">
 ${Object.values(fields).map((field) => html`<div class="field">${fieldControl(field, { values, enumerates, locale: principal.account.locale, refusal })}</div>`)}
 <div class="field"><label for="comment">${t.comment}${transition.askComment ? "" : html` <span class="hint">(${t.optional})</span>`}</label>
@@ -96,12 +96,12 @@ ${Object.values(fields).map((field) => html`<div class="field">${fieldControl(fi
   const posted = await postedForm(c);
   checkFormToken(csrf, posted.one("csrf"), t);
   const comment = posted.one("comment") ?? "";
-  const parameters = postedValues(fields, posted);
+  const parameters = postedValues(fields, posted, principal.account.locale);
   // An optional parameter left empty is not given at all, as a client of the API would leave it out.
   for (const [key, value] of Object.entries(parameters)) if (value === "" || (Array.isArray(value) && value.length === 0)) delete parameters[key];
   try {
-    await platform.lifecycle.runTransition(principal, ref, id, { comment: comment === "" ? undefined : comment, parameters });
-    return { redirect: `/console/elements/${initid}` };
+    const ran = await platform.lifecycle.runTransition(principal, ref, id, { comment: comment === "" ? undefined : comment, parameters });
+    return { redirect: `/console/elements/${initid}`, flash: { message: t.transitionDone(transition.label, ran.data.state.label) } };
   } catch (error) {
     if (!isLineageError(error) || error.status >= 500 || error.status === 404) throw error;
     const field = refusedParameter(error);

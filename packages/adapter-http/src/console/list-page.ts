@@ -1,15 +1,19 @@
-import type { DocumentView, FieldDescription, Platform, Principal, RenderedValue } from "@lineage/core";
+import { isLineageError, LineageError, readFilterInput, type DocumentView, type FieldDescription, type FilterInput, type Platform, type Principal, type RenderedValue } from "@lineage/core";
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
+import { bulkForm, rowCheckbox } from "./bulk-actions.ts";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
-import { fieldValue } from "./element-fields.ts";
+import { fieldValue, localDate } from "./element-fields.ts";
+import { filterBar, filterRows, filterTargets, rowConditions, rowsOfFilter, type FilterRow } from "./filter-bar.ts";
+import { collectionsPanel } from "./collections-panel.ts";
+import { listHref, PAGE_SIZES, type ListKind, type ListParameters } from "./list-href.ts";
+import { saveViewForm } from "./saved-views.ts";
 
-/** Which list a page shows: the elements alive (all, or of one structure), or the trash. */
-export type ListKind = "elements" | "trash";
+export type { ListKind } from "./list-href.ts";
 
-/** Elements per page. */
+/** Elements per page by default. */
 const PAGE = 25;
 
 interface Column {
@@ -19,45 +23,85 @@ interface Column {
   readonly cell: (document: DocumentView) => Fragment;
 }
 
-/** Where a list page with these parameters is. */
-function listHref(kind: ListKind, parameters: Readonly<Record<string, string | readonly string[] | undefined>>): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(parameters)) {
-    for (const item of typeof value === "string" ? [value] : value ?? []) if (item !== "") query.append(name, item);
-  }
-  const text = query.toString();
-  return `/console/${kind}${text ? `?${text}` : ""}`;
+/** The rows' query variables (`f0`, `o0`, `v0`...), for links that keep the filter. */
+function rowParameters(rows: readonly FilterRow[]): Record<string, string | readonly string[]> {
+  return Object.fromEntries(rows.flatMap((row, i) => [[`f${i}`, row.field], [`o${i}`, row.operator], [`v${i}`, row.values]]));
 }
 
-/** A list of elements as a sortable, paged table, with the fields the person chose as columns (in one structure's list). */
+/** The filter a list page applies: its rows, its search box (title contains) and a stored filter the rows cannot show, joined by `and`. */
+export function pageFilter(rows: readonly FilterRow[], search: string, kept: FilterInput | undefined): FilterInput | undefined {
+  const filters: FilterInput[] = [...rowConditions(rows), ...(search ? [{ field: "title", operator: "contains" as const, value: search }] : []), ...(kept ? [kept] : [])];
+  return filters.length === 0 ? undefined : filters.length === 1 ? filters[0] : { logic: "and", filters };
+}
+
+/** A page size as asked, one of PAGE_SIZES; the default otherwise. */
+function pageSize(raw: string | undefined, fallback: number): number {
+  const size = Number(raw);
+  return (PAGE_SIZES as readonly number[]).includes(size) ? size : fallback;
+}
+
+/**
+ * A list of elements as a sortable, paged table (total and page numbers), with a filter bar and a
+ * search box, the fields the person chose as columns (in one structure's list), the saved views and
+ * folders beside it, and actions on the selected rows.
+ */
 export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: ListKind, principal: Principal, t: ConsoleText, csrf: string | undefined) {
   const structureName = kind === "elements" ? c.req.query("structure") || undefined : undefined;
+  const folderRef = kind === "elements" && !structureName ? c.req.query("folder") || undefined : undefined;
   const orderBy = c.req.query("orderBy") || "title:asc";
+  const size = pageSize(c.req.query("size"), PAGE);
   const offset = Number(/^\d+$/.test(c.req.query("offset") ?? "") ? c.req.query("offset") : 0);
+  const search = c.req.query("q")?.trim() ?? "";
+  let rows = filterRows((name) => c.req.query(name), (name) => c.req.queries(name));
+  // A stored filter (a saved view's, or the API's `filter` given as it is): shown as rows when the bar can show it, else kept as it is.
+  let kept: FilterInput | undefined;
+  const raw = c.req.query("filter");
+  if (raw?.trim()) {
+    const stored = readFilterInput(raw);
+    const asRows = rowsOfFilter(stored);
+    if (asRows && rows.length === 0) rows = asRows;
+    else kept = stored;
+  }
   const described = structureName ? await platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" }) : undefined;
-  const fields = Object.values((described?.data.family?.structure ?? {}) as Record<string, FieldDescription>)
+  const fields = flatFields((described?.data.family?.structure ?? {}) as Record<string, FieldDescription>)
     .filter((field) => field.type !== "array" && field.type !== "password")
     .sort((a, b) => a.logicalOrder - b.logicalOrder);
   const chosen = (c.req.queries("columns") ?? []).filter((id) => fields.some((field) => field.id === id));
+  const filter = pageFilter(rows, search, kept);
   const query = {
-    orderBy, offset: String(offset), slice: String(PAGE + 1),
+    orderBy, offset: String(offset), slice: String(size), count: true,
     fields: ["document.properties.title", "document.properties.initid", "document.properties.state", "document.properties.mdate", "document.properties.fromtitle",
       ...chosen.map((id) => `document.attributes.${id}`)].join(","),
+    ...(filter ? { filter } : {}),
   };
-  const answer = kind === "trash" ? await platform.trash.list(principal, query) : await platform.elements.list(principal, { ...query, family: structureName });
-  const documents = answer.documents.slice(0, PAGE);
+  let folderTitle: string | undefined;
+  let answer;
+  let refused: LineageError | undefined;
+  try {
+    if (kind === "trash") answer = await platform.trash.list(principal, query);
+    else if (folderRef) {
+      const content = await platform.folders.content(principal, folderRef, query);
+      folderTitle = content.properties.title;
+      answer = content;
+    } else answer = await platform.elements.list(principal, { ...query, family: structureName });
+  } catch (error) {
+    // A filter refused is said above the bar, which keeps what was asked so that it can be mended.
+    if (!isLineageError(error) || !error.code.startsWith("FILTER")) throw error;
+    refused = error;
+  }
+  const documents = answer?.documents ?? [];
+  const total = answer?.requestParameters.total ?? documents.length;
+  const locale = principal.account.locale;
 
   const property = (document: DocumentView, name: string) => document.properties?.[name];
   const columns: Column[] = [
     {
       key: "title", label: t.title,
-      cell: (document) => (kind === "trash"
-        ? html`${String(property(document, "title") ?? "")}`
-        : html`<a href="/console/elements/${String(property(document, "initid"))}">${String(property(document, "title") || "—")}</a>`),
+      cell: (document) => html`<a href="/console/${kind === "trash" ? "trash" : "elements"}/${String(property(document, "initid"))}">${String(property(document, "title") || "—")}</a>`,
     },
     ...(structureName ? [] : [{ key: "fromname", label: t.structure, cell: (document: DocumentView) => html`${String(property(document, "fromtitle") ?? "")}` }]),
     { key: "state", label: t.state, cell: (document) => html`${(property(document, "state") as { displayValue?: string } | undefined)?.displayValue ?? ""}` },
-    { key: "mdate", label: t.modified, cell: (document) => html`${String(property(document, "mdate") ?? "")}` },
+    { key: "mdate", label: t.modified, cell: (document) => html`${localDate(String(property(document, "mdate") ?? ""), locale)}` },
     ...chosen.map((id) => {
       const field = fields.find((f) => f.id === id)!;
       return { key: id, label: field.label, cell: (document: DocumentView) => fieldValue(field, document.attributes?.[id] as RenderedValue | undefined, t) };
@@ -67,29 +111,78 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
   const restore = kind === "trash" && csrf
     ? (document: DocumentView) => html`<form method="post" action="/console/trash/${String(property(document, "initid"))}/restore"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" aria-label="${t.restore} ${String(property(document, "title") ?? "")}">${t.restore}</button></form>`
     : undefined;
+  const bulk = kind === "elements" && csrf && documents.length > 0;
   const [sortKey = "title", sortDirection = "asc"] = orderBy.split(",")[0]!.split(":").map((part) => part.trim());
-  const here = { structure: structureName, orderBy, columns: chosen };
+  const base = { structure: structureName, folder: folderRef, columns: chosen, size: size === PAGE ? undefined : String(size) };
+  const here = { ...base, orderBy, q: search, ...rowParameters(rows), filter: kept ? JSON.stringify(kept) : undefined };
   const header = (column: Column) => {
     const sorted = column.key === sortKey;
     const next = sorted && sortDirection === "asc" ? "desc" : "asc";
     return html`<th scope="col"${sorted ? html` aria-sort="${sortDirection === "asc" ? "ascending" : "descending"}"` : ""}>
 <a href="${listHref(kind, { ...here, orderBy: `${column.key}:${next}` })}" aria-label="${t.sortBy(column.label)}">${column.label}</a>${sorted ? (sortDirection === "asc" ? " ▲" : " ▼") : ""}</th>`;
   };
-  const title = kind === "trash" ? t.trash : structureName ? String(described?.data.document.properties?.title ?? structureName) : t.allElements;
-  const chooser = structureName && fields.length > 0 ? html`<form method="get" action="/console/elements"><fieldset><legend>${t.columns}</legend>
-<input type="hidden" name="structure" value="${structureName}"><input type="hidden" name="orderBy" value="${orderBy}">
-${fields.map((field) => html`<label><input type="checkbox" name="columns" value="${field.id}"${chosen.includes(field.id) ? html` checked` : ""}> ${field.label}</label> `)}
-<button type="submit">${t.show}</button></fieldset></form>` : "";
+  const title = kind === "trash" ? t.trash : structureName ? String(described?.data.document.properties?.title ?? structureName) : folderTitle ?? t.allElements;
+  const chooser = structureName && fields.length > 0 ? html`<details><summary>${t.columns}</summary><form method="get" action="/console/elements"><fieldset><legend>${t.columns}</legend>
+${Object.entries({ ...here, columns: undefined }).flatMap(([name, value]) => (typeof value === "string" ? [value] : value ?? []).filter((item) => item !== "").map((item) => html`<input type="hidden" name="${name}" value="${item}">`))}
+${fields.map((field) => html`<label class="choice"><input type="checkbox" name="columns" value="${field.id}"${chosen.includes(field.id) ? html` checked` : ""}> ${field.label}</label> `)}
+<button type="submit">${t.show}</button></fieldset></form></details>` : "";
+  const from = documents.length === 0 ? 0 : offset + 1;
+  const summary = t.listTotal(total, from, offset + documents.length);
   const table = documents.length === 0 ? html`<p>${t.noElements}</p>` : html`<div class="scroll"><table>
-<caption>${t.page(offset + 1, offset + documents.length)}, ${t.sortedBy(columns.find((column) => column.key === sortKey)?.label ?? sortKey, sortDirection === "desc" ? "desc" : "asc")}</caption>
-<thead><tr>${columns.map(header)}${restore ? html`<th scope="col">${t.actions}</th>` : ""}</tr></thead>
-<tbody>${documents.map((document) => html`<tr>${columns.map((column) => html`<td>${column.cell(document)}</td>`)}${restore ? html`<td>${restore(document)}</td>` : ""}</tr>`)}</tbody>
+<caption>${summary}, ${t.sortedBy(columns.find((column) => column.key === sortKey)?.label ?? sortKey, sortDirection === "desc" ? "desc" : "asc")}</caption>
+<thead><tr>${bulk ? html`<th scope="col"><span class="visually-hidden">${t.select}</span></th>` : ""}${columns.map(header)}${restore ? html`<th scope="col">${t.actions}</th>` : ""}</tr></thead>
+<tbody>${documents.map((document) => html`<tr>${bulk ? html`<td>${rowCheckbox(document, t)}</td>` : ""}${columns.map((column) => html`<td>${column.cell(document)}</td>`)}${restore ? html`<td>${restore(document)}</td>` : ""}</tr>`)}</tbody>
 </table></div>`;
-  const pages = html`<nav class="pages" aria-label="${t.page(offset + 1, offset + documents.length)}">
-${offset > 0 ? html`<a href="${listHref(kind, { ...here, offset: String(Math.max(0, offset - PAGE)) })}" rel="prev">${t.previous}</a>` : ""}
-${answer.documents.length > PAGE ? html`<a href="${listHref(kind, { ...here, offset: String(offset + PAGE) })}" rel="next">${t.next}</a>` : ""}
-</nav>`;
+  const pages = pageLinks(kind, here, offset, size, total, t);
   const create = structureName && csrf && (await platform.elements.mayCreate(principal, structureName))
     ? html`<p class="actions"><a href="/console/structures/${encodeURIComponent(structureName)}/new">${t.newElement}</a></p>` : "";
-  return { title, body: html`${create}${chooser}${table}${pages}`, current: kind === "trash" ? "trash" as const : "elements" as const };
+  const definitions = await platform.structures.definitions();
+  const targets = await filterTargets(platform, principal, t, definitions, kind === "elements" ? structureName : undefined, fields);
+  const action = `/console/${kind}`;
+  const bar = filterBar({
+    action, keep: { ...base, size: undefined, orderBy }, rows, targets, search, t, size, sizes: PAGE_SIZES,
+    clearHref: listHref(kind, { structure: structureName, folder: folderRef }),
+  });
+  const keptNote = kept ? html`<p class="hint">${t.keptFilter} <code>${JSON.stringify(kept)}</code></p>` : "";
+  const refusal = refused ? html`<p role="alert" class="alert">${refused.userMessage ?? refused.message}</p>` : "";
+  const returnTo = listHref(kind, { ...here, offset: offset ? String(offset) : undefined });
+  const actions = bulk ? await bulkForm(platform, principal, t, csrf, { returnTo, structureName, folderRef, definitions }) : "";
+  const save = kind === "elements" && csrf
+    ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) })
+    : "";
+  const panel = await collectionsPanel(platform, principal, t);
+  return {
+    title,
+    body: html`<div class="with-panel"><div class="list-main">${create}${bar}${keptNote}${refusal}${chooser}
+<p role="status" class="total">${summary}</p>${actions}${table}${pages}${save}</div>${panel}</div>`,
+    current: kind === "trash" ? "trash" as const : "elements" as const,
+  };
+}
+
+/** The fields of a structure description, columns of arrays included (an array's columns are not listable as one value). */
+function flatFields(tree: Readonly<Record<string, FieldDescription>>): FieldDescription[] {
+  return Object.values(tree).flatMap((field) => (field.type === "array" ? [] : [field]));
+}
+
+/** Page numbers: the first, the last, and those around the current one; previous and next. */
+function pageLinks(kind: ListKind, here: ListParameters, offset: number, size: number, total: number, t: ConsoleText): Fragment {
+  const count = Math.max(1, Math.ceil(total / size));
+  const current = Math.floor(offset / size) + 1;
+  if (count === 1 && offset === 0) return html``;
+  const href = (page: number) => listHref(kind, { ...here, offset: page > 1 ? String((page - 1) * size) : undefined });
+  const shown = [...new Set([1, current - 2, current - 1, current, current + 1, current + 2, count])].filter((page) => page >= 1 && page <= count).sort((a, b) => a - b);
+  const items: Fragment[] = [];
+  let previous = 0;
+  for (const page of shown) {
+    if (page > previous + 1) items.push(html`<li aria-hidden="true">…</li>`);
+    items.push(page === current
+      ? html`<li><a href="${href(page)}" aria-current="page" aria-label="${t.pageNumber(page)}">${page}</a></li>`
+      : html`<li><a href="${href(page)}" aria-label="${t.pageNumber(page)}">${page}</a></li>`);
+    previous = page;
+  }
+  return html`<nav class="pages" aria-label="${t.pagesOf(count)}"><ul class="plain pages">
+${current > 1 ? html`<li><a href="${href(current - 1)}" rel="prev">${t.previous}</a></li>` : ""}
+${items}
+${current < count ? html`<li><a href="${href(current + 1)}" rel="next">${t.next}</a></li>` : ""}
+</ul></nav>`;
 }

@@ -44,6 +44,7 @@ export async function revisionsPage(c: Context<HttpEnv>, platform: Platform, pri
   const right = pick("b", numbers[0]);
   const left = pick("a", numbers[1] ?? numbers[0]);
   const title = t.revisionsOf(reading.revision.title);
+  const onlyDifferences = c.req.query("only") === "differences";
   const choice = (name: string, label: string, chosen: string | undefined) => html`<label for="${name}">${label}</label>
 <select id="${name}" name="${name}">${numbers.map((number) => html`<option value="${number}"${number === chosen ? html` selected` : ""}>${t.revision} ${number}</option>`)}</select>`;
   const list = html`<div class="scroll"><table>
@@ -53,7 +54,9 @@ export async function revisionsPage(c: Context<HttpEnv>, platform: Platform, pri
 <td>${stateText(revision)}</td><td>${String(property(revision, "mdate") ?? "")}</td></tr>`)}</tbody>
 </table></div>
 <form method="get" action="/console/elements/${initid}/revisions" class="compare"><fieldset><legend>${t.compare}</legend>
-${choice("a", t.compareLeft, left)} ${choice("b", t.compareRight, right)} <button type="submit">${t.compare}</button></fieldset></form>`;
+${choice("a", t.compareLeft, left)} ${choice("b", t.compareRight, right)}
+<label class="choice"><input type="checkbox" name="only" value="differences"${onlyDifferences ? html` checked` : ""}> ${t.differencesOnly}</label>
+<button type="submit">${t.compare}</button></fieldset></form>`;
   if (left === undefined || right === undefined) return { title, body: list };
 
   const fields = "document.properties.revision,document.properties.title,document.properties.state,document.properties.mdate,document.attributes";
@@ -76,7 +79,7 @@ ${choice("a", t.compareLeft, left)} ${choice("b", t.compareRight, right)} <butto
 <p role="status">${t.differences(differing)}</p>
 <div class="scroll"><table class="comparison">
 <thead><tr><th scope="col">${t.fields}</th><th scope="col">${t.revision} ${left}</th><th scope="col">${t.revision} ${right}</th></tr></thead>
-<tbody>${rows.map((row) => html`<tr${row.differs ? html` class="differs"` : ""}><th scope="row">${row.label}${row.differs ? html` <span class="badge">${t.differs}</span>` : ""}</th>
+<tbody>${rows.filter((row) => row.differs || !onlyDifferences).map((row) => html`<tr${row.differs ? html` class="differs"` : ""}><th scope="row">${row.label}${row.differs ? html` <span class="badge">${t.differs}</span>` : ""}</th>
 <td>${row.left}</td><td>${row.right}</td></tr>`)}</tbody>
 </table></div></section>`;
   return { title, body: html`<p><a href="/console/elements/${initid}">${t.backToElement}</a></p>${list}${comparison}` };

@@ -16,6 +16,8 @@ export interface EventQuery {
   readonly types?: readonly EventType[] | undefined;
   /** The exact name of a structure. */
   readonly structure?: string | undefined;
+  /** One element's events only (by initid): its history as the log tells it. */
+  readonly initid?: number | undefined;
 }
 
 /** The query variables as the client sent them, and a stream's Last-Event-ID header, which wins over `after`. */

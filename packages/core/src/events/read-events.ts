@@ -33,7 +33,9 @@ export async function readEvents(scope: RequestScope, query: EventQuery, reads: 
     throw new LineageError("EVENT0400", [`structure "${query.structure}" is not known`]);
   }
   const slice = Math.min(query.slice ?? DEFAULT_EVENT_SLICE, MAX_EVENT_SLICE);
-  const filter: EventLogFilter = { types: query.types, structures: query.structure === undefined ? undefined : [query.structure] };
+  const filter: EventLogFilter = {
+    types: query.types, structures: query.structure === undefined ? undefined : [query.structure], initids: query.initid === undefined ? undefined : [query.initid],
+  };
   // None seen: from the oldest kept. Else the log is asked after the page is read, so a prune in between is told.
   const start = query.after ?? (await reads.oldestSeq()) - 1;
   // The horizon is read first: every event up to it is committed (seqs come in commit order), so a

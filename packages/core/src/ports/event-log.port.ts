@@ -1,10 +1,12 @@
 import type { ElementEvent, EventType, NewEvent } from "../events/element-event.ts";
 
-/** Which events a read wants: those of these types and structures (each undefined: any). */
+/** Which events a read wants: those of these types, structures and elements (each undefined: any). */
 export interface EventLogFilter {
   readonly types?: readonly EventType[] | undefined;
   /** Exact structure names. */
   readonly structures?: readonly string[] | undefined;
+  /** The events of these elements only (an element's history). */
+  readonly initids?: readonly number[] | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Principal } from "../accounts/principal.ts";
 import type { ElementList, ListOptions } from "../elements/read-elements.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import {
-  addToFolder, listFolders, readFolderContent, removeFromFolder, type FolderContent, type FolderMembership, type MembershipOptions,
+  addToFolder, foldersHolding, listFolders, readFolderContent, removeFromFolder, type FolderContent, type FolderMembership, type MembershipOptions,
 } from "./folders.ts";
 
 /** Folders (queries-and-events.md, section 2): the folders, their content, and the elements put in and taken out. */
@@ -11,6 +11,8 @@ export interface FoldersFacade {
   list(principal: Principal, options?: ListOptions): Promise<ElementList>;
   /** GET /folders/<folder>/smart-elements/: the alive elements the folder holds that the principal may view, with the folder's initid and title. */
   content(principal: Principal, folder: string, options?: ListOptions): Promise<FolderContent>;
+  /** The folders holding an element that the principal may view, as a list. */
+  holding(principal: Principal, element: string, options?: ListOptions): Promise<ElementList>;
   /** PUT /folders/<folder>/smart-elements/<element>: the folder holds the element; again, nothing changes. */
   add(principal: Principal, folder: string, element: string, options?: MembershipOptions): Promise<FolderMembership>;
   /** DELETE /folders/<folder>/smart-elements/<element>: the folder no longer holds the element. */
@@ -28,6 +30,7 @@ export function createFoldersFacade(context: PlatformContext): FoldersFacade {
   return {
     list: async (principal, options) => listFolders(await context.scope(principal, options?.stamp), { maxSlice, ...options }),
     content: async (principal, folder, options) => readFolderContent(await context.scope(principal, options?.stamp), folder, { maxSlice, ...options }),
+    holding: async (principal, element, options) => foldersHolding(await context.scope(principal, options?.stamp), element, { maxSlice, ...options }),
     add: async (principal, folder, element, options) => addToFolder(await context.scope(principal, options?.stamp), clock, folder, element, options),
     remove: async (principal, folder, element, options) => removeFromFolder(await context.scope(principal, options?.stamp), clock, folder, element, options),
   };

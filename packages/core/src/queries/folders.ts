@@ -61,6 +61,17 @@ export function listFolders(scope: RequestScope, options: ListOptions = {}): Pro
   return listAliveElementsAt(scope, { ...options, family: FOLDER_STRUCTURE }, { uri: "/api/v2/folders/" });
 }
 
+/**
+ * The folders holding an element that the principal may view, as a list (404 ROUTES0100 for an
+ * element they may not view: it tells nothing of it).
+ */
+export async function foldersHolding(scope: RequestScope, ref: string, options: ListOptions = {}): Promise<ElementList> {
+  const element = await scope.find(ref);
+  if (!element || !scope.permissions(element).has("view")) throw new LineageError("ROUTES0100", [ref]);
+  const folders = await scope.repos.folders.foldersOf(element.initid);
+  return listAliveElementsAt(scope, { ...options, family: FOLDER_STRUCTURE }, { uri: "/api/v2/folders/", where: membersCondition(folders) });
+}
+
 /** A folder's content as a list, with the folder's `initid` and `title`. */
 export type FolderContent = ElementList & { readonly properties: { readonly initid: number; readonly title: string } };
 

@@ -55,6 +55,12 @@ const PROPERTY_TYPES: Readonly<Record<FilterProperty, { readonly type: "text" | 
   owner: { type: "account", operators: ["eq", "neq", "in"] }, cdate: { type: "instant", operators: ORDERED }, mdate: { type: "instant", operators: ORDERED },
 };
 
+/** The operators a condition on this field type or property takes (none for an unknown name): what a filter form offers. */
+export function filterOperatorsOf(typeOrProperty: string): readonly FilterOperator[] {
+  if (Object.hasOwn(PROPERTY_TYPES, typeOrProperty)) return PROPERTY_TYPES[typeOrProperty as FilterProperty].operators;
+  return Object.hasOwn(OPERATORS_OF, typeOrProperty) ? OPERATORS_OF[typeOrProperty as FieldType] : [];
+}
+
 /** Never asked: the scalar types typed here look nothing up. */
 const NO_LOOKUPS: ValueContext = {
   enumerate: () => undefined, element: () => undefined, vaultFile: () => undefined, accountByLogin: () => undefined,

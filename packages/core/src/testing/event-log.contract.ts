@@ -132,6 +132,20 @@ export function eventLogContract(name: string, open: () => Store | Promise<Store
       expect(initids(await store.events.after(0, 10, {}))).toEqual([1, 2, 3, 4, 5]);
     });
 
+    it("filters by elements: one element's events in seq order, with the other filters", async () => {
+      const appended = await appendAll([
+        event({ initid: 1, type: "element.created", structure: "ARTICLE" }),
+        event({ initid: 2, type: "element.created", structure: "NOTE" }),
+        event({ initid: 1, type: "element.updated", structure: "ARTICLE" }),
+        event({ initid: 3, type: "element.created", structure: "ARTICLE" }),
+        event({ initid: 1, type: "element.deleted", structure: "ARTICLE" }),
+      ]);
+      expect(seqs(await store.events.after(0, 10, { initids: [1] }))).toEqual([appended[0]!.seq, appended[2]!.seq, appended[4]!.seq]);
+      expect(seqs(await store.events.after(appended[0]!.seq, 1, { initids: [1] }))).toEqual([appended[2]!.seq]);
+      expect(initids(await store.events.after(0, 10, { initids: [1, 3], types: ["element.created"] }))).toEqual([1, 3]);
+      expect(await store.events.after(0, 10, { initids: [] })).toEqual([]);
+    });
+
     it("prunes the oldest events, up to the first not older than the time: a prefix of the log", async () => {
       const appended = await appendAll([
         event({ initid: 1, time: date(1) }),

@@ -15,10 +15,11 @@ export function createMemoryEventLog({ tables, nextId }: MemoryContext): EventLo
     async after(seq, limit, filter = {}) {
       const types = filter.types && new Set<string>(filter.types);
       const structures = filter.structures && new Set(filter.structures);
+      const initids = filter.initids && new Set(filter.initids);
       const found = [];
       for (const event of tables.events.values()) {
         if (found.length >= limit) break;
-        if (event.seq <= seq || (types && !types.has(event.type)) || (structures && !structures.has(event.structure))) continue;
+        if (event.seq <= seq || (types && !types.has(event.type)) || (structures && !structures.has(event.structure)) || (initids && !initids.has(event.initid))) continue;
         found.push(event);
       }
       return found;

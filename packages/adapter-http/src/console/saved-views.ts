@@ -1,0 +1,84 @@
+import { LineageError, type Platform, type Principal } from "@lineage/core";
+import type { Context } from "hono";
+import { html } from "hono/html";
+import type { HttpEnv } from "../http-env.ts";
+import type { Fragment } from "./console-page.ts";
+import type { ConsoleText } from "./console-text.ts";
+import type { Flash } from "./flash.ts";
+import { checkFormToken } from "./form-token.ts";
+import { listHref, PAGE_SIZES } from "./list-href.ts";
+import { postedForm } from "./posted-form.ts";
+
+/*
+ * Saved views: a list page kept as a REPORT element (its structure, filter, order, columns and page
+ * size), the same the API runs at /api/v2/searches/<view>/smart-elements/. Opening one goes to
+ * the list page it describes, where the filter bar shows its filter and can narrow it further.
+ */
+
+/** What a list page shows, as a view keeps it. */
+export interface ViewState {
+  readonly structure: string;
+  /** The API's `filter`, as JSON; empty: none. */
+  readonly filter: string;
+  readonly orderBy: string;
+  readonly columns: readonly string[];
+  readonly size: string;
+}
+
+/** The form under a list that saves it as a view (a title to give). */
+export function saveViewForm(t: ConsoleText, csrf: string, state: ViewState): Fragment {
+  return html`<details class="save-view"><summary>${t.saveView}</summary>
+<form method="post" action="/console/views">
+<input type="hidden" name="csrf" value="${csrf}">
+<input type="hidden" name="structure" value="${state.structure}">
+<input type="hidden" name="filter" value="${state.filter}">
+<input type="hidden" name="orderBy" value="${state.orderBy}">
+${state.columns.map((column) => html`<input type="hidden" name="columns" value="${column}">`)}
+<input type="hidden" name="size" value="${state.size}">
+<div class="field"><label for="view-title">${t.viewTitle}</label><input id="view-title" name="title" required aria-required="true"></div>
+<p class="hint">${t.viewPrivate}</p>
+<button type="submit">${t.saveViewButton}</button>
+</form></details>`;
+}
+
+type Answer = { redirect: string; flash?: Flash };
+
+/** POST /console/views: the list kept as a REPORT of the person's; then the view opened. */
+export async function saveView(c: Context<HttpEnv>, platform: Platform, principal: Principal, t: ConsoleText, csrf: string | undefined): Promise<Answer> {
+  const form = await postedForm(c);
+  checkFormToken(csrf, form.one("csrf"), t);
+  const structure = form.one("structure")?.trim() ?? "";
+  const state = { structure, orderBy: form.one("orderBy") ?? "", columns: form.all("columns"), size: form.one("size") ?? "" };
+  const filter = form.one("filter")?.trim() ?? "";
+  const title = form.one("title")?.trim() ?? "";
+  const back = listHref("elements", { ...state, filter });
+  if (!title) return { redirect: back, flash: { message: t.viewNeedsTitle, refused: true } };
+  const size = Number(state.size);
+  const created = await platform.elements.createByApi(principal, "REPORT", {
+    values: {
+      ba_title: title, se_famid: structure, se_filter: filter, se_orderby: state.orderBy, rep_idcols: state.columns,
+      ...((PAGE_SIZES as readonly number[]).includes(size) ? { rep_limit: size } : {}),
+    },
+  });
+  return { redirect: `/console/views/${created.revision.initid}`, flash: { message: t.viewSaved(title) } };
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** GET /console/views/ID: the list page the saved view (or search) describes. */
+export async function openView(c: Context<HttpEnv>, platform: Platform, principal: Principal): Promise<Answer> {
+  const ref = c.req.param("view") ?? "";
+  const reading = await platform.elements.read(principal, ref, { fields: "document.properties.title" });
+  const definitions = await platform.structures.definitions();
+  if (!definitions.withDescendants("SEARCH").includes(reading.revision.structure)) throw new LineageError("ROUTES0126", [ref]);
+  const values = reading.revision.values;
+  const columns = Array.isArray(values.rep_idcols) ? values.rep_idcols.map(String) : [];
+  const size = typeof values.rep_limit === "number" ? String(values.rep_limit) : undefined;
+  const kind = values.se_trash === "only" ? "trash" as const : "elements" as const;
+  return {
+    redirect: listHref(kind, {
+      ...(kind === "elements" ? { structure: text(values.se_famid), columns } : {}),
+      filter: text(values.se_filter), orderBy: text(values.se_orderby), size, view: String(reading.revision.initid),
+    }),
+  };
+}

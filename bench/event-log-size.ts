@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     ...rows.map((r) => `| ${r.store} | ${r.edit.name} (\`changes\` holds the value before and after) | ${mb(r.bytes)} MB | ${thousands(r.bytes / count)} | ${mb((r.bytes / count) * 1_000_000)} MB | ${r.seconds.toFixed(0)} s |`),
     "",
     "- Space grows with the number of events and their size, one row per event: the column \"a million edits\" is the measured bytes per event times a million.",
-    "- Each event holds the element (initid, id, name, structure, revision, state), the actor, the time and its `changes`; the table keeps one index besides its key (structure, seq), for reads filtered by structure.",
+    "- Each event holds the element (initid, id, name, structure, revision, state), the actor, the time and its `changes`; the table keeps two indexes besides its key: (structure, seq) for reads filtered by structure, (initid, seq) for an element's history.",
     "- The log is bounded by `events.retentionDays` (30 days by default): what it holds is the edits of that many days, whatever the store's age (docs/events.md).",
     "",
   ].join("\n"), { heading: SECTION, write: !args["no-docs"] });

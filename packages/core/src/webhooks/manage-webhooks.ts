@@ -44,12 +44,7 @@ export interface DeliveryDetail extends DeliverySummary {
 }
 
 /** A webhook as GET /api/admin/webhooks/ answers it: never its secret. */
-export interface WebhookSummary {
-  readonly id: string;
-  readonly url: string;
-  readonly types: readonly EventType[];
-  readonly structures: readonly string[];
-  readonly description: string;
+export interface WebhookSummary extends Pick<Webhook, "id" | "url" | "types" | "structures" | "description"> {
   readonly status: WebhookStatus;
   readonly createdAt: string;
   readonly lastDelivery: DeliverySummary | null;

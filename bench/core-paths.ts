@@ -252,8 +252,7 @@ function renderSection(runs: ReadonlyMap<string, Map<Route, Figures>[]>): string
     `${machineLine()} autocannon runs in the benchmark's own process on the same cores as the server. ` +
       `Load (1-minute average, \`uptime\`) from ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} over the run.`,
     "",
-    ...args.note.map((line) => `- ${line}`),
-    ...(args.note.length ? [""] : []),
+    ...args.note.flatMap((line) => [`- ${line}`, ""]),
     "",
     `| Route | ${labels.map((l) => `${l} req/s | ${l} p99 ms | ${l} server CPU µs/request`).join(" | ")}` +
       `${labels.slice(1).map((l) => ` | ${l} vs ${first}: req/s | CPU/request`).join("")} |`,

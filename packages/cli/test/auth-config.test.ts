@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkConfig, main, type Io } from "../src/index.ts";
-import { LINEAGE_FROM_SOURCES as LINEAGE } from "./lineage-command.ts";
+import { serveOrExit } from "./serve-process.ts";
 
 const root = resolve(import.meta.dirname, "..", "..", "..");
 const demo = join(root, "examples/demo/bundle.json");
@@ -25,19 +24,6 @@ function capture(): Io & { lines: string[]; errors: string[] } {
   return { lines, errors, out: (line) => lines.push(line), err: (line) => errors.push(line) };
 }
 
-/** Runs `lineage serve`; resolves with its URL, or with its exit code and error output when it stops first. */
-function serve(args: string[]): Promise<{ url?: string; code?: number | null; stderr: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, [...LINEAGE, "serve", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  return new Promise((done) => {
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (url) done({ url, stderr, process: child });
-    });
-    child.once("exit", (code) => done({ code, stderr, process: child }));
-  });
-}
 
 describe("the configuration schema", () => {
   it.each([
@@ -78,7 +64,7 @@ describe("lineage serve --config", () => {
   it("refuses to start with an invalid configuration, naming the key, with a non-zero status", async () => {
     const bad = join(tempDir(), "bad.json");
     writeFileSync(bad, JSON.stringify({ sessionCookie: { samesite: "sometimes" } }));
-    const result = await serve(["--data", tempDir(), "--config", bad]);
+    const result = await serveOrExit(["--data", tempDir(), "--config", bad]);
     expect(result.url).toBeUndefined();
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/invalid configuration .*bad\.json/);
@@ -89,7 +75,7 @@ describe("lineage serve --config", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "half.mjs"), "export default class Half { checkAuthentication() {} }\n");
     writeFileSync(join(dir, "config.json"), JSON.stringify({ authentMode: "half", authentModeConfig: { half: { class: "./half.mjs" } } }));
-    const result = await serve(["--data", tempDir(), "--config", join(dir, "config.json")]);
+    const result = await serveOrExit(["--data", tempDir(), "--config", join(dir, "config.json")]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/authentModeConfig\.half\.class: the class has no askAuthentication, checkAuthorization method/);
   });
@@ -102,7 +88,7 @@ describe("lineage token with a running server", () => {
 
   beforeAll(async () => {
     data = tempDir();
-    const started = await serve(["--data", data, "--bundle", demo, "--config", exampleConfig]);
+    const started = await serveOrExit(["--data", data, "--bundle", demo, "--config", exampleConfig]);
     if (!started.url) throw new Error(`serve stopped: ${started.stderr}`);
     server = started.process;
     url = started.url;

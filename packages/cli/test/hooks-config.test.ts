@@ -1,18 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LINEAGE_FROM_SOURCES as LINEAGE } from "./lineage-command.ts";
+import { serveOrExit } from "./serve-process.ts";
 
 // `lineage serve --config` with the modules of `hooks` and `searchCallables`: a transition's m0 hook that asks a
 // local HTTP service (a real one, in this process) whether the transition may run, a callable whose text the
 // full-text search finds, and the start refused when the bundles name a function no module gives.
 
-const root = resolve(import.meta.dirname, "..", "..", "..");
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 const tempDir = () => {
@@ -34,19 +31,6 @@ const BUNDLE = {
   searchDomains: [{ name: "notes", lang: "en", configs: [{ structure: "NOTE", fields: [{ field: "n_title", weight: "A" }], files: [], callables: [{ name: "reviewTags", weight: "B" }] }] }],
 };
 
-/** Runs `lineage serve`; resolves with its URL, or with its exit code and error output when it stops first. */
-function serve(args: string[]): Promise<{ url?: string; code?: number | null; stderr: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, [...LINEAGE, "serve", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  return new Promise((done) => {
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (url) done({ url, stderr, process: child });
-    });
-    child.once("exit", (code) => done({ code, stderr, process: child }));
-  });
-}
 
 describe("hooks and search callables from the configuration's modules", () => {
   let service: Server;
@@ -81,7 +65,7 @@ describe("hooks and search callables from the configuration's modules", () => {
   afterAll(() => new Promise<void>((closed) => service.close(() => closed())));
 
   it("runs a hook that calls a local HTTP service, and indexes a callable's text", async () => {
-    const started = await serve(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "lineage.config.json"), "--data", tempDir()]);
+    const started = await serveOrExit(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "lineage.config.json"), "--data", tempDir()]);
     expect(started.url, started.stderr).toBeDefined();
     try {
       const transition = `${started.url}/api/v2/smart-elements/NOTE_A/workflows/transitions/publish`;
@@ -110,23 +94,23 @@ describe("hooks and search callables from the configuration's modules", () => {
 
   it("stops the start, naming each function the bundles name and no module gives", async () => {
     writeFileSync(join(dir, "empty.config.json"), JSON.stringify({ hooks: ["./callables.mjs"] }));
-    const stopped = await serve(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "empty.config.json"), "--data", tempDir()]);
+    const stopped = await serveOrExit(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "empty.config.json"), "--data", tempDir()]);
     expect(stopped.url).toBeUndefined();
     expect(stopped.code).not.toBe(0);
     expect(stopped.stderr).toContain('hook "askReviewService" (m0 of transition "publish" of lifecycle WFL_NOTE)');
     expect(stopped.stderr).toContain('search callable "reviewTags" (domain notes, structure NOTE)');
     // Without a configuration too: the bundles' hooks would silently do nothing.
-    const bare = await serve(["--bundle", join(dir, "bundle.json"), "--data", tempDir()]);
+    const bare = await serveOrExit(["--bundle", join(dir, "bundle.json"), "--data", tempDir()]);
     expect([bare.url, bare.stderr]).toEqual([undefined, expect.stringContaining('hook "askReviewService"')]);
   });
 
   it("refuses a module that cannot load or exports no function, naming the key", async () => {
     writeFileSync(join(dir, "none.mjs"), "export const answer = 42;\n");
     writeFileSync(join(dir, "bad.config.json"), JSON.stringify({ hooks: ["./none.mjs"] }));
-    const none = await serve(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "bad.config.json"), "--data", tempDir()]);
+    const none = await serveOrExit(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "bad.config.json"), "--data", tempDir()]);
     expect([none.url, none.stderr]).toEqual([undefined, expect.stringContaining('hooks: "./none.mjs" exports no function')]);
     writeFileSync(join(dir, "missing.config.json"), JSON.stringify({ searchCallables: ["./nowhere.mjs"] }));
-    const missing = await serve(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "missing.config.json"), "--data", tempDir()]);
+    const missing = await serveOrExit(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "missing.config.json"), "--data", tempDir()]);
     expect([missing.url, missing.stderr]).toEqual([undefined, expect.stringContaining('searchCallables: cannot load "./nowhere.mjs"')]);
   });
 });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { LINEAGE } from "./lineage-command.ts";
+import { LINEAGE, LINEAGE_FROM_SOURCES } from "./lineage-command.ts";
 
 /* `lineage serve` as a real child process (packages/cli/bin/lineage.mjs), its output kept line by line. */
 
@@ -46,3 +46,20 @@ export function spawnServe(args: readonly string[]): Promise<ServeProcess> {
 
 /** The value of an `authorization` header for HTTP Basic. */
 export const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
+
+/**
+ * Runs `lineage serve --port 0 ARGS` from the sources (a configuration may name `.ts` modules);
+ * resolves with its URL, or with its exit code and error output when it stops first (a refused start).
+ */
+export function serveOrExit(args: string[]): Promise<{ url?: string; code?: number | null; stderr: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, [...LINEAGE_FROM_SOURCES, "serve", "--port", "0", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  return new Promise((done) => {
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+      if (url) done({ url, stderr, process: child });
+    });
+    child.once("exit", (code) => done({ code, stderr, process: child }));
+  });
+}

@@ -125,6 +125,10 @@ describe("one schema per structure in the served OpenAPI document", () => {
     expect(problemsIf(answer, json, (body) => (body.data.document.attributes.o_title = { value: "x", displayValue: "x" }))).toEqual(expect.arrayContaining([expect.stringMatching(/must NOT have additional properties.*o_title/)]));
     // Each problem is named under the structure's schema (an element of BASE_RECORD may also be of CHILD_RECORD, which extends it).
     expect(problemsIf(answer, json, (body) => (body.data.document.attributes.b_int.value = "3"))).toContainEqual(expect.stringMatching(/\(schema #\/components\/schemas\/Attributes\.BASE_RECORD\/properties\/b_int\//));
+    // A structure's copy of the route refers to the route's own refusals.
+    const refusal = JSON.stringify({ success: false, messages: [{ type: "error", contentText: "x", code: "ROUTES0104" }], data: null });
+    expect(check({ ...answer, status: 404, body: refusal }).problems).toEqual([]);
+    expect(check({ ...answer, status: 404 }).problems).not.toEqual([]);
     // The same answer is no element of OTHER.
     expect(check({ ...answer, url: "/api/v2/smart-structures/OTHER/smart-elements/BASE_1" }).problems).not.toEqual([]);
   });

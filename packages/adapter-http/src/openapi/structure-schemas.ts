@@ -84,14 +84,25 @@ function replaceElementRefs(json: unknown, replace: (name: string) => Json): unk
   return Object.fromEntries(Object.entries(json).map(([key, value]) => [key, replaceElementRefs(value, replace)]));
 }
 
-/** An operation of a structure's collection, for one structure: no `family` parameter, its own id, its elements typed. */
-function operationFor(operation: Json, structure: string, source: StructureSchemaSource): Json {
+/** A segment of a JSON pointer in a URI fragment (`{` and `}` are no URI characters). */
+const pointerSegment = (segment: string) => encodeURIComponent(segment.replace(/~/g, "~0").replace(/\//g, "~1"));
+
+/**
+ * An operation of a structure's collection, for one structure: no `family` parameter, its own id, its
+ * elements typed; its refusals are the `{family}` operation's (a reference each, so that the document
+ * does not grow by a copy of every error per structure).
+ */
+function operationFor(operation: Json, at: string, structure: string, source: StructureSchemaSource): Json {
   const parameters = (operation.parameters as Json[] | undefined)?.filter((parameter) => !(parameter.in === "path" && parameter.name === "family"));
-  const typed = replaceElementRefs(operation, (name) => elementOf(name, structure, source)) as Json;
+  const responses = Object.fromEntries(Object.entries(operation.responses as Record<string, Json>).map(([status, response]) => [
+    status,
+    Number(status) >= 400 ? { $ref: `${at}/responses/${pointerSegment(status)}` } : replaceElementRefs(response, (name) => elementOf(name, structure, source)),
+  ]));
   return {
-    ...typed,
+    ...operation,
     operationId: `${String(operation.operationId)}_${structure.replace(/[^A-Za-z0-9_]/g, "_")}`,
     ...(parameters ? { parameters } : {}),
+    responses,
   };
 }
 
@@ -125,7 +136,8 @@ export function withStructureSchemas(document: Json, source: StructureSchemaSour
     if (!COLLECTION_PATHS.includes(template)) continue;
     for (const structure of structures) {
       const path = template.replace("{family}", structure.name);
-      paths[path] = Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, operationFor(operation as Json, structure.name, source)]));
+      paths[path] = Object.fromEntries(Object.entries(item).map(([method, operation]) =>
+        [method, operationFor(operation as Json, `#/paths/${pointerSegment(template)}/${method}`, structure.name, source)]));
     }
   }
   return { ...document, paths, components: { ...components, schemas } };

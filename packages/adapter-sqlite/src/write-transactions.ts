@@ -102,13 +102,16 @@ export function createWriteTransactions(
     try {
       await commitGroup(group);
     } catch (error) {
-      // Past the members' own errors (a ROLLBACK that failed): none may wait forever, and the next group starts afresh.
-      try {
-        if (client.inTransaction) rollback.run();
-      } finally {
-        // Rejecting a member already settled does nothing.
-        for (const member of group) member.reject(error);
+      // Past the members' own errors (a ROLLBACK TO that failed): nothing of the group is committed, and none may wait forever.
+      if (client.inTransaction) {
+        try {
+          rollback.run();
+        } catch {
+          // The connection is unusable: the next BEGIN says so to the changes that ask for it.
+        }
       }
+      // Rejecting a member already settled does nothing.
+      for (const member of group) member.reject(error);
     }
   }
 

@@ -42,6 +42,7 @@ export { parseEnumerateQuery } from "./enumerates/read-enumerate.ts";
 export { EnumerateQuerySchema } from "./enumerates/enumerate-query.schema.ts";
 export type { TokenSummary } from "./auth/manage-tokens.ts";
 export type { TokenRequest } from "./accounts/administration.ts";
+export type { AccountEdit, Memberships } from "./accounts/administer-accounts.ts";
 export type { AccountValues } from "./accounts/manage-accounts.ts";
 export type { LifecycleOptions, StateListOptions, StateChangeInput } from "./lifecycle/lifecycle-use-cases.ts";
 export { StateChangeBodySchema, readStateChangeBody } from "./lifecycle/transition-parameters.ts";

@@ -76,6 +76,7 @@ export { LineageError, isLineageError } from "./errors/lineage-error.ts";
 export * from "./i18n/label.ts";
 export type { FieldType, ResolvedField, SmartField, Visibility } from "./structures/smart-field.ts";
 export type { SmartStructure, StructureDefinition } from "./structures/smart-structure.ts";
+export { flattenFields } from "./structures/smart-structure.ts";
 export { describeStructure, type FieldDescription } from "./structures/structure-description.ts";
 export type { Enumerate, EnumItem } from "./enumerates/enumerate.ts";
 export type { Lifecycle, LifecycleState, LifecycleTransition, TransitionParameter } from "./lifecycle/lifecycle.ts";

@@ -19,6 +19,10 @@ beforeAll(async () => {
     const seed = await lifecyclePlatform(store);
     // A French administrator, besides the seed's English one.
     await seed.platform.accounts.add({ login: "admine", password: "admine-pw", displayName: "Amélie", roles: ["admin"], locale: "fr" });
+    // A structure that inherits the articles' fields, lifecycle and profile.
+    await store.transaction((tx) => tx.catalog.saveStructure({
+      name: "FEATURE", extends: "ARTICLE", title: { en: "Feature", fr: "Reportage" }, fields: [{ id: "fe_subtitle", type: "text", label: { en: "Subtitle", fr: "Sous-titre" }, needed: true }],
+    }));
     return seed;
   }, { auth: { throttle: { baseDelayMs: 1, maxDelayMs: 2 } } });
   baseUrl = live.api.baseUrl;
@@ -180,6 +184,68 @@ describe("users, administered in French", () => {
   });
 });
 
+describe("the model, read-only", () => {
+  it("shows the structures, a structure's fields with where each comes from, a lifecycle as a diagram, and the profiles", async () => {
+    const { context, page } = await loggedIn("admin", 1280, "/console/admin/model");
+    expect(await heading(page)).toBe("Model");
+    const structures = page.locator("section[aria-labelledby=model-structures] tbody tr");
+    const feature = (await structures.allInnerTexts()).find((row) => row.includes("FEATURE"))!;
+    expect(feature.split("\t").map((cell) => cell.trim())).toEqual(["Feature", "FEATURE", "Article", "Article lifecycle", "PRF_ARTICLE", expect.stringMatching(/^\d+$/)]);
+    const profile = page.locator("section[aria-labelledby=model-profiles] table").first();
+    expect((await profile.locator("tbody tr").allInnerTexts()).map((row) => row.split("\t").map((cell) => cell.trim()))).toEqual([
+      ["View", "role editor, role reader"], ["Edit", "role editor"], ["Delete", "role editor"], ["Create", "nobody (administrators only)"],
+    ]);
+
+    await page.getByRole("link", { name: "Feature" }).first().click();
+    expect(await heading(page)).toBe("Structure Feature");
+    const fields = await page.locator("section[aria-labelledby=model-fields] tbody tr").allInnerTexts();
+    const row = (id: string) => fields.find((line) => line.split("\t")[1]?.trim() === id)?.split("\t").map((cell) => cell.trim());
+    expect(row("fe_subtitle")).toEqual(["Subtitle", "fe_subtitle", "text", "read and write", "yes", "no", "this structure"]);
+    expect(row("ar_title")?.[6]).toBe("Article");
+    expect(row("ar_title")?.[0]).not.toBe("ar_title");
+
+    await page.getByRole("link", { name: "Article lifecycle" }).click();
+    expect(await heading(page)).toBe("Lifecycle Article lifecycle");
+    const diagram = page.getByRole("img", { name: "Article lifecycle" });
+    expect(await diagram.count()).toBe(1);
+    expect(await page.locator("svg desc").textContent()).toContain("Submit: from Draft to Review");
+    expect(await page.locator("svg .state-box").count()).toBe(4);
+    expect(await page.locator("svg .transition").count()).toBe(5);
+    // The boxes stay inside the picture and apart from each other.
+    const boxes = await page.locator("svg .state-box rect").evaluateAll((rects) => rects.map((rect) => {
+      // An SVGRect does not cross to the test: its numbers do.
+      const { x, y, width, height } = (rect as unknown as { getBBox(): { x: number; y: number; width: number; height: number } }).getBBox();
+      return { x, y, width, height };
+    }));
+    expect(boxes).toHaveLength(4);
+    for (const [i, box] of boxes.entries()) for (const other of boxes.slice(i + 1)) {
+      expect(box.x + box.width <= other.x || other.x + other.width <= box.x || box.y + box.height <= other.y || other.y + other.height <= box.y).toBe(true);
+    }
+    const transitions = await page.locator("section[aria-labelledby=model-transitions] tbody tr").allInnerTexts();
+    expect(transitions.map((line) => line.split("\t").map((cell) => cell.trim()))).toContainEqual(["Publish publish", "Review", "Published", "role editor", "Date, Channels"]);
+    await context.close();
+  });
+
+  it("speaks French on the model pages, and refuses others", async () => {
+    const { context, page } = await loggedIn("admine", 390, "/console/admin/model/lifecycles/WFL_ARTICLE");
+    expect(await heading(page)).toBe("Cycle de vie Cycle des articles");
+    expect(await page.locator("svg desc").textContent()).toContain("Soumettre : de Brouillon à Relecture");
+    expect(await page.locator("main").innerText()).toContain("premier état");
+    await page.goto(`${baseUrl}/console/admin/model/structures/FEATURE`);
+    expect(await heading(page)).toBe("Structure Reportage");
+    expect(await page.locator("main").innerText()).toContain("cette structure");
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    const missing = await page.goto(`${baseUrl}/console/admin/model/lifecycles/NOPE`);
+    expect(missing?.status()).toBe(404);
+    expect(await page.getByRole("alert").textContent()).toBe("Ce cycle de vie n'existe pas.");
+    await context.close();
+    const alice = await loggedIn("alice");
+    const refused = await alice.page.goto(`${baseUrl}/console/admin/model`);
+    expect(refused?.status()).toBe(403);
+    await alice.context.close();
+  });
+});
+
 /** A receiver on loopback answering each POST with the next status of `statuses` (the last one again once they run out). */
 async function startReceiver(statuses: number[]): Promise<{ url: string; received: string[]; close: () => Promise<void> }> {
   const received: string[] = [];
@@ -201,8 +267,10 @@ async function deliverOnce(): Promise<number> {
   await webhooks.enqueue();
   const claimed = await webhooks.claim("node-test", 10);
   for (const delivery of claimed) {
-    const answer = await fetch(delivery.url, { method: "POST", body: delivery.body, redirect: "manual" });
-    await webhooks.settle("node-test", delivery, { statusCode: answer.status });
+    // A receiver gone is an attempt that failed, as the worker records it.
+    const outcome = await fetch(delivery.url, { method: "POST", body: delivery.body, redirect: "manual" })
+      .then((answer) => ({ statusCode: answer.status }), (error: Error) => ({ error: String(error.cause ?? error.message) }));
+    await webhooks.settle("node-test", delivery, outcome);
   }
   return claimed.length;
 }
@@ -246,7 +314,7 @@ describe("webhooks, administered", () => {
     expect((await delivery.locator("tbody tr").innerText()).split("\t").map((cell) => cell.trim())).toEqual([
       "1", expect.stringMatching(/ UTC$/), "node-test", "503", expect.stringContaining("503"),
     ]);
-    await delivery.getByRole("button", { name: /^Retry .* now$/ }).click();
+    await delivery.getByRole("button", { name: /^Retry now \(/ }).click();
     expect(await page.getByRole("status").textContent()).toBe("The delivery is due again now.");
     expect(await deliverOnce()).toBe(1);
     await page.reload();
@@ -287,6 +355,17 @@ describe("webhooks, administered", () => {
   });
 });
 
+/** A webhook's deliveries page, with a failed attempt, for the accessibility check. */
+async function webhookPaths(): Promise<string[]> {
+  const admin = await live.seed.principal("admin");
+  const receiver = await startReceiver([500]);
+  const { id } = await live.seed.platform.webhooks.create(admin, { url: receiver.url });
+  await live.seed.platform.elements.create(admin, { structure: "AUTHOR", values: { au_name: "Hedy Lamarr" } });
+  await deliverOnce();
+  await receiver.close();
+  return [`admin/webhooks/${id}`];
+}
+
 /** axe-core's script, run in the page (the console itself needs no script: this context allows one for the check only). */
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -300,7 +379,8 @@ describe.each([1280, 390])("the administration's accessibility at %i px", (width
     await page.getByRole("button", { name: "Log in" }).click();
     await page.waitForURL(`${baseUrl}/console/`);
     const found: string[] = [];
-    for (const path of ["admin", "admin/users", "admin/new-user", "admin/users/alice", "admin/webhooks"]) {
+    for (const path of ["admin", "admin/users", "admin/new-user", "admin/users/alice", "admin/webhooks", "admin/model",
+      "admin/model/structures/FEATURE", "admin/model/lifecycles/WFL_ARTICLE", ...await webhookPaths()]) {
       await page.goto(`${baseUrl}/console/${path}`);
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(async () => {
@@ -319,5 +399,5 @@ describe.each([1280, 390])("the administration's accessibility at %i px", (width
     }));
     expect(found).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 });

@@ -5,6 +5,7 @@ import { bodyLimit } from "../body-limit.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { describedRoute, type RouteDescription } from "../openapi/index.ts";
 import type { ConsoleText } from "./console-text.ts";
+import { lifecycleModelPage, modelPage, structureModelPage } from "./model-pages.ts";
 import { createWebhookPage, removeWebhookPage, retryDeliveryPage, webhookPage, webhooksPage } from "./webhook-pages.ts";
 import { newUserPage, userPage, userPasswordPage, userStatePage, usersPage } from "./user-pages.ts";
 
@@ -35,6 +36,12 @@ export function adminConsoleRoutes(app: Hono<HttpEnv>, platform: Platform, handl
     handler((c) => (principal, t, csrf) => userStatePage(c, platform, principal, t, csrf, false))));
   app.post("/console/admin/users/:login/password", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.userPassword,
     handler((c) => (principal, t, csrf) => userPasswordPage(c, platform, principal, t, csrf))));
+
+  app.get("/console/admin/model", describedRoute(DESCRIBED.model, handler(() => (principal, t) => modelPage(platform, principal, t))));
+  app.get("/console/admin/model/structures/:structure", describedRoute(DESCRIBED.structureModel,
+    handler((c) => (principal, t) => structureModelPage(c, platform, principal, t))));
+  app.get("/console/admin/model/lifecycles/:lifecycle", describedRoute(DESCRIBED.lifecycleModel,
+    handler((c) => (principal, t) => lifecycleModelPage(c, platform, principal, t))));
 
   app.get("/console/admin/webhooks", describedRoute(DESCRIBED.webhooks, handler(() => (principal, t, csrf) => webhooksPage(platform, principal, t, csrf))));
   app.post("/console/admin/webhooks", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.createWebhook,
@@ -82,6 +89,9 @@ const DESCRIBED = {
   userPassword: described("set a user account's password; its sessions end", {
     body: FORM_POST({ password: v.string() }), response: redirect("To the account's page, with a message"),
   }),
+  model: described("the model, read-only: the structures, lifecycles and profiles (who may do what)"),
+  structureModel: described("a structure, read-only: its fields with type, visibility, needed, multiple, and the ancestor each comes from"),
+  lifecycleModel: described("a lifecycle, read-only: its states and transitions drawn as a diagram, and as a table"),
   webhooks: described("the webhooks, each with its status and latest delivery, and the form that registers one"),
   createWebhook: described("register a webhook", {
     body: FORM_POST({

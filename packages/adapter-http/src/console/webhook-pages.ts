@@ -119,7 +119,7 @@ export async function webhookPage(c: Context<HttpEnv>, platform: Platform, princ
   const body = deliveries.length === 0 ? html`<p>${a.noDeliveries}</p>` : html`<ol class="plain deliveries">${deliveries.map((delivery) => html`<li>
 <section aria-labelledby="delivery-${delivery.id}"><h2 id="delivery-${delivery.id}">${a.eventName(delivery.type)} · ${a.deliveryStatus(delivery.status)}</h2>
 <p><code>${delivery.id}</code> · ${a.event} ${delivery.seq} · ${a.attempts}: ${delivery.attempts}${delivery.nextAttemptAt ? html` · ${a.nextAttempt}: ${when(delivery.nextAttemptAt, a)}` : ""}</p>
-${delivery.attemptLog.length === 0 ? "" : html`<div class="scroll"><table>
+${delivery.attemptLog.length === 0 ? "" : html`<div class="scroll" tabindex="0" role="region" aria-label="${a.attempts}: ${delivery.id}"><table>
 <caption class="visually-hidden">${a.attempts}: ${delivery.id}</caption>
 <thead><tr><th scope="col">${a.attempt}</th><th scope="col">${a.started}</th><th scope="col">${a.node}</th><th scope="col">${a.answer}</th><th scope="col">${a.errorText}</th></tr></thead>
 <tbody>${delivery.attemptLog.map((attempt) => html`<tr><td class="number">${attempt.attempt}</td><td>${when(attempt.startedAt, a)}</td><td>${attempt.node}</td>

@@ -307,7 +307,7 @@ describe("webhooks, administered", () => {
     const admin = await live.seed.principal("admin");
     await live.seed.platform.elements.create(admin, { structure: "AUTHOR", values: { au_name: "Grace Hopper" } });
     expect(await deliverOnce()).toBe(1);
-    await page.getByRole("link", { name: receiver.url }).click();
+    await page.getByRole("link", { name: receiver.url, exact: true }).click();
     expect(await heading(page)).toBe(`Deliveries to ${receiver.url}`);
     const delivery = page.locator("main section").first();
     expect(await delivery.getByRole("heading").innerText()).toBe("Element created · pending");
@@ -341,7 +341,9 @@ describe("webhooks, administered", () => {
     await page.getByLabel("URL").fill("ftp://example.com/");
     await page.getByRole("button", { name: "Créer le webhook" }).click();
     expect(await page.getByRole("alert").innerText()).toContain("URL : Donnez une URL absolue http ou https");
-    await page.getByRole("button", { name: /^Supprimer le webhook vers / }).click();
+    await page.getByRole("link", { name: /^Supprimer le webhook vers / }).click();
+    expect(await heading(page)).toMatch(/^Supprimer le webhook vers .+ \?$/);
+    await page.getByRole("button", { name: "Supprimer" }).click();
     expect(await page.getByRole("status").textContent()).toBe("Le webhook est supprimé avec ses envois.");
     expect(await page.locator("main").innerText()).toContain("Aucun webhook.");
     expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
@@ -363,7 +365,7 @@ async function webhookPaths(): Promise<string[]> {
   await live.seed.platform.elements.create(admin, { structure: "AUTHOR", values: { au_name: "Hedy Lamarr" } });
   await deliverOnce();
   await receiver.close();
-  return [`admin/webhooks/${id}`];
+  return [`admin/webhooks/${id}`, `admin/webhooks/${id}/remove`];
 }
 
 /** axe-core's script, run in the page (the console itself needs no script: this context allows one for the check only). */

@@ -47,8 +47,9 @@ export function adminConsoleRoutes(app: Hono<HttpEnv>, platform: Platform, handl
   app.post("/console/admin/webhooks", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.createWebhook,
     handler((c) => (principal, t, csrf) => createWebhookPage(c, platform, principal, t, csrf))));
   app.get("/console/admin/webhooks/:webhook", describedRoute(DESCRIBED.webhook, handler((c) => (principal, t, csrf) => webhookPage(c, platform, principal, t, csrf))));
-  app.post("/console/admin/webhooks/:webhook/remove", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.removeWebhook,
-    handler((c) => (principal, t, csrf) => removeWebhookPage(c, platform, principal, t, csrf))));
+  const removeWebhook = () => handler((c) => (principal, t, csrf) => removeWebhookPage(c, platform, principal, t, csrf));
+  app.get("/console/admin/webhooks/:webhook/remove", describedRoute(DESCRIBED.removeWebhookForm, removeWebhook()));
+  app.post("/console/admin/webhooks/:webhook/remove", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.removeWebhook, removeWebhook()));
   app.post("/console/admin/webhooks/:webhook/deliveries/:delivery/retry", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.retryDelivery,
     handler((c) => (principal, t, csrf) => retryDeliveryPage(c, platform, principal, t, csrf))));
 }
@@ -103,6 +104,7 @@ const DESCRIBED = {
     response: { status: 201, ...page("The webhooks page, with the new webhook's signing secret shown this once") }, otherResponses: FORM_REFUSED,
   }),
   webhook: described("a webhook's recent deliveries, newest first, with their attempts and errors"),
+  removeWebhookForm: described("the question before a webhook is removed"),
   removeWebhook: described("remove a webhook with its deliveries", { body: FORM_POST({}), response: redirect("To the webhooks page, with a message") }),
   retryDelivery: described("send a webhook's delivery again now", { body: FORM_POST({}), response: redirect("To the webhook's deliveries, with a message") }),
 } satisfies Record<string, RouteDescription>;

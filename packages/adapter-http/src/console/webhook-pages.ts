@@ -57,7 +57,7 @@ export async function webhooksPage(platform: Platform, principal: Principal, t: 
 <td>${webhook.types.length === 0 ? a.everyType : webhook.types.join(", ")}</td><td>${webhook.structures.length === 0 ? a.everyStructure : webhook.structures.join(", ")}</td>
 <td>${a.webhookStatus(webhook.status)}</td>
 <td>${webhook.lastDelivery ? html`${a.deliveryStatus(webhook.lastDelivery.status)}, ${when(webhook.lastDelivery.updatedAt, a)}` : a.none}</td>
-<td>${csrf ? html`<form method="post" action="/console/admin/webhooks/${encodeURIComponent(webhook.id)}/remove">${hidden}<button type="submit" class="danger" aria-label="${a.removeWebhook(webhook.url)}">${a.remove}</button></form>` : ""}</td></tr>`)}</tbody>
+<td><a href="/console/admin/webhooks/${encodeURIComponent(webhook.id)}/remove" aria-label="${a.removeWebhook(webhook.url)}">${a.remove}</a></td></tr>`)}</tbody>
 </table></div>`;
   const refused = answer?.refused;
   const values = refused?.values ?? { url: "", types: [], structures: [], description: "" };
@@ -140,10 +140,20 @@ export async function retryDeliveryPage(c: Context<HttpEnv>, platform: Platform,
   return { redirect: `/console/admin/webhooks/${encodeURIComponent(id)}`, flash: { message: a.retried } };
 }
 
-/** POST /console/admin/webhooks/ID/remove: the webhook goes with its deliveries. */
+/** GET /console/admin/webhooks/ID/remove asks first (a page of its own: no script needed); POST removes the webhook with its deliveries. */
 export async function removeWebhookPage(c: Context<HttpEnv>, platform: Platform, principal: Principal, t: ConsoleText, csrf: string | undefined) {
   requireAdministrator(principal);
   const a = adminText(principal.account.locale);
+  if (c.req.method === "GET") {
+    const id = c.req.param("webhook") ?? "";
+    const webhook = (await platform.webhooks.list(principal)).find((candidate) => candidate.id === id);
+    if (!webhook) throw new LineageError("WEBHOOK0404", [`webhook "${id}"`], { userMessage: a.noSuchWebhook });
+    const title = `${a.removeWebhook(webhook.url)}${a.questionMark}`;
+    if (!csrf) return page(title, html`<p role="alert" class="alert">${t.needSession}</p>`);
+    return page(title, html`${adminNav("webhooks", t, a)}<p>${a.removeQuestion}</p>
+<form method="post" action="/console/admin/webhooks/${encodeURIComponent(id)}/remove" class="actions"><input type="hidden" name="csrf" value="${csrf}">
+<button type="submit" class="danger">${a.remove}</button> <a href="/console/admin/webhooks">${t.cancel}</a></form>`);
+  }
   checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
   await orNotFound(() => platform.webhooks.remove(principal, c.req.param("webhook") ?? ""), a);
   return { redirect: "/console/admin/webhooks", flash: { message: a.webhookRemoved } };

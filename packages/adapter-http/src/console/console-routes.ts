@@ -24,6 +24,7 @@ import { runBulk } from "./bulk-actions.ts";
 import { homePage } from "./home-page.ts";
 import { flashMessage, setFlash, takeFlash, type Flash } from "./flash.ts";
 import { openView, saveView } from "./saved-views.ts";
+import { adminConsoleRoutes } from "./admin-routes.ts";
 
 /** What a page handler answers: the page, its status when not 200, or a redirection after a change. */
 type PageAnswer = { title: string; body: Fragment; current?: ConsolePageOptions["current"]; status?: number } | { redirect: string; flash?: Flash | undefined };
@@ -198,6 +199,7 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     consoleHandler(auth, (c) => (principal, t, csrf) => revokeTokenPage(c, platform, principal, t, csrf))));
   app.post("/console/admin/search/reindex", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.reindex,
     consoleHandler(auth, (c) => (principal, t, csrf) => reindexPage(c, platform, principal, t, csrf))));
+  adminConsoleRoutes(app, platform, (make) => consoleHandler(auth, make));
   return app;
 }
 

@@ -4,6 +4,8 @@ import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { arrayTable, fieldValue } from "./element-fields.ts";
 import type { PostedForm } from "./posted-form.ts";
+import { formText } from "./form-text.ts";
+import { relationControl, type Picker } from "./relation-picker.ts";
 
 /*
  * The form that edits an element, generated from its structure as the person sees it (fields of
@@ -170,6 +172,8 @@ export interface ControlContext {
   readonly enumerates: ReadonlyMap<string, Enumerate>;
   readonly locale: string;
   readonly refusal?: { field?: string; message: string } | undefined;
+  /** The relation fields' pickers, by field id (a field without one is a text box of ids or logins). */
+  readonly pickers?: ReadonlyMap<string, Picker> | undefined;
 }
 
 /** The options of an enumerate's select, those in `chosen` selected. */
@@ -202,6 +206,8 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
   const mark = field.needed ? html` <span aria-hidden="true">*</span>` : "";
   const message = refused ? html`<p id="${id}-error" class="alert">${withLabel(context.refusal?.message ?? "", context.refusal?.field, field)}</p>` : "";
   const value = context.values[field.id];
+  const picker = context.pickers?.get(field.id);
+  if (picker) return relationControl(field, picker, value, { id, required, error: refused ? html` aria-invalid="true"` : "", describedBy: refused ? `${id}-error` : undefined }, mark, message, formText(context.locale));
   switch (editKind(field)) {
     case "enums": {
       const chosen = Array.isArray(value) ? value : [];

@@ -1,0 +1,159 @@
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lifecyclePlatform } from "@lineage/core/testing";
+import { startLiveServer, type LiveServer } from "../src/live-server.ts";
+
+// The console's form controls in a real browser, with and without its script, at a desktop's width
+// and a phone's: the relation picker (a title typed settles into the right id; suggestions as a
+// combobox driven by the keyboard), checked by axe-core.
+
+let live: LiveServer<Awaited<ReturnType<typeof lifecyclePlatform>>>;
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  live = await startLiveServer((store) => lifecyclePlatform(store), { auth: { throttle: { baseDelayMs: 1, maxDelayMs: 2 } } });
+  baseUrl = live.api.baseUrl;
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+  // More authors than a select offers: the relation is a text box that searches titles. Two share a name.
+  const admin = await live.seed.principal("admin");
+  const names = ["Jane Cooper", "Sam Lee", "Sam Lee", ...Array.from({ length: 32 }, (_, i) => `Writer ${String(i + 1).padStart(2, "0")}`)];
+  for (const name of names) await live.seed.platform.elements.create(admin, { structure: "AUTHOR", values: { au_name: name } });
+});
+afterAll(async () => {
+  await browser?.close();
+  await live?.close();
+});
+
+async function loggedIn(login: string, width: number, javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/console/`);
+  await page.getByLabel("Login").fill(login);
+  await page.getByLabel("Password").fill(`${login}-pw`);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL(`${baseUrl}/console/`);
+  return { context, page };
+}
+
+/** The initid of the author an article names, as the API reads it. */
+async function authorOf(ref: string): Promise<unknown> {
+  const answer = await fetch(`${baseUrl}/api/v2/smart-elements/${ref}.json?fields=document.attributes.ar_author`, { headers: { authorization: live.api.basic("admin", "admin-pw") } });
+  const body = (await answer.json()) as { data: { document: { attributes: { ar_author: { value: unknown; displayValue: string } } } } };
+  return body.data.document.attributes.ar_author.displayValue;
+}
+
+const fitsWidth = async (page: Page, width: number) => expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(width);
+const flash = (page: Page) => page.locator("main .flash").innerText();
+
+describe.each([1280, 390])("the relation picker without script at %i px", (width) => {
+  it("settles a typed title into its element, and asks which one when several or none are named so", async () => {
+    await live.seed.platform.elements.update(await live.seed.principal("admin"), "ART_HELLO", { values: { ar_author: "AUTHOR_ADA" } });
+    const { context, page } = await loggedIn("admin", width, false);
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO/edit`);
+    const author = page.getByLabel("ar_author", { exact: true });
+    expect(await author.inputValue()).toBe("Ada Lovelace");
+    await author.fill("Jane Cooper");
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await flash(page)).toContain("Saved");
+    expect(await authorOf("ART_HELLO")).toBe("Jane Cooper");
+
+    // Two are named so: the form comes back with both to choose from.
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO/edit`);
+    await page.getByLabel("ar_author", { exact: true }).fill("sam lee");
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await page.locator("main .summary").innerText()).toContain('ar_author: Several are named "sam lee"');
+    const choice = page.getByLabel("ar_author: choose one");
+    expect((await choice.locator("option").allInnerTexts()).filter(Boolean)).toEqual(["Sam Lee", "Sam Lee"]);
+    const second = await choice.locator("option").nth(2).getAttribute("value");
+    await choice.selectOption(second!);
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await flash(page)).toContain("Saved");
+    const api = await fetch(`${baseUrl}/api/v2/smart-elements/ART_HELLO.json?fields=document.attributes.ar_author`, { headers: { authorization: live.api.basic("admin", "admin-pw") } });
+    expect(String(((await api.json()) as { data: { document: { attributes: { ar_author: { value: unknown } } } } }).data.document.attributes.ar_author.value)).toBe(second);
+
+    // None exactly: the close ones; nothing close: said, with what was typed kept.
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO/edit`);
+    await page.getByLabel("ar_author", { exact: true }).fill("Cooper");
+    await page.getByRole("button", { name: "Save" }).click();
+    expect((await page.getByLabel("ar_author: choose one").locator("option").allInnerTexts()).filter(Boolean)).toEqual(["Jane Cooper"]);
+    await page.getByLabel("ar_author: or type another name").fill("Nobody Here");
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await page.locator("main .summary").innerText()).toContain('Nothing you may view is named "Nobody Here"');
+    expect(await page.getByLabel("ar_author", { exact: true }).inputValue()).toBe("Nobody Here");
+    expect(await page.content()).not.toContain("not found");
+    await fitsWidth(page, width);
+    await context.close();
+  });
+});
+
+describe.each([1280, 390])("the relation picker with its script at %i px", (width) => {
+  it("suggests titles as a combobox the keyboard drives, and saves the one picked", async () => {
+    const { context, page } = await loggedIn("admin", width, true);
+    await page.goto(`${baseUrl}/console/elements/ART_ZEBRA/edit`);
+    const author = page.getByRole("combobox", { name: "ar_author" });
+    await author.fill("");
+    await author.pressSequentially("Sam");
+    const list = page.getByRole("listbox", { name: "Suggestions for ar_author" });
+    await expect.poll(() => list.getByRole("option").allInnerTexts()).toEqual(["Sam Lee", "Sam Lee"]);
+    expect(await author.getAttribute("aria-expanded")).toBe("true");
+    await author.press("ArrowDown");
+    await author.press("ArrowDown");
+    const active = await author.getAttribute("aria-activedescendant");
+    expect(await page.locator(`#${active}`).getAttribute("aria-selected")).toBe("true");
+    const picked = await page.locator(`#${active}`).getAttribute("data-value");
+    await author.press("Enter");
+    expect(await author.getAttribute("aria-expanded")).toBe("false");
+    expect(await author.inputValue()).toBe("Sam Lee");
+    // Escape closes the suggestions without picking.
+    await author.press("Backspace");
+    await expect.poll(() => author.getAttribute("aria-expanded")).toBe("true");
+    await author.press("Escape");
+    expect(await author.getAttribute("aria-expanded")).toBe("false");
+    await author.press("e");
+    await expect.poll(() => list.getByRole("option").count()).toBe(2);
+    await author.press("ArrowDown");
+    await author.press("ArrowDown");
+    await author.press("Enter");
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await flash(page)).toContain("Saved");
+    const api = await fetch(`${baseUrl}/api/v2/smart-elements/ART_ZEBRA.json?fields=document.attributes.ar_author`, { headers: { authorization: live.api.basic("admin", "admin-pw") } });
+    expect(String(((await api.json()) as { data: { document: { attributes: { ar_author: { value: unknown } } } } }).data.document.attributes.ar_author.value)).toBe(picked);
+    await fitsWidth(page, width);
+    await context.close();
+  });
+});
+
+/** axe-core's script, run in the page. */
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+describe.each([1280, 390])("the console's form controls' accessibility at %i px", (width) => {
+  it("has no serious or critical axe-core violation, the suggestions open or not", async () => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/console/`);
+    await page.getByLabel("Login").fill("admin");
+    await page.getByLabel("Password").fill("admin-pw");
+    await page.getByRole("button", { name: "Log in" }).click();
+    const check = async (where: string) => {
+      await page.addScriptTag({ content: AXE });
+      const violations = await page.evaluate(async () => {
+        const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
+        return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+      });
+      return violations.map((violation) => `${where} ${violation}`);
+    };
+    const found: string[] = [];
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO/edit`);
+    found.push(...await check("edit"));
+    await page.getByRole("combobox", { name: "ar_author" }).fill("Writer 1");
+    await expect.poll(() => page.getByRole("option").count()).toBeGreaterThan(0);
+    found.push(...await check("edit, suggestions open"));
+    await page.goto(`${baseUrl}/console/structures/ARTICLE/new`);
+    found.push(...await check("new"));
+    expect(found).toEqual([]);
+    await context.close();
+  });
+});

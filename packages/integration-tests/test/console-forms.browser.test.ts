@@ -126,6 +126,48 @@ describe.each([1280, 390])("the relation picker with its script at %i px", (widt
   });
 });
 
+/** An article's HTML body as the API reads it. */
+async function bodyOf(ref: string): Promise<string> {
+  const answer = await fetch(`${baseUrl}/api/v2/smart-elements/${ref}.json?fields=document.attributes.ar_body`, { headers: { authorization: live.api.basic("admin", "admin-pw") } });
+  return String(((await answer.json()) as { data: { document: { attributes: { ar_body: { value: unknown } } } } }).data.document.attributes.ar_body.value);
+}
+
+describe.each([1280, 390])("the HTML editor at %i px", (width) => {
+  it("without script, is a text area whose HTML the server sanitises", async () => {
+    const { context, page } = await loggedIn("admin", width, false);
+    await page.goto(`${baseUrl}/console/elements/ART_ZEBRA/edit`);
+    await page.getByLabel("ar_body").fill('<p style="color:red" onclick="x()">Hi <b>there</b><iframe src="https://example.org"></iframe></p><style>p{}</style><a href="https://example.org" target="_top">link</a>');
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await flash(page)).toContain("Saved");
+    expect(await bodyOf("ART_ZEBRA")).toBe('<p>Hi <b>there</b></p><a href="https://example.org">link</a>');
+    await context.close();
+  });
+
+  it("with script, edits formatted text from a toolbar, the HTML saved sanitised", async () => {
+    const { context, page } = await loggedIn("alice", width, true);
+    await page.goto(`${baseUrl}/console/elements/ART_ZEBRA/edit`);
+    const area = page.getByRole("textbox", { name: "ar_body" });
+    expect(await area.getAttribute("contenteditable")).toBe("true");
+    expect(await page.locator("textarea[name=f_ar_body]").isHidden()).toBe(true);
+    expect(await area.innerText()).toContain("Hi there");
+    await area.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    const toolbar = page.getByRole("toolbar", { name: "Mise en forme de ar_body" });
+    await toolbar.getByRole("button", { name: "Gras" }).click();
+    await page.keyboard.type("Bonjour");
+    await toolbar.getByRole("button", { name: "Liste à puces" }).click();
+    await page.getByRole("button", { name: "Enregistrer" }).click();
+    expect(await flash(page)).toContain("Enregistré");
+    const saved = await bodyOf("ART_ZEBRA");
+    expect(saved).toMatch(/<(b|strong)>Bonjour<\/(b|strong)>/);
+    expect(saved).toContain("<ul>");
+    expect(saved).not.toMatch(/style=|contenteditable/);
+    await fitsWidth(page, width);
+    await context.close();
+  });
+});
+
 /** axe-core's script, run in the page. */
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 

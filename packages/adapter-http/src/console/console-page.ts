@@ -83,6 +83,8 @@ ul.short .hint{display:block}
 .picker [role=option]{padding:.3rem .6rem;cursor:pointer}
 .picker [role=option][aria-selected=true]{background:#1f3b57;color:#fff}
 .picker li.hint{padding:.3rem .6rem}
+.toolbar{display:flex;flex-wrap:wrap;gap:.25rem;max-width:36rem;margin:.2rem 0}
+.editable{background:#fff;border:1px solid #767676;min-height:8rem;max-width:36rem;padding:.3rem .6rem;overflow-wrap:anywhere}
 @media (max-width:40rem){header form{margin-left:0}main{padding:.5rem}}
 `;
 

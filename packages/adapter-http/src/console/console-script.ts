@@ -2,7 +2,9 @@
  * The console's one script, served at /console/assets/console.js: it only enhances pages that work
  * without it. A relation's text box becomes a combobox (the ARIA pattern: arrows move through the
  * suggestions, Enter picks, Escape closes) whose suggestions come from /console/relations and whose
- * pick fills the hidden id beside it. Kept as plain browser JavaScript in a string: no build step.
+ * pick fills the hidden id beside it. An HTML text area becomes an editable area under a toolbar
+ * (bold, italic, heading, lists, link, clear), its HTML written back into the text area, which the
+ * form sends (the server sanitises it). Kept as plain browser JavaScript in a string: no build step.
  */
 
 export const CONSOLE_SCRIPT = String.raw`(function () {
@@ -99,7 +101,57 @@ export const CONSOLE_SCRIPT = String.raw`(function () {
     input.addEventListener("blur", function () { close(); });
   }
 
+  function editor(area) {
+    var words = JSON.parse(area.getAttribute("data-html-editor") || "{}");
+    var toolbar = document.createElement("div");
+    toolbar.className = "toolbar";
+    toolbar.setAttribute("role", "toolbar");
+    toolbar.setAttribute("aria-label", words.toolbar || "");
+    toolbar.setAttribute("aria-controls", area.id + "-editor");
+    var editable = document.createElement("div");
+    editable.id = area.id + "-editor";
+    editable.className = "editable";
+    editable.contentEditable = "true";
+    editable.setAttribute("role", "textbox");
+    editable.setAttribute("aria-multiline", "true");
+    var label = document.querySelector("label[for='" + area.id + "']");
+    if (label) { label.id = label.id || area.id + "-label"; editable.setAttribute("aria-labelledby", label.id); label.htmlFor = editable.id; }
+    var described = area.getAttribute("aria-describedby");
+    if (described) editable.setAttribute("aria-describedby", described);
+    if (area.getAttribute("aria-invalid")) editable.setAttribute("aria-invalid", area.getAttribute("aria-invalid"));
+    // The text area holds what the server sanitised: the editable area starts from it, parsed inert.
+    var parsed = new DOMParser().parseFromString(area.value, "text/html");
+    while (parsed.body.firstChild) editable.appendChild(document.adoptNode(parsed.body.firstChild));
+    function sync() { area.value = editable.innerHTML; }
+    function button(text, run) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = text;
+      b.addEventListener("mousedown", function (event) { event.preventDefault(); });
+      b.addEventListener("click", function () { editable.focus(); run(); sync(); });
+      toolbar.appendChild(b);
+    }
+    button(words.bold, function () { document.execCommand("bold"); });
+    button(words.italic, function () { document.execCommand("italic"); });
+    button(words.heading, function () { document.execCommand("formatBlock", false, "h3"); });
+    button(words.paragraph, function () { document.execCommand("formatBlock", false, "p"); });
+    button(words.bullets, function () { document.execCommand("insertUnorderedList"); });
+    button(words.numbers, function () { document.execCommand("insertOrderedList"); });
+    button(words.link, function () {
+      var address = window.prompt(words.address, "https://");
+      if (address) document.execCommand("createLink", false, address);
+    });
+    button(words.clear, function () { document.execCommand("removeFormat"); document.execCommand("unlink"); });
+    editable.addEventListener("input", sync);
+    area.hidden = true;
+    area.parentNode.insertBefore(toolbar, area);
+    area.parentNode.insertBefore(editable, area);
+    if (area.form) area.form.addEventListener("submit", sync);
+  }
+
   var boxes = document.querySelectorAll("[data-picker]");
   for (var i = 0; i < boxes.length; i++) combobox(boxes[i]);
+  var areas = document.querySelectorAll("textarea[data-html-editor]");
+  for (var j = 0; j < areas.length; j++) editor(areas[j]);
 })();
 `;

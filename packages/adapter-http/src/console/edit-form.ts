@@ -2,10 +2,11 @@ import { isLineageError, translate, type Enumerate, type FieldDescription, type 
 import { html } from "hono/html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
-import { arrayTable, fieldValue } from "./element-fields.ts";
+import { arrayTable, fieldValue, sanitizedHtml } from "./element-fields.ts";
 import type { PostedForm } from "./posted-form.ts";
 import { formText } from "./form-text.ts";
 import { relationControl, type Picker } from "./relation-picker.ts";
+import { htmlEditor } from "./html-editor.ts";
 
 /*
  * The form that edits an element, generated from its structure as the person sees it (fields of
@@ -152,7 +153,8 @@ export function postedValues(structure: Readonly<Record<string, FieldDescription
       default: {
         const given = form.one(name);
         if (given === undefined || (field.type === "password" && given === "")) break;
-        values[field.id] = localNumber(field, withSeconds(field, given), locale);
+        // HTML is kept to the tags and attributes the console shows: what the editor (or a hand-made post) sends beyond them goes.
+        values[field.id] = field.type === "htmltext" ? sanitizedHtml(given) : localNumber(field, withSeconds(field, given), locale);
       }
     }
   }
@@ -185,7 +187,8 @@ function enumOptions(field: FieldDescription, chosen: readonly string[], context
 /** One input of a simple type (an array's cell, a list's value, or a field's only input). */
 function simpleInput(field: FieldDescription, attributes: Fragment | string, value: string, context: ControlContext): Fragment {
   if (field.type === "enum") return html`<select ${attributes}><option value=""></option>${enumOptions(field, [value], context)}</select>`;
-  if (field.type === "longtext" || field.type === "htmltext") return html`<textarea ${attributes} rows="5">${value}</textarea>`;
+  if (field.type === "htmltext") return htmlEditor(field, attributes, value, formText(context.locale));
+  if (field.type === "longtext") return html`<textarea ${attributes} rows="5">${value}</textarea>`;
   const type = inputType(field) ?? "text";
   // Whole numbers, and times to the second (as stored).
   const step = type === "number" || type === "time" || type === "datetime-local" ? html` step="1"` : "";

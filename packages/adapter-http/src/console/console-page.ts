@@ -83,6 +83,9 @@ ul.short .hint{display:block}
 .picker [role=option]{padding:.3rem .6rem;cursor:pointer}
 .picker [role=option][aria-selected=true]{background:#1f3b57;color:#fff}
 .picker li.hint{padding:.3rem .6rem}
+ul.tree{list-style:none;margin:0;padding:0}
+ul.tree ul.tree{padding-left:1.6rem;border-left:2px solid #ddd;margin-left:.5rem}
+ul.tree label.choice{display:block;padding:.15rem 0;font-weight:400}
 .toolbar{display:flex;flex-wrap:wrap;gap:.25rem;max-width:36rem;margin:.2rem 0}
 .editable{background:#fff;border:1px solid #767676;min-height:8rem;max-width:36rem;padding:.3rem .6rem;overflow-wrap:anywhere}
 @media (max-width:40rem){header form{margin-left:0}main{padding:.5rem}}

@@ -7,6 +7,7 @@ import type { PostedForm } from "./posted-form.ts";
 import { formText } from "./form-text.ts";
 import { relationControl, type Picker } from "./relation-picker.ts";
 import { htmlEditor } from "./html-editor.ts";
+import { enumCheckboxes } from "./enum-tree.ts";
 
 /*
  * The form that edits an element, generated from its structure as the person sees it (fields of
@@ -213,8 +214,8 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
   if (picker) return relationControl(field, picker, value, { id, required, error: refused ? html` aria-invalid="true"` : "", describedBy: refused ? `${id}-error` : undefined }, mark, message, formText(context.locale));
   switch (editKind(field)) {
     case "enums": {
-      const chosen = Array.isArray(value) ? value : [];
-      return html`<label for="${id}">${field.label}${mark}</label><select id="${id}" name="${id}" multiple size="4"${required}${error}>${enumOptions(field, chosen, context)}</select>${message}`;
+      const enumerate = field.enum ? context.enumerates.get(field.enum) : undefined;
+      return enumCheckboxes({ id, label: field.label, enumerate, chosen: Array.isArray(value) ? value : [], locale: context.locale, mark, error, message });
     }
     case "list": {
       const items = [...(Array.isArray(value) ? value : []), ""];

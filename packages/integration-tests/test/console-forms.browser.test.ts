@@ -168,6 +168,34 @@ describe.each([1280, 390])("the HTML editor at %i px", (width) => {
   });
 });
 
+describe.each([1280, 390])("after login at %i px", (width) => {
+  it("lands on the console's home page, unless a page was asked for", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    const logIn = async (login: string) => {
+      await page.getByLabel("Login").fill(login);
+      await page.getByLabel("Password").fill(`${login}-pw`);
+      await page.getByRole("button", { name: "Log in" }).click();
+    };
+    await page.goto(`${baseUrl}/login`);
+    await logIn("alice");
+    await page.waitForURL(`${baseUrl}/console/`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Accueil");
+    // The site's root asks for no page in particular: the home page too.
+    await context.clearCookies();
+    await page.goto(`${baseUrl}/`);
+    await logIn("admin");
+    await page.waitForURL(`${baseUrl}/console/`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Home");
+    // A page asked for is where the login goes.
+    await context.clearCookies();
+    await page.goto(`${baseUrl}/console/trash`);
+    await logIn("admin");
+    await page.waitForURL(`${baseUrl}/console/trash`);
+    await context.close();
+  });
+});
+
 /** axe-core's script, run in the page. */
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 

@@ -196,6 +196,44 @@ describe.each([1280, 390])("after login at %i px", (width) => {
   });
 });
 
+describe("shared saved views", () => {
+  it("keeps a view private or shares it under a profile of the definitions, listed to those it lets view it", async () => {
+    // A bundle's profile for team views: the newsroom views them, their owner changes and deletes them.
+    await live.seed.store.transaction((tx) => tx.catalog.saveProfile({ name: "PRF_TEAM_VIEWS", grants: { view: ["group:newsroom", "owner"], edit: ["owner"], delete: ["owner"] } }));
+    await live.seed.platform.accounts.add({ login: "dave", password: "dave-pw", groups: ["newsroom"] });
+    const { context, page } = await loggedIn("alice", 390, false);
+    await page.goto(`${baseUrl}/console/elements?structure=ARTICLE&f0=ar_category&o0=eq&v0=food`);
+    await page.getByText("Enregistrer cette liste comme vue").click();
+    const who = page.getByRole("group", { name: "Qui la voit" });
+    expect(await who.getByRole("radio").count()).toBe(2);
+    expect(await who.getByLabel("Moi seul").isChecked()).toBe(true);
+    await page.getByLabel("Nom de la vue").fill("Recettes de l'équipe");
+    await who.getByLabel("Partagée avec le groupe newsroom").check();
+    await page.getByRole("button", { name: "Enregistrer la vue" }).click();
+    expect(await flash(page)).toBe("La vue « Recettes de l'équipe » est enregistrée.");
+    await page.getByText("Enregistrer cette liste comme vue").click();
+    await page.getByLabel("Nom de la vue").fill("Mes recettes");
+    await page.getByRole("button", { name: "Enregistrer la vue" }).click();
+    await context.close();
+
+    // Dave, of the newsroom, sees the shared view, not the private one; bob sees neither.
+    const dave = await loggedIn("dave", 1280, false);
+    await dave.page.goto(`${baseUrl}/console/elements`);
+    const panel = dave.page.locator("section[aria-labelledby=panel-views]");
+    expect(await panel.getByRole("link").allInnerTexts()).toEqual(["Recettes de l'équipe"]);
+    await panel.getByRole("link", { name: "Recettes de l'équipe" }).click();
+    expect(await dave.page.locator("main table tbody tr").count()).toBe(1);
+    expect(await dave.page.locator("main table tbody").innerText()).toContain("Apple pie");
+    const searches = await fetch(`${baseUrl}/api/v2/searches/`, { headers: { authorization: live.api.basic("dave", "dave-pw") } });
+    expect(((await searches.json()) as { data: { documents: { properties: { title: string } }[] } }).data.documents.map((d) => d.properties.title)).toEqual(["Recettes de l'équipe"]);
+    await dave.context.close();
+    const bob = await loggedIn("bob", 1280, false);
+    await bob.page.goto(`${baseUrl}/console/elements`);
+    expect(await bob.page.locator("section[aria-labelledby=panel-views]").innerText()).not.toContain("recettes");
+    await bob.context.close();
+  });
+});
+
 /** axe-core's script, run in the page. */
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 

@@ -10,6 +10,7 @@ import { filterBar, filterRows, filterTargets, rowConditions, rowsOfFilter, type
 import { collectionsPanel } from "./collections-panel.ts";
 import { listHref, PAGE_SIZES, type ListKind, type ListParameters } from "./list-href.ts";
 import { saveViewForm } from "./saved-views.ts";
+import { viewShares } from "./view-sharing.ts";
 
 export type { ListKind } from "./list-href.ts";
 
@@ -148,7 +149,8 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
   const returnTo = listHref(kind, { ...here, offset: offset ? String(offset) : undefined });
   const actions = bulk ? await bulkForm(platform, principal, t, csrf, { returnTo, structureName, folderRef, definitions }) : "";
   const save = kind === "elements" && csrf
-    ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) })
+    ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) },
+      { shares: viewShares(definitions, locale), locale })
     : "";
   const panel = await collectionsPanel(platform, principal, t);
   return {

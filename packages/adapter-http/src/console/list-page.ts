@@ -1,4 +1,4 @@
-import { isLineageError, LineageError, readFilterInput, type DocumentView, type FieldDescription, type FilterInput, type Platform, type Principal, type RenderedValue } from "@lineage/core";
+import { isLineageError, LineageError, readFilterInput, type Definitions, type DocumentView, type FieldDescription, type FilterInput, type Platform, type Principal, type RenderedValue } from "@lineage/core";
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
@@ -11,6 +11,7 @@ import { collectionsPanel } from "./collections-panel.ts";
 import { listHref, PAGE_SIZES, type ListKind, type ListParameters } from "./list-href.ts";
 import { saveViewForm } from "./saved-views.ts";
 import { viewShares } from "./view-sharing.ts";
+import { keysByLabel, LABEL_ORDER_MAX_ITEMS, pageByLabel } from "./enum-order.ts";
 
 export type { ListKind } from "./list-href.ts";
 
@@ -75,6 +76,9 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
       ...chosen.map((id) => `document.attributes.${id}`)].join(","),
     ...(filter ? { filter } : {}),
   };
+  // An enum column sorts by its labels in the person's language (the API sorts by key).
+  const definitions = await platform.structures.definitions();
+  const labelKeys = labelSortOf(kind === "elements" && !folderRef ? structureName : undefined, orderBy, fields, definitions, principal.account.locale);
   let folderTitle: string | undefined;
   let answer;
   let refused: LineageError | undefined;
@@ -84,6 +88,9 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
       const content = await platform.folders.content(principal, folderRef, query);
       folderTitle = content.properties.title;
       answer = content;
+    } else if (labelKeys) {
+      const page = await pageByLabel(platform, principal, { ...query, family: structureName }, labelKeys.field, labelKeys.keys, offset, size);
+      answer = { documents: page.documents, requestParameters: { total: page.total } };
     } else answer = await platform.elements.list(principal, { ...query, family: structureName });
   } catch (error) {
     // A filter refused is said above the bar, which keeps what was asked so that it can be mended.
@@ -137,7 +144,6 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
   const pages = pageLinks(kind, here, offset, size, total, t);
   const create = structureName && csrf && (await platform.elements.mayCreate(principal, structureName))
     ? html`<p class="actions"><a href="/console/structures/${encodeURIComponent(structureName)}/new">${t.newElement}</a></p>` : "";
-  const definitions = await platform.structures.definitions();
   const targets = await filterTargets(platform, principal, t, definitions, kind === "elements" ? structureName : undefined, fields);
   const action = `/console/${kind}`;
   const bar = filterBar({
@@ -159,6 +165,16 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
 <p role="status" class="total">${summary}</p>${actions}${table}${pages}${save}</div>${panel}</div>`,
     current: kind === "trash" ? "trash" as const : "elements" as const,
   };
+}
+
+/** The keys of the enum field a one-structure list is sorted by alone, in the order of their labels; undefined for any other order. */
+function labelSortOf(structureName: string | undefined, orderBy: string, fields: readonly FieldDescription[], definitions: Definitions, locale: string) {
+  if (!structureName || orderBy.includes(",")) return undefined;
+  const [key = "", direction = "asc"] = orderBy.split(":").map((part) => part.trim());
+  const field = fields.find((candidate) => candidate.id === key && candidate.type === "enum" && !candidate.multiple && candidate.enum);
+  const enumerate = field?.enum ? definitions.enumerate(field.enum) : undefined;
+  if (!field || !enumerate || enumerate.items.length > LABEL_ORDER_MAX_ITEMS || (direction !== "asc" && direction !== "desc")) return undefined;
+  return { field: field.id, keys: keysByLabel(enumerate, locale, direction) };
 }
 
 /** The fields of a structure description, columns of arrays included (an array's columns are not listable as one value). */

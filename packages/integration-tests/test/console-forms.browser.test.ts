@@ -89,6 +89,31 @@ describe.each([1280, 390])("the relation picker without script at %i px", (width
   });
 });
 
+describe.each([1280, 390])("the relation picker in the filter bar at %i px", (width) => {
+  it("filters a list by a relation's typed title, every element named so", async () => {
+    const admin = await live.seed.principal("admin");
+    const sams = (await live.seed.platform.elements.list(admin, { family: "AUTHOR", filter: { field: "title", operator: "eq", value: "Sam Lee" }, fields: "document.properties.initid" })).documents;
+    await live.seed.platform.elements.update(admin, "ART_ZEBRA", { values: { ar_author: String(sams[0]!.properties!.initid) } });
+    await live.seed.platform.elements.update(admin, "ART_HELLO", { values: { ar_author: String(sams[1]!.properties!.initid) } });
+    const { context, page } = await loggedIn("admin", width, false);
+    await page.goto(`${baseUrl}/console/elements?structure=ARTICLE`);
+    await page.getByLabel("Field of condition 1").selectOption({ label: "ar_author" });
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    await page.getByLabel("Value of condition 1").fill("sam lee");
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    expect((await page.locator("main table tbody").innerText())).toContain("Hello");
+    expect(await page.locator("main p.total").innerText()).toBe("2 elements, 1 to 2 shown");
+    expect(await page.getByLabel("Value of condition 1").inputValue()).toBe("sam lee");
+    // A title that names nothing the person may view finds nothing, and stays in its box.
+    await page.getByLabel("Value of condition 1").fill("Ada Lovelace");
+    await page.getByRole("button", { name: "Apply" }).first().click();
+    expect(await page.locator("main p.total").innerText()).toBe("No element");
+    expect(await page.getByLabel("Value of condition 1").inputValue()).toBe("Ada Lovelace");
+    await fitsWidth(page, width);
+    await context.close();
+  });
+});
+
 describe.each([1280, 390])("the relation picker with its script at %i px", (width) => {
   it("suggests titles as a combobox the keyboard drives, and saves the one picked", async () => {
     const { context, page } = await loggedIn("admin", width, true);

@@ -6,11 +6,13 @@ import { bulkForm, rowCheckbox } from "./bulk-actions.ts";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { fieldValue, localDate } from "./element-fields.ts";
-import { filterBar, filterRows, filterTargets, rowConditions, rowsOfFilter, type FilterRow } from "./filter-bar.ts";
+import { filterBar, filterRows, filterRowTitles, filterTargets, rowConditions, rowsOfFilter, type FilterRow } from "./filter-bar.ts";
 import { collectionsPanel } from "./collections-panel.ts";
 import { listHref, PAGE_SIZES, type ListKind, type ListParameters } from "./list-href.ts";
 import { saveViewForm } from "./saved-views.ts";
 import { viewShares } from "./view-sharing.ts";
+import { formText } from "./form-text.ts";
+import { relationTargets, settleFilterRows } from "./relation-picker.ts";
 import { keysByLabel, LABEL_ORDER_MAX_ITEMS, pageByLabel } from "./enum-order.ts";
 
 export type { ListKind } from "./list-href.ts";
@@ -57,11 +59,12 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
   let rows = filterRows((name) => c.req.query(name), (name) => c.req.queries(name));
   // A stored filter (a saved view's, or the API's `filter` given as it is): shown as rows when the bar can show it, else kept as it is.
   let kept: FilterInput | undefined;
+  let asStored: FilterRow[] | undefined;
   const raw = c.req.query("filter");
   if (raw?.trim()) {
     const stored = readFilterInput(raw);
-    const asRows = rowsOfFilter(stored);
-    if (asRows && rows.length === 0) rows = asRows;
+    asStored = rowsOfFilter(stored);
+    if (asStored && rows.length === 0) rows = asStored;
     else kept = stored;
   }
   const described = structureName ? await platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" }) : undefined;
@@ -69,6 +72,12 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     .filter((field) => field.type !== "array" && field.type !== "password")
     .sort((a, b) => a.logicalOrder - b.logicalOrder);
   const chosen = (c.req.queries("columns") ?? []).filter((id) => fields.some((field) => field.id === id));
+  const definitions = await platform.structures.definitions();
+  // A relation's row holds a typed title: settled into the element (or elements) it names, as the forms do.
+  if (structureName) {
+    const titles = rows === asStored ? [] : filterRowTitles((name) => c.req.query(name));
+    rows = await settleFilterRows(platform, principal, formText(principal.account.locale), rows, titles, relationTargets(definitions, structureName));
+  }
   const filter = pageFilter(rows, search, kept);
   const query = {
     orderBy, offset: String(offset), slice: String(size), count: true,
@@ -77,7 +86,6 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     ...(filter ? { filter } : {}),
   };
   // An enum column sorts by its labels in the person's language (the API sorts by key).
-  const definitions = await platform.structures.definitions();
   const labelKeys = labelSortOf(kind === "elements" && !folderRef ? structureName : undefined, orderBy, fields, definitions, principal.account.locale);
   let folderTitle: string | undefined;
   let answer;

@@ -246,3 +246,36 @@ export function pickersAsPosted(pickers: ReadonlyMap<string, Picker>, form: Post
     return [id, { ...picker, ...(shown ? { typed: shown } : {}), ...(retry ? { retry } : {}) }];
   }));
 }
+
+/** A filter bar's row as the relation picker settles it: its values as ids, and the title shown in its text box. */
+export interface SettledRow {
+  readonly field: string;
+  readonly operator: string;
+  readonly values: readonly string[];
+  readonly typed?: string | undefined;
+}
+
+/**
+ * The rows of a filter bar whose field is a relation, settled as the form settles a typed title
+ * (`typed` by row, from `tI`): the one element named so, or all of them when several are (`is`
+ * then reads as "is one of");
+ * a title that names none stays as typed (the API then says what it cannot find). A row given
+ * an id only (a saved view's) shows its title.
+ */
+export async function settleFilterRows<R extends SettledRow>(
+  platform: Platform, principal: Principal, text: FormText, rows: readonly R[], typed: readonly (string | undefined)[], targets: ReadonlyMap<string, RelationTarget>,
+): Promise<R[]> {
+  return Promise.all(rows.map(async (row, i) => {
+    const target = targets.get(row.field);
+    if (!target || target.kind !== "element" || row.operator === "isempty" || row.operator === "isnotempty") return row;
+    const title = typed[i]?.trim() ?? "";
+    const beside = row.values[0] ?? "";
+    if (!title) return beside && row.operator !== "in" ? { ...row, typed: await labelOf(platform, principal, target, beside, text) } as R : row;
+    const found = await settle(platform, principal, { id: row.field, label: row.field } as FieldDescription, target, title, beside, text);
+    if ("value" in found) return { ...row, values: [found.value], typed: title } as R;
+    if (found.candidates.length > 0 && found.message === text.severalNamed(title) && (row.operator === "eq" || row.operator === "in")) {
+      return { ...row, values: found.candidates.map((candidate) => candidate.value), typed: title } as R;
+    }
+    return { ...row, values: [title], typed: title } as R;
+  }));
+}

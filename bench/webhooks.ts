@@ -115,6 +115,7 @@ try {
       "it reads the due deliveries in claim order and stops), signed (Standard Webhooks, HMAC-SHA256), POSTed over a kept-alive connection, and its attempt recorded " +
       "(the attempts whose answers came in together in one statement and one commit). The worker, the receiver and, on PostgreSQL, the server share the machine's cores with its other work: " +
       "read the figures with the load beside them.",
+    "",
   ].join("\n");
   publishSection(section, { heading: SECTION, write: !args["no-docs"] });
 } finally {

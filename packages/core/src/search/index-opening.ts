@@ -75,7 +75,7 @@ export function createIndexOpening(shared: EngineState, options: IndexOpeningOpt
       if (epoch !== startedIn) throw new Error(`the rebuild of domain "${name}" was stopped`);
     };
     // Changes after this point are applied once the build is over: none is missed.
-    const seq = await store.search.lastSeq();
+    const seq = await store.events.lastSeq();
     const all = await store.search.aliveInitids([...state.structures]);
     index.reset(shadow, { fingerprint: state.fingerprint, generation, seq });
     try {
@@ -123,6 +123,10 @@ export function createIndexOpening(shared: EngineState, options: IndexOpeningOpt
     const generation = await store.search.generation(name);
     const loaded = await lanes.run(name, async () => {
       if (!(await index.open(name, { fingerprint: state.fingerprint, generation }))) return false;
+      if (await options.feed.outrun(name)) {
+        log(`domain "${name}": the event log no longer holds every change since its index was written`);
+        return false;
+      }
       open.set(name, state);
       return true;
     });

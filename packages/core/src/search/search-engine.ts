@@ -15,6 +15,7 @@ import type { DocumentTextExtractor } from "../ports/document-text.port.ts";
 import { createIndexLanes } from "./index-lanes.ts";
 import { createIndexOpening, type RebuildOptions } from "./index-opening.ts";
 import { createIndexPersistence } from "./index-persistence.ts";
+import type { IndexPacing } from "./index-pacing.ts";
 import { withInheritedConfigs, type SearchDomain } from "./search-domain.ts";
 import type { SearchQuery } from "./search-query.ts";
 
@@ -40,6 +41,8 @@ export interface SearchEngineOptions {
   readonly openWaitMs?: number | undefined;
   /** Reads the text of attached documents that are not text (PDF, ODT, DOCX); none read when not given. */
   readonly documents?: DocumentTextExtractor | undefined;
+  /** How index builds share the event loop with requests (a server's); unpaced by default. */
+  readonly pacing?: IndexPacing | undefined;
 }
 
 export interface StartOptions {
@@ -158,7 +161,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log, folderMembers: (folder) => store.folders.members(folder.initid) });
   const feed = createChangeFeed(shared, documents);
   const persistence = createIndexPersistence(shared);
-  const opening = createIndexOpening(shared, { feed, documents, persistence, domain: domainNamed, openWaitMs });
+  const opening = createIndexOpening(shared, { feed, documents, persistence, domain: domainNamed, openWaitMs, pacing: options.pacing });
   const { prepared, firstOpening, rebuild } = opening;
   const { apply: applyChanges, catchUp } = feed;
 

@@ -49,6 +49,7 @@ export { StateChangeBodySchema, readStateChangeBody } from "./lifecycle/transiti
 export { createTransitionHooks, type TransitionHook, type TransitionHookContext, type TransitionHooks } from "./lifecycle/transition-hooks.ts";
 export type { FullSearchQuery } from "./search/search-elements.ts";
 export type { SearchEngine } from "./search/search-engine.ts";
+export type { IndexPacing } from "./search/index-pacing.ts";
 export type { SearchCallable, SearchCallables } from "./search/element-text.ts";
 export type { ImportBundleOptions } from "./bundle/import-bundle.ts";
 export type { OverwrittenElement } from "./bundle/import-elements.ts";

@@ -88,7 +88,7 @@ describe("migrateSchema", () => {
 
 
   it("migrates a database made while search kept its own change log: the log goes, every domain's index is built again", async () => {
-    const url = await databaseBefore("0017", async (old) => {
+    const url = await databaseBefore("0018", async (old) => {
       await old.query(`insert into search_domains (name, definition, generation) values ('articles', '{"name":"articles","lang":"en","stem":"english","configs":[]}', 2)`);
       // A change its index had not applied yet: only a rebuild finds it now.
       await old.query("insert into search_changes (initid, structure, seq) values (1, 'article', nextval('lineage_seq'))");

@@ -177,12 +177,12 @@ describe("openSqliteStore", () => {
 
   it("migrates a data directory made while search kept its own change log: the log goes, every domain's index is built again", async () => {
     const dataDir = freshDir();
-    // The migrations as they stood before 0017, applied as the previous version of the store did.
+    // The migrations as they stood before 0018, applied as the previous version of the store did.
     const before = join(freshDir(), "drizzle");
     cpSync(MIGRATIONS, before, { recursive: true });
     const journalFile = join(before, "meta", "_journal.json");
     const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    journal.entries = journal.entries.filter((e) => e.tag < "0017");
+    journal.entries = journal.entries.filter((e) => e.tag < "0018");
     writeFileSync(journalFile, JSON.stringify(journal));
     const old = new Database(join(dataDir, "lineage.sqlite"));
     migrate(drizzle({ client: old }), { migrationsFolder: before });

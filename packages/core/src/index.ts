@@ -76,6 +76,8 @@ export * from "./i18n/label.ts";
 export type { FieldType, ResolvedField, SmartField, Visibility } from "./structures/smart-field.ts";
 export type { SmartStructure, StructureDefinition } from "./structures/smart-structure.ts";
 export { describeStructure, type FieldDescription } from "./structures/structure-description.ts";
+export { FIELD_SET_TYPES, FIRST_IN_SET, type FieldSetDefinition, type FieldSetType, type ResolvedFieldSet } from "./structures/field-set.ts";
+export { structureLayout, type StructureLayout } from "./structures/structure-layout.ts";
 export type { Enumerate, EnumItem } from "./enumerates/enumerate.ts";
 export type { Lifecycle, LifecycleState, LifecycleTransition, TransitionParameter } from "./lifecycle/lifecycle.ts";
 export type { Permission, Profile } from "./access/profile.ts";

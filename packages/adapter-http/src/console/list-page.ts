@@ -4,6 +4,7 @@ import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
 import { bulkForm, rowCheckbox } from "./bulk-actions.ts";
 import type { Fragment } from "./console-page.ts";
+import { withoutSets } from "./field-groups.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { fieldValue, localDate } from "./element-fields.ts";
 import { filterBar, filterRows, filterTargets, rowConditions, rowsOfFilter, type FilterRow } from "./filter-bar.ts";
@@ -161,7 +162,7 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
 
 /** The fields of a structure description, columns of arrays included (an array's columns are not listable as one value). */
 function flatFields(tree: Readonly<Record<string, FieldDescription>>): FieldDescription[] {
-  return Object.values(tree).flatMap((field) => (field.type === "array" ? [] : [field]));
+  return Object.values(withoutSets(tree)).flatMap((field) => (field.type === "array" ? [] : [field]));
 }
 
 /** Page numbers: the first, the last, and those around the current one; previous and next. */

@@ -105,6 +105,28 @@ export function effectiveStructure(structure: SmartStructure, access: FieldAcces
   return result;
 }
 
+/** Per structure and field access, the structure as every layer makes it. */
+const widest = new WeakMap<SmartStructure, WeakMap<FieldAccess, SmartStructure>>();
+
+/**
+ * The structure as an account granted every layer of its field access sees it (admin does): what
+ * anyone at all may see of it. Full-text search indexes this, and hides from each reader what
+ * their own view hides (search-elements.ts). Memoised per structure and field access.
+ */
+export function widestStructure(structure: SmartStructure, access: FieldAccess | undefined): SmartStructure {
+  if (structure.fieldAccess === undefined || access === undefined) return boundBySets(structure);
+  let byAccess = widest.get(structure);
+  if (!byAccess) widest.set(structure, (byAccess = new WeakMap()));
+  let result = byAccess.get(access);
+  if (!result) {
+    const rights = new Map<string, number>();
+    for (const layer of access.layers) for (const [id, letter] of Object.entries(layer.fields)) rights.set(id, (rights.get(id) ?? 0) | LAYER_RIGHTS[letter]);
+    result = withRights(structure, rights, true);
+    byAccess.set(access, result);
+  }
+  return result;
+}
+
 const keys = new WeakMap<SmartStructure, string>();
 
 /**

@@ -7,7 +7,7 @@ import { renderElementXml } from "./element-xml.ts";
 import { answerWrite, type AnswerOptions, type ElementWrite } from "./element-write.ts";
 import { listAliveElements, readElement, type ConsultOptions, type ElementList, type ElementReading, type ListOptions } from "./read-elements.ts";
 import type { ElementRevision } from "./smart-element.ts";
-import type { CreateValuesOf, ReadingOf, StructureType, UpdateValuesOf } from "./typed-element.ts";
+import type { CreateValuesOf, ListOf, ReadingOf, StructureType, UpdateValuesOf } from "./typed-element.ts";
 import {
   createElement, createElementByApi, deleteElement, updateElement,
   type ApiCreateInput, type CreateElementInput, type UpdateElementInput, type WriteOptions,
@@ -28,8 +28,11 @@ export interface ElementsFacade {
   read<S extends StructureType | undefined = undefined>(principal: Principal, ref: string, options?: ConsultOptions): Promise<ReadingOf<S>>;
   /** GET one element with a .xml suffix: its XML export, with the ETag of the element. */
   readXml(principal: Principal, ref: string, options?: ConsultOptions): Promise<{ xml: string; etag: string }>;
-  /** GET /smart-elements/ (or a structure's elements with `family`): alive elements the principal may view. */
-  list(principal: Principal, options?: ListOptions): Promise<ElementList>;
+  /**
+   * GET /smart-elements/ (or a structure's elements with `family`): alive elements the principal may view.
+   * With a structure type (`list<Article>(…, { family: "ARTICLE" })`) their attributes are typed.
+   */
+  list<S extends StructureType | undefined = undefined>(principal: Principal, options?: ListOptions): Promise<ListOf<S>>;
   /** A new element from code values (bundles, embedding apps), in a transaction of its own. */
   create<S extends StructureType | undefined = undefined>(
     principal: Principal,
@@ -66,7 +69,8 @@ export function createElementsFacade(context: PlatformContext, readingCacheSize 
       await scope.prepare([reading.revision]);
       return { xml: renderElementXml(reading.revision, scope), etag: reading.etag };
     },
-    list: async (principal, options) => listAliveElements(await context.scope(principal, options?.stamp), { maxSlice, ...options }),
+    list: (async (principal: Principal, options?: ListOptions): Promise<ElementList> =>
+      listAliveElements(await context.scope(principal, options?.stamp), { maxSlice, ...options })) as ElementsFacade["list"],
     create: async (principal, input) => createElement(await context.scope(principal, input.stamp), clock, input),
     createByApi: (principal, family, input) =>
       answerWrite(context, principal, input, async () => createElementByApi(await context.scope(principal, input.stamp), clock, family, input)),

@@ -79,6 +79,8 @@ export type { FieldType, ResolvedField, SmartField, Visibility } from "./structu
 export type { SmartStructure, StructureDefinition } from "./structures/smart-structure.ts";
 export { flattenFields } from "./structures/smart-structure.ts";
 export { describeStructure, type FieldDescription } from "./structures/structure-description.ts";
+export { FIELD_SET_TYPES, FIRST_IN_SET, type FieldSetDefinition, type FieldSetType, type ResolvedFieldSet } from "./structures/field-set.ts";
+export { structureLayout, type StructureLayout } from "./structures/structure-layout.ts";
 export { structureValueTypes, type FieldValueType, type ValueItemType } from "./structures/structure-value-types.ts";
 export type { Enumerate, EnumItem } from "./enumerates/enumerate.ts";
 export type { Lifecycle, LifecycleState, LifecycleTransition, TransitionParameter } from "./lifecycle/lifecycle.ts";

@@ -47,6 +47,9 @@ fieldset{border:1px solid #ccc;background:#fff}
 form.inline{display:inline}
 .field{margin:.8rem 0}
 .field label,.field .label{display:block;font-weight:600}
+.tab-list ul{display:flex;flex-wrap:wrap;gap:.4rem 1rem;list-style:none;padding:0;margin:.6rem 0;border-bottom:1px solid #ccc}
+fieldset.frame{margin:.8rem 0;border:1px solid #ccc;padding:.4rem .8rem}
+section.tab,section.frame{margin:1rem 0}
 .field input:not([type=checkbox]),.field select,.field textarea{width:100%;max-width:36rem}
 [aria-invalid=true]{border:2px solid #b3261e}
 ul.plain{list-style:none;padding:0;flex-wrap:wrap}

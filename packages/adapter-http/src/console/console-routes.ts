@@ -13,6 +13,7 @@ import { bodyLimit } from "../body-limit.ts";
 import { adminPage, createTokenPage, reindexPage, revokeTokenPage } from "./admin-page.ts";
 import { dashboardsPage } from "./dashboards-page.ts";
 import { editForm, enumeratesOf, postedFormValues, postedValues, refusalOf, storedFormValues, withColumnCounts } from "./edit-form.ts";
+import { withoutSets } from "./field-groups.ts";
 import { elementPage, trashedElementPage } from "./element-page.ts";
 import { checkFormToken } from "./form-token.ts";
 import { transitionPage } from "./lifecycle-page.ts";
@@ -91,12 +92,13 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     const described = await platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" });
     const definitions = await platform.structures.definitions();
     // Arrays with a column invisible to the person are shown, not edited: the count tells them.
-    const structure = withColumnCounts((described.data.family?.structure ?? {}) as Record<string, FieldDescription>, definitions.structure(structureName));
+    const groups = (described.data.family?.structure ?? {}) as Record<string, FieldDescription>;
+    const structure = withColumnCounts(withoutSets(groups), definitions.structure(structureName));
     const enumerates = new Map(enumeratesOf(structure).flatMap((name) => {
       const found = definitions.enumerate(name);
       return found ? [[found.name, found] as const] : [];
     }));
-    return { structure, enumerates, targets: relationTargets(definitions, structureName), title: String(described.data.document.properties?.title ?? structureName) };
+    return { structure, groups, enumerates, targets: relationTargets(definitions, structureName), title: String(described.data.document.properties?.title ?? structureName) };
   };
 
   /** The pickers of a form's relation fields, and how a posted form settles their typed titles. */
@@ -121,13 +123,13 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     if (!(await platform.elements.permissions(principal, reading.revision)).has("edit")) {
       throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
     }
-    const { structure, enumerates, targets } = await formContext(principal, reading.revision.structure);
+    const { structure, groups, enumerates, targets } = await formContext(principal, reading.revision.structure);
     const stored = storedFormValues(structure, reading.revision.values);
     const title = t.editing(reading.revision.title);
     const relations = await relationsOf(principal, structure, targets, stored);
     const state = {
       action: `/console/elements/${reading.revision.initid}/edit`, csrf: csrf ?? "", etag: reading.etag, values: stored,
-      attributes: (reading.data.document.attributes ?? {}) as Record<string, RenderedValue>, enumerates, locale: principal.account.locale, submit: t.save,
+      attributes: (reading.data.document.attributes ?? {}) as Record<string, RenderedValue>, enumerates, locale: principal.account.locale, submit: t.save, groups,
       pickers: relations.pickers as ReadonlyMap<string, Picker>,
     };
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
@@ -148,13 +150,13 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
 
   const createPage = (c: Context<HttpEnv>): PageMaker => async (principal, t, csrf) => {
     const family = c.req.param("family") ?? "";
-    const { structure, enumerates, targets, title: structureTitle } = await formContext(principal, family);
+    const { structure, groups, enumerates, targets, title: structureTitle } = await formContext(principal, family);
     if (!(await platform.elements.mayCreate(principal, family))) throw new LineageError("API0204", [family]);
     const title = t.creating(structureTitle);
     const relations = await relationsOf(principal, structure, targets, {});
     const state = {
       action: `/console/structures/${encodeURIComponent(family)}/new`, csrf: csrf ?? "", etag: "", values: {},
-      attributes: {}, enumerates, locale: principal.account.locale, submit: t.create, pickers: relations.pickers as ReadonlyMap<string, Picker>,
+      attributes: {}, enumerates, locale: principal.account.locale, submit: t.create, groups, pickers: relations.pickers as ReadonlyMap<string, Picker>,
     };
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
     const form = await postedForm(c);

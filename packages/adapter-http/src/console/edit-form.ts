@@ -2,6 +2,7 @@ import { isLineageError, translate, type Enumerate, type FieldDescription, type 
 import { html } from "hono/html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
+import { groupedFields } from "./field-groups.ts";
 import { arrayTable, fieldValue, sanitizedHtml } from "./element-fields.ts";
 import type { PostedForm } from "./posted-form.ts";
 import { formText } from "./form-text.ts";
@@ -246,6 +247,8 @@ export interface EditFormState extends ControlContext {
   readonly etag: string;
   readonly attributes: Readonly<Record<string, RenderedValue>>;
   readonly submit: string;
+  /** The structure's tree with its frames and tabs (family.structure), to group the fields; without it, one after the other. */
+  readonly groups?: Readonly<Record<string, FieldDescription>>;
 }
 
 /**
@@ -277,15 +280,18 @@ export function editForm(structure: Readonly<Record<string, FieldDescription>>, 
   const { refusal } = state;
   const known = new Set(editable.flatMap((field) => [field.id, ...columnsOf(field).map((column) => column.id)]));
   const multipart = editable.some((field) => editKind(field) === "file");
+  const drawn = (list: readonly FormField[]) => (list.length === 0 ? undefined : html`${list.map((field) => html`<div class="field">
+${editableIds.has(field.id)
+    ? html`${editKind(field) === "file" && state.attributes[field.id] ? html`<p>${fieldValue(field, state.attributes[field.id], t)}</p>` : ""}${fieldControl(field, state)}`
+    : html`<span class="label">${field.label}</span> <div class="readonly">${field.type === "array" ? arrayTable(field, state.attributes, t) : fieldValue(field, state.attributes[field.id], t)}</div>`}
+</div>`)}`);
+  // The fields the form shows, by id: a group draws those of its members it holds.
+  const shown = new Map(fields.map((field) => [field.id, [field]]));
   return html`<form method="post" action="${state.action}"${multipart ? html` enctype="multipart/form-data"` : ""} novalidate>
 ${refusal ? errorSummary(structure, refusal, known, t) : ""}
 <input type="hidden" name="csrf" value="${state.csrf}">
 <input type="hidden" name="etag" value="${state.etag}">
-${fields.map((field) => html`<div class="field">
-${editableIds.has(field.id)
-    ? html`${editKind(field) === "file" && state.attributes[field.id] ? html`<p>${fieldValue(field, state.attributes[field.id], t)}</p>` : ""}${fieldControl(field, state)}`
-    : html`<span class="label">${field.label}</span> <div class="readonly">${field.type === "array" ? arrayTable(field, state.attributes, t) : fieldValue(field, state.attributes[field.id], t)}</div>`}
-</div>`)}
+${state.groups ? groupedFields(state.groups, (members) => drawn(members.flatMap((member) => shown.get(member.id) ?? [])), "form", t) : drawn(fields)}
 <button type="submit">${state.submit}</button>
 </form>`;
 }

@@ -4,6 +4,7 @@ import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
 import { bulkForm, rowCheckbox } from "./bulk-actions.ts";
 import type { Fragment } from "./console-page.ts";
+import { withoutSets } from "./field-groups.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { fieldValue, localDate } from "./element-fields.ts";
 import { filterBar, filterRows, filterRowTitles, filterTargets, rowConditions, rowsOfFilter, type FilterRow } from "./filter-bar.ts";
@@ -187,7 +188,7 @@ function labelSortOf(structureName: string | undefined, orderBy: string, fields:
 
 /** The fields of a structure description, columns of arrays included (an array's columns are not listable as one value). */
 function flatFields(tree: Readonly<Record<string, FieldDescription>>): FieldDescription[] {
-  return Object.values(tree).flatMap((field) => (field.type === "array" ? [] : [field]));
+  return Object.values(withoutSets(tree)).flatMap((field) => (field.type === "array" ? [] : [field]));
 }
 
 /** Page numbers: the first, the last, and those around the current one; previous and next. */

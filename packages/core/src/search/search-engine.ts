@@ -96,7 +96,7 @@ export interface SearchEngine {
   /** The domain's members as a list filter, when its configs name collections (domain-collections.ts); undefined when they name none. */
   members(domain: SearchDomain): Promise<ElementFilter | undefined>;
   /** The texts elements have in a domain, in their order (read in a few batch calls). */
-  texts(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]>;
+  texts(domain: SearchDomain, elements: readonly ElementRevision[], omit?: (structure: string) => ReadonlySet<string>): Promise<ElementText[]>;
   /** Reindexes what is outdated in each domain: pending changes, missing and stray documents. */
   reindexOutdated(): Promise<Record<string, ElementRevision[]>>;
   readonly index: SearchIndex;

@@ -4,6 +4,7 @@ import type { BundleCheck } from "./problems/bundle-check.ts";
 import type { BundleSource } from "./bundle-source.ts";
 import { importBundle, importBundleSource, type ImportBundleOptions } from "./import-bundle.ts";
 import type { ImportReport } from "./import-report.ts";
+import { elementsOfXml, type XmlElements, type XmlNode } from "./xml-elements.ts";
 
 /** Bundles (docs/bundles.md): definitions, accounts and first elements, checked whole, imported in one transaction. */
 export interface BundlesFacade {
@@ -13,6 +14,11 @@ export interface BundlesFacade {
   import(input: unknown, options: ImportBundleOptions): Promise<ImportReport>;
   /** Imports a bundle read in parts (a file streamed a batch of elements at a time). */
   importSource(source: BundleSource, options: ImportBundleOptions): Promise<ImportReport>;
+  /**
+   * Elements in the original's XML import format (the `.xml` export) as bundle element entries, read
+   * against the structures now stored; `where` (the file) prefixes the problems' paths. Nothing is written.
+   */
+  elementsOfXml(documents: readonly XmlNode[], where: string): Promise<XmlElements>;
 }
 
 /** The bundles façade over a platform's context. */
@@ -21,5 +27,10 @@ export function createBundlesFacade(context: PlatformContext): BundlesFacade {
     check: (input, readFile) => checkBundle(input, { store: context.store, readFile }),
     import: (input, options) => importBundle(context, input, options),
     importSource: (source, options) => importBundleSource(context, source, options),
+    async elementsOfXml(documents, where) {
+      const definitions = await context.definitions();
+      const byTag = new Map(definitions.structures().map((structure) => [structure.name.toLowerCase(), structure]));
+      return elementsOfXml(documents, (tag) => definitions.structure(tag) ?? byTag.get(tag.toLowerCase()), where);
+    },
   };
 }

@@ -92,6 +92,10 @@ const lineageImport = async (...files: string[]) => {
 /** An export without what differs from one store to another by nature: the revision and the modification date. */
 const comparable = (xml: string) => xml.replace(/ revision="\d+"/, "").replace(/ modification-date="[^"]*"/, "");
 
+const AS_ADMIN = { headers: { authorization: `Basic ${Buffer.from("admin:admin-pw").toString("base64")}` } };
+/** The `data` of a JSON answer of a node. */
+const dataAt = async (url: string): Promise<any> => ((await (await fetch(url, AS_ADMIN)).json()) as { data: unknown }).data;
+
 async function exported(name: string, withFiles = true): Promise<string> {
   const answer = await source.api.call("GET", `/api/v2/smart-elements/${name}.xml${withFiles ? "?withFiles=true" : ""}`, { as: ["admin", "admin-pw"] });
   expect(answer.status).toBe(200);
@@ -158,12 +162,12 @@ describe("lineage import of XML elements", () => {
     expect(output).toMatch(/created/);
     targetServer = await startLineage({ ...target, port: 0 });
     for (const name of ["TG_ONE", "TG_TWO", "EV_FULL", "EV_SPARSE"]) {
-      const again = await fetch(`${targetServer.url}/api/v2/smart-elements/${name}.xml?withFiles=true`, { headers: { authorization: `Basic ${Buffer.from("admin:admin-pw").toString("base64")}` } });
+      const again = await fetch(`${targetServer.url}/api/v2/smart-elements/${name}.xml?withFiles=true`, AS_ADMIN);
       expect(again.status).toBe(200);
       expect(comparable(await again.text()), name).toBe(comparable(await exported(name)));
     }
     // And the JSON of both agrees where ids do not differ by nature.
-    const json = async (url: string) => (await (await fetch(url, { headers: { authorization: `Basic ${Buffer.from("admin:admin-pw").toString("base64")}` } })).json()).data.document.attributes;
+    const json = async (url: string) => (await dataAt(url)).document.attributes;
     const before = await json(`${source.url}/api/v2/smart-elements/EV_FULL`);
     const after = await json(`${targetServer.url}/api/v2/smart-elements/EV_FULL`);
     for (const id of ["ev_text", "ev_long", "ev_html", "ev_int", "ev_double", "ev_money", "ev_date", "ev_stamp", "ev_time", "ev_enum", "ev_account", "ev_color", "ev_texts", "ev_enums", "ev_row_text", "ev_row_int", "ev_row_date"]) {
@@ -183,7 +187,7 @@ describe("lineage import of XML elements", () => {
   });
 
   it("refuses bad XML with a clear message, and a file with a bad element whole: nothing half-written", async () => {
-    const count = async () => (await (await fetch(`${targetServer!.url}/api/v2/smart-structures/EVERY/smart-elements/?slice=all`, { headers: { authorization: `Basic ${Buffer.from("admin:admin-pw").toString("base64")}` } })).json()).data.documents.length;
+    const count = async () => (await dataAt(`${targetServer!.url}/api/v2/smart-structures/EVERY/smart-elements/?slice=all`)).documents.length;
     const before = await count();
     const broken = join(root, "broken.xml");
     writeFileSync(broken, '<?xml version="1.0"?>\n<every name="EV_BROKEN">\n  <ev_text>Broken</ev_txt>\n</every>\n');

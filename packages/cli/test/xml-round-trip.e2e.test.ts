@@ -68,7 +68,11 @@ async function seed(store: Store) {
   const platform = createPlatform({ store, hasher });
   const readFile = (path: string) => (path === "files/dot.png" ? png : textFiles[path] === undefined ? undefined : new TextEncoder().encode(textFiles[path]));
   await platform.bundles.import({ ...definitions, elements }, { readFile });
-  return withTwin({ platform, store, hasher });
+  // A target without a logical name: the export gives its title alone, the import finds it by it.
+  const admin = await platform.accounts.principal("admin");
+  const unnamed = await platform.elements.create(admin!, { structure: "TARGET", values: { tg_title: "Unnamed target" } });
+  await platform.elements.update(admin!, "EV_SPARSE", { values: { ev_doc: String(unnamed.initid) } });
+  return withTwin({ platform, store, hasher, unnamed });
 }
 
 const root = mkdtempSync(join(tmpdir(), "lineage-xml-round-trip-"));
@@ -151,7 +155,7 @@ describe("the XML export", () => {
 describe("lineage import of XML elements", () => {
   it("reads the exports back into an empty store: the same values, every type, lists and rows", async () => {
     const files: string[] = [];
-    for (const name of ["TG_ONE", "TG_TWO", "EV_FULL", "EV_SPARSE"]) {
+    for (const name of ["TG_ONE", "TG_TWO", String(source.seed.unnamed.initid), "EV_FULL", "EV_SPARSE"]) {
       const file = join(root, `${name}.xml`);
       writeFileSync(file, await exported(name));
       files.push(file);
@@ -175,6 +179,9 @@ describe("lineage import of XML elements", () => {
     }
     expect(after.ev_docs.map((v: { displayValue: string }) => v.displayValue)).toEqual(["Target & two", "Target one"]);
     expect(after.ev_image).toMatchObject({ mime: "image/png", size: png.length });
+    const sparse = await json(`${targetServer.url}/api/v2/smart-elements/EV_SPARSE`);
+    expect(sparse.ev_doc.displayValue).toBe("Unnamed target");
+    expect(await exported("EV_SPARSE", false)).toContain("<ev_doc>Unnamed target</ev_doc>");
   });
 
   it("takes several elements in one file, and imports again without changing anything", async () => {

@@ -58,6 +58,15 @@ describe("elements read from XML", () => {
     }]);
   });
 
+  it("finds a docid target given by its title alone in the store, as the original's import does", async () => {
+    const { platform } = await seededPlatform();
+    const article = (author: string) => node("article", "", { name: "ART_NEW" }, [node("ar_title", "New"), node("ar_author", author)]);
+    const found = await platform.bundles.elementsOfXml([article("Ada Lovelace")], "a.xml");
+    expect([found.problems, found.entries[0]!.values]).toEqual([[], { ar_title: "New", ar_author: "AUTHOR_ADA" }]);
+    const missing = await platform.bundles.elementsOfXml([article("Nobody")], "a.xml");
+    expect(missing.problems).toEqual([{ path: "a.xml:/article/ar_author[1]", message: expect.stringContaining('no element is titled "Nobody" in AUTHOR') }]);
+  });
+
   it("takes files inside tags in base64, and relative hrefs", () => {
     const { entries, files } = read(node("memo", "", {}, [node("me_file", "aGVsbG8=", { mime: "text/plain", title: "a.txt" })]));
     const key = (entries[0]!.values as { me_file: { file: string } }).me_file.file;
@@ -69,7 +78,7 @@ describe("elements read from XML", () => {
     const { problems } = read(
       node("documents", "", {}, [
         node("memo", "", {}, [node("me_nope", "x"), node("me_row_text", "outside"), node("me_title", "a"), node("me_title", "b")]),
-        node("memo", "", {}, [node("me_refs", "no name"), node("me_file", "", { href: "/api/v2/smart-elements/1/files/me_file/-1/a.txt" })]),
+        node("memo", "", {}, [node("me_refs", ""), node("me_file", "", { href: "/api/v2/smart-elements/1/files/me_file/-1/a.txt" })]),
         node("memo", "", {}, [node("me_file", "", { href: "../up.txt" })]),
         node("other"),
       ]),
@@ -78,7 +87,7 @@ describe("elements read from XML", () => {
       ["memo.xml:/documents/memo[1]/me_nope[1]", expect.stringContaining('structure "MEMO" has no field "me_nope"')],
       ["memo.xml:/documents/memo[1]/me_row_text[1]", expect.stringContaining('field "me_row_text" is a column of the a')],
       ["memo.xml:/documents/memo[1]/me_title[2]", expect.stringContaining('field "me_title" takes one value: give i')],
-      ["memo.xml:/documents/memo[2]/me_refs[1]", expect.stringContaining('the docid value of "me_refs" has no name')],
+      ["memo.xml:/documents/memo[2]/me_refs[1]", expect.stringContaining('the docid value of "me_refs" names no target')],
       ["memo.xml:/documents/memo[2]/me_file[1]", expect.stringContaining('the file of "me_file" is a link (/api/v2/')],
       ["memo.xml:/documents/memo[3]/me_file[1]", expect.stringContaining('"../up.txt" contains "..": files must be ')],
       ["memo.xml:/documents/other[1]", expect.stringContaining("<other> names no Smart Structure: the r")],

@@ -23,10 +23,25 @@ export interface XmlNode {
   readonly children: readonly XmlNode[];
 }
 
+/**
+ * A docid value given by its target's title alone, as the original exports a target without a
+ * logical name: found by title in the store (resolveTitles) before the entries are imported.
+ */
+export class TitleReference {
+  constructor(
+    readonly title: string,
+    /** The structure the target must be of (the field's), if any. */
+    readonly structure: string | undefined,
+    readonly path: string,
+  ) {}
+}
+
 /** The element entries read from XML documents, with the files they carried inside their tags. */
 export interface XmlElements {
-  /** Bundle element entries (`{ structure, name, values }`). */
+  /** Bundle element entries (`{ structure, name, values }`); docid values named by title are TitleReferences until resolveTitles. */
   readonly entries: readonly Record<string, unknown>[];
+  /** The docid values named by their target's title, in document order. */
+  readonly titles: readonly TitleReference[];
   /** File contents carried inside tags, by the bundle path the entries name them with. */
   readonly files: ReadonlyMap<string, Uint8Array>;
   readonly problems: readonly BundleProblem[];
@@ -41,6 +56,7 @@ class XmlElementReader {
   readonly entries: Record<string, unknown>[] = [];
   readonly files = new Map<string, Uint8Array>();
   readonly problems: BundleProblem[] = [];
+  readonly titles: TitleReference[] = [];
 
   constructor(private readonly structureOf: (tag: string) => StructureDefinition | undefined) {}
 
@@ -111,8 +127,15 @@ class XmlElementReader {
     switch (field.type) {
       case "docid": {
         const name = attributes.name?.trim() || attributes.id?.trim();
-        if (!name) this.problems.push({ path, message: `the docid value of "${field.id}" has no name attribute: give the logical name of its target (name="...")` });
-        return name ?? "";
+        if (name) return name;
+        // As the original's import: a target without a logical name is found by its title.
+        if (text.trim()) {
+          const reference = new TitleReference(text.trim(), field.structure, path);
+          this.titles.push(reference);
+          return reference;
+        }
+        this.problems.push({ path, message: `the docid value of "${field.id}" names no target: give its logical name (name="...") or its title` });
+        return "";
       }
       case "account":
         return attributes.name?.trim() || text.trim();
@@ -177,5 +200,16 @@ export function elementsOfXml(documents: readonly XmlNode[], structureOf: (tag: 
       reader.document(child, `${path}/${child.tag}[${position}]`);
     }
   }
-  return { entries: reader.entries, files: reader.files, problems: reader.problems };
+  return { entries: reader.entries, titles: reader.titles, files: reader.files, problems: reader.problems };
+}
+
+/** The entries with each TitleReference replaced by what `found` gives for it (a name or an element id). */
+export function resolveTitles(entries: readonly Record<string, unknown>[], found: ReadonlyMap<TitleReference, string>): Record<string, unknown>[] {
+  const replace = (value: unknown): unknown => {
+    if (value instanceof TitleReference) return found.get(value) ?? "";
+    if (Array.isArray(value)) return value.map(replace);
+    if (value && typeof value === "object" && !("file" in value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replace(item)]));
+    return value;
+  };
+  return entries.map((entry) => ({ ...entry, values: replace(entry.values) }));
 }

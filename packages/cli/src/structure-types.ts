@@ -1,4 +1,4 @@
-import type { Enumerate, FieldType, Lifecycle, SmartField, SmartStructure } from "@lineage/core";
+import { structureValueTypes, type Enumerate, type Lifecycle, type SmartField, type SmartStructure, type ValueItemType } from "@lineage/core";
 
 type Label = NonNullable<SmartStructure["title"]>;
 
@@ -8,15 +8,6 @@ export interface TypeSource {
   enumerate(name: string): Enumerate | undefined;
   lifecycle(name: string): Lifecycle | undefined;
 }
-
-/** A field with the array it is a column of. */
-interface PlacedField {
-  readonly field: SmartField;
-  readonly column: boolean;
-}
-
-const TEXT_TYPES: ReadonlySet<FieldType> = new Set(["text", "longtext", "htmltext", "color", "date", "timestamp", "time", "account", "file", "image"]);
-const NUMBER_TYPES: ReadonlySet<FieldType> = new Set(["int", "double", "money"]);
 
 /**
  * The TypeScript of every structure (`lineage types`): per structure an interface with its values
@@ -46,41 +37,40 @@ export function renderStructureTypes(source: TypeSource): string {
     }
     return type;
   };
-  const readItem = (field: SmartField): string => {
-    if (field.type === "enum") return enumType(field.enum);
-    if (field.type === "docid") return "number";
-    if (NUMBER_TYPES.has(field.type)) return "number";
-    if (TEXT_TYPES.has(field.type)) return "string";
-    return "string";
+  const typeOf = (item: ValueItemType | { readonly kind: "reference" }): string => {
+    switch (item.kind) {
+      case "enum": return enumType(item.enumerate);
+      case "number": return "number";
+      case "reference": return "number | string";
+      case "null": return "null";
+      default: return "string";
+    }
   };
-  const inputItem = (field: SmartField): string => (field.type === "docid" ? "number | string" : field.type === "password" ? "string" : readItem(field));
 
   const blocks: string[] = [];
   for (const structure of structures) {
-    const fields = placedFields(structure.fields).filter(({ field }) => (field.visibility ?? "W") !== "I" && field.type !== "array");
     const lifecycle = structure.lifecycle ? source.lifecycle(structure.lifecycle) : undefined;
     const values: string[] = [];
     const input: string[] = [];
     const files: string[] = [];
-    for (const { field, column } of fields) {
-      const needed = field.needed === true && !column;
+    for (const value of structureValueTypes(structure, (name) => source.enumerate(name))) {
+      const { field, column } = value;
       const doc = `    /** ${describe(field, column)} */`;
-      const item = readItem(field);
+      const item = typeOf(value.item);
       let read: string;
-      if (field.type === "password") read = column ? "null[]" : "null";
-      else if (column) read = field.multiple ? `${group(item)}[][]` : `(${item} | null)[]`;
-      else if (field.multiple) read = `${group(item)}[]`;
-      else read = needed ? item : `${item} | null`;
+      if (value.item.kind === "null") read = column ? "null[]" : "null";
+      else if (column) read = value.multiple ? `${group(item)}[][]` : `(${item} | null)[]`;
+      else if (value.multiple) read = `${group(item)}[]`;
+      else read = value.neverNull ? item : `${item} | null`;
       values.push(doc, `    ${key(field.id)}: ${read};`);
-      if ((field.visibility ?? "W") === "R") continue;
-      const written = inputItem(field);
+      if (!value.writable) continue;
+      const written = typeOf(value.written);
       let write: string;
-      if (column) write = field.multiple ? `readonly (readonly ${group(written)}[])[]` : `readonly (${written} | null)[]`;
-      else if (field.multiple) write = `readonly ${group(written)}[]`;
-      else write = needed && field.default === undefined ? written : `${written} | null`;
-      const required = needed && field.default === undefined;
-      input.push(doc, `    ${key(field.id)}${required ? "" : "?"}: ${write};`);
-      if (field.type === "file" || field.type === "image") files.push(JSON.stringify(field.id));
+      if (column) write = value.multiple ? `readonly (readonly ${group(written)}[])[]` : `readonly (${written} | null)[]`;
+      else if (value.multiple) write = `readonly ${group(written)}[]`;
+      else write = value.requiredOnCreate ? written : `${written} | null`;
+      input.push(doc, `    ${key(field.id)}${value.requiredOnCreate ? "" : "?"}: ${write};`);
+      if (value.file) files.push(JSON.stringify(field.id));
     }
     const states = lifecycle ? union(lifecycle.states.map((state) => state.id)) : "never";
     const transitions = lifecycle ? union(lifecycle.transitions.map((transition) => transition.id)) : "never";
@@ -110,11 +100,6 @@ export function renderStructureTypes(source: TypeSource): string {
   for (const structure of structures) out.push(`  ${key(structure.name)}: ${typeOfStructure.get(structure.name)};`);
   out.push("}", "");
   return out.join("\n");
-}
-
-/** The fields of a structure, array columns after their array, in order. */
-function placedFields(fields: readonly SmartField[], column = false): PlacedField[] {
-  return fields.flatMap((field) => [{ field, column }, ...(field.type === "array" ? placedFields(field.fields ?? [], true) : [])]);
 }
 
 function describe(field: SmartField, column: boolean): string {

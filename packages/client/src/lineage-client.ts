@@ -1,3 +1,4 @@
+import { accountApi, type AccountApi } from "./account.ts";
 import { dashboardsApi, type DashboardsApi } from "./dashboards.ts";
 import { elementsApi, type ElementsApi } from "./elements.ts";
 import { enumeratesApi, type EnumeratesApi } from "./enumerates.ts";
@@ -6,6 +7,7 @@ import { filesApi, imagesApi, type FilesApi, type ImagesApi } from "./files.ts";
 import { foldersApi, type FoldersApi } from "./folders.ts";
 import { fullsearchApi, type FullsearchApi } from "./fullsearch.ts";
 import { lifecycleApi, type LifecycleApi } from "./lifecycle.ts";
+import { locksApi, type LocksApi } from "./locks.ts";
 import { revisionsApi, type RevisionsApi } from "./revisions.ts";
 import { searchesApi, type SearchesApi } from "./searches.ts";
 import { structuresApi, type StructuresApi } from "./structures.ts";
@@ -29,6 +31,8 @@ export interface LineageClient {
   readonly events: EventsApi;
   readonly tokens: TokensApi;
   readonly dashboards: DashboardsApi;
+  readonly locks: LocksApi;
+  readonly account: AccountApi;
   /** The HTTP layer, for a route the areas do not cover. */
   readonly transport: Transport;
 }
@@ -56,6 +60,8 @@ export function createLineageClient(options: LineageClientOptions): LineageClien
     events: eventsApi(transport),
     tokens: tokensApi(transport),
     dashboards: dashboardsApi(transport),
+    locks: locksApi(transport),
+    account: accountApi(transport),
     transport,
   };
 }

@@ -25,8 +25,24 @@ export interface Structure {
   readonly etag: string | undefined;
 }
 
+/** A structure the caller may view, as the list of structures gives it. */
+export interface StructureSummary {
+  readonly name: string;
+  readonly id: number;
+  readonly uri: string;
+  /** The structure it extends, by name; null when it extends none. */
+  readonly parent: string | null;
+  /** In the caller's language. */
+  readonly title: string;
+  readonly icon: string;
+  /** Its elements the caller may view: alive, and in the trash. */
+  readonly counts: { readonly alive: number; readonly deleted: number };
+}
+
 /** Smart Structures (docs/api.md, Smart Structures). */
 export interface StructuresApi {
+  /** GET /api/v2/smart-structures/: the structures the caller may view, by title. */
+  list(options?: { readonly signal?: AbortSignal }): Promise<StructureSummary[]>;
   /** GET /api/v2/smart-structures/<name>: its properties and fields as the caller sees them. */
   read(name: string, options?: { readonly signal?: AbortSignal }): Promise<Structure>;
 }
@@ -34,6 +50,10 @@ export interface StructuresApi {
 /** The structures area over a transport. */
 export function structuresApi(transport: Transport): StructuresApi {
   return {
+    async list(options = {}) {
+      const { data } = await transport.json<{ structures: StructureSummary[] }>({ method: "GET", path: "/api/v2/smart-structures/", signal: options.signal });
+      return data.structures;
+    },
     async read(name, options = {}) {
       const { data, etag } = await transport.json<{ document: { uri: string; properties: Structure["properties"] }; family: { structure: Structure["fields"] } }>({
         method: "GET", path: `/api/v2/smart-structures/${segment(name)}`, signal: options.signal,

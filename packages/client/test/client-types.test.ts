@@ -46,6 +46,22 @@ function typeChecks(client: LineageClient) {
     const page = await client.elements.list<Article>({ structure: "ARTICLE", fields: ["ar_title"], filter: { field: "ar_category", operator: "in", value: ["ai"] } });
     expectTypeOf(page).toEqualTypeOf<Page<ListedElement<Article>>>();
     expectTypeOf(page.items[0]!.values.ar_title).toEqualTypeOf<string | undefined>();
+    expectTypeOf(page.items[0]!.values.ar_tags).toEqualTypeOf<CategoriesKey[] | undefined>();
+    // @ts-expect-error: ARTICLE has no field ar_titel
+    void page.items[0]!.values.ar_titel;
+    // @ts-expect-error: ar_words is a number
+    const listedWords: string | null | undefined = page.items[0]!.values.ar_words;
+    void listedWords;
+    const content = await client.folders.content<Article>("FLD_ASTRONOMY", { fields: ["ar_title"] });
+    expectTypeOf(content.items[0]!.values.ar_title).toEqualTypeOf<string | undefined>();
+    // @ts-expect-error: a folder's content of articles has no au_name
+    void content.items[0]!.values.au_name;
+    const results = await client.searches.run<Article>("SEARCH_DRAFTS");
+    // @ts-expect-error: ar_lang takes a key of LANGUAGES
+    const badLang: "de" | null | undefined = results.items[0]!.values.ar_lang;
+    void badLang;
+    const trashed = await client.trash.list<Article>();
+    expectTypeOf(trashed.items[0]!.values.ar_words).toEqualTypeOf<number | null | undefined>();
     const byProperty: Filter<Article> = { logic: "or", filters: [{ field: "state", operator: "eq", value: "review" }, { field: "ar_words", operator: "gte", value: 100 }] };
     void byProperty;
     // @ts-expect-error: ar_words compares with numbers

@@ -123,6 +123,14 @@ describe("elements", () => {
 });
 
 describe("structures and enumerates", () => {
+  it("lists the structures the caller may view, with their counts", async () => {
+    const structures = await alice.structures.list();
+    const article = structures.find((structure) => structure.name === "ARTICLE");
+    expect(article).toMatchObject({ uri: "/api/v2/smart-structures/ARTICLE", parent: null, counts: { alive: expect.any(Number), deleted: expect.any(Number) } });
+    expect(article!.counts.alive).toBeGreaterThan(0);
+    expect(structures.find((structure) => structure.name === "REPORT")?.parent).toBe("SEARCH");
+  });
+
   it("reads a structure's fields", async () => {
     const article = await admin.structures.read("ARTICLE");
     expect(article.properties.name).toBe("ARTICLE");
@@ -325,6 +333,24 @@ describe("the event stream's reconnection", () => {
     expect(resumedWith.length).toBeGreaterThanOrEqual(2);
     expect(resumedWith[0]).toBeNull();
     expect(resumedWith[1]).toBe(String(seen[0]!.seq));
+  });
+});
+
+describe("the caller's account and locks", () => {
+  it("reads who the client is logged in as", async () => {
+    expect(await alice.account.current()).toMatchObject({ login: "alice", locale: "fr", isAdmin: false });
+    expect((await admin.account.current()).isAdmin).toBe(true);
+  });
+
+  it("takes a lock, which others see and cannot take, and releases it", async () => {
+    expect(await alice.locks.read("ART_SPIRAL_GALAXIES")).toMatchObject({ lock: null, readOnly: false });
+    const taken = await alice.locks.take("ART_SPIRAL_GALAXIES", "permanent");
+    expect(taken.lock).toMatchObject({ isMyLock: true, temporary: false });
+    const seen = await admin.locks.read("ART_SPIRAL_GALAXIES", "permanent", { structure: "ARTICLE" });
+    expect(seen.lock).toMatchObject({ isMyLock: false, lockedBy: { title: expect.any(String) } });
+    expect((await refusal(admin.locks.take("ART_SPIRAL_GALAXIES", "temporary"))).code).toBe("CRUD0231");
+    expect((await alice.locks.release("ART_SPIRAL_GALAXIES")).lock).toBeNull();
+    expect((await admin.locks.read("ART_SPIRAL_GALAXIES")).lock).toBeNull();
   });
 });
 

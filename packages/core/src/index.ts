@@ -17,7 +17,7 @@ export type { LockInfo, LockOptions } from "./elements/element-locks.ts";
 export { lockedProperty, type ElementLock, type LockKind } from "./elements/element-lock.ts";
 export type { ElementWrite, AnswerOptions } from "./elements/element-write.ts";
 export type {
-  CreateValuesOf, ReadingOf, StructureType, TypedAttributes, TypedAttributeValue, TypedDocumentView, TypedElementReading, UpdateValuesOf,
+  CreateValuesOf, ListOf, ReadingOf, StructureType, TypedAttributes, TypedAttributeValue, TypedDocumentView, TypedElementReading, UpdateValuesOf,
 } from "./elements/typed-element.ts";
 export type { StructuresFacade } from "./structures/structures-facade.ts";
 export type { EnumeratesFacade } from "./enumerates/enumerates-facade.ts";
@@ -77,6 +77,7 @@ export * from "./i18n/label.ts";
 export type { FieldType, ResolvedField, SmartField, Visibility } from "./structures/smart-field.ts";
 export type { SmartStructure, StructureDefinition } from "./structures/smart-structure.ts";
 export { describeStructure, type FieldDescription } from "./structures/structure-description.ts";
+export { structureValueTypes, type FieldValueType, type ValueItemType } from "./structures/structure-value-types.ts";
 export type { Enumerate, EnumItem } from "./enumerates/enumerate.ts";
 export type { Lifecycle, LifecycleState, LifecycleTransition, TransitionParameter } from "./lifecycle/lifecycle.ts";
 export type { Permission, Profile } from "./access/profile.ts";

@@ -5,6 +5,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Article, CategoriesKey } from "../../../examples/demo/lineage-types.ts";
 import { systemPrincipal } from "../src/bundle/system-principal.ts";
 import type { TypedAttributeValue } from "../src/elements/typed-element.ts";
+import type { ElementList } from "../src/elements/read-elements.ts";
 import { checkBundle } from "../src/bundle/bundle-problems.ts";
 import { BundleSchema } from "../src/bundle/bundle.schema.ts";
 import { snapshot, testPlatform } from "../src/testing/bundle-helpers.ts";
@@ -98,5 +99,34 @@ describe("the demo's generated types (examples/demo/lineage-types.ts) in the emb
     await expect(platform.elements.create<Article>(systemPrincipal(), { structure: "ARTICLE", values: { ar_words: 1 } })).rejects.toThrow();
     // @ts-expect-error: ar_words is a number
     await expect(platform.elements.update<Article>(systemPrincipal(), String(created.initid), { values: { ar_words: "three" } })).rejects.toThrow();
+  });
+
+  it("type the elements of a list, of a folder's content and of the trash", async () => {
+    const platform = testPlatform();
+    await platform.bundles.import(bundle, { readFile });
+    const list = await platform.elements.list<Article>(systemPrincipal(), { family: "ARTICLE", fields: "document.attributes.ar_title,document.attributes.ar_tags" });
+    const first = list.documents[0]!.attributes!;
+    expectTypeOf(first.ar_title!.value).toEqualTypeOf<string>();
+    expectTypeOf(first.ar_tags!).toEqualTypeOf<TypedAttributeValue<CategoriesKey>[]>();
+    expectTypeOf(list.requestParameters.slice).toEqualTypeOf<ElementList["requestParameters"]["slice"]>();
+    expect(list.documents.map((document) => document.attributes?.ar_title?.value)).toContain("Hello, world: the newsroom goes online");
+    // @ts-expect-error: ARTICLE has no field ar_titel
+    expect(first.ar_titel).toBeUndefined();
+    // @ts-expect-error: ar_words is a number, not a string
+    const words: string | null | undefined = first.ar_words?.value;
+    void words;
+    // Without a structure type, the list's values stay as the API renders them.
+    expectTypeOf((await platform.elements.list(systemPrincipal())).documents).toEqualTypeOf<ElementList["documents"]>();
+
+    const content = await platform.folders.content<Article>(systemPrincipal(), "FLD_ASTRONOMY", { fields: "document.attributes.ar_title" });
+    expectTypeOf(content.properties.title).toEqualTypeOf<string>();
+    expect(content.documents.map((document) => document.attributes?.ar_title?.value)).toHaveLength(2);
+    // @ts-expect-error: a folder's content of articles has no au_name either
+    void content.documents[0]!.attributes!.au_name;
+
+    await platform.elements.delete(systemPrincipal(), "ART_HELLO");
+    const trash = await platform.trash.list<Article>(systemPrincipal(), { fields: "document.attributes.ar_words" });
+    expectTypeOf(trash.documents[0]!.attributes!.ar_words!.value).toEqualTypeOf<number | null>();
+    expect(trash.documents.map((document) => document.attributes?.ar_words?.value)).toHaveLength(1);
   });
 });

@@ -11,7 +11,14 @@ export function apiClient(baseUrl: string) {
       body = JSON.stringify(options.json);
       headers["content-type"] ??= "application/json";
     }
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, redirect: options.redirect ?? "follow", ...(body === undefined ? {} : { body }) });
+    const init = { method, headers, redirect: options.redirect ?? "follow", ...(body === undefined ? {} : { body }) } as const;
+    const response = await fetch(`${baseUrl}${path}`, init).catch((error: unknown) => {
+      // The server and the test share one event loop: after a test held it longer than the server's keep-alive
+      // timeout (checking a large document), fetch may reuse the connection the server is closing that moment.
+      // A GET sent on it was never read: sent again, on a new connection.
+      if (method !== "GET" || (error as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw error;
+      return fetch(`${baseUrl}${path}`, init);
+    });
     const text = await response.text();
     let json: any;
     try {

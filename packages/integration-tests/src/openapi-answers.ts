@@ -80,7 +80,10 @@ export function createAnswerChecker(document: Json): (answer: ReceivedAnswer) =>
     const status = String(answer.status);
     const key = status in responses ? status : `${status[0]}XX` in responses ? `${status[0]}XX` : "default" in responses ? "default" : undefined;
     if (!key) return [`status ${status} is not documented (documented: ${Object.keys(responses).join(", ")})`];
-    const response = responses[key] as Json;
+    // A response may be a reference to another operation's (a structure's copy of a route refers to the route's refusals).
+    const reference = (responses[key] as Json).$ref as string | undefined;
+    const responsePointer = reference?.startsWith("#") ? reference.slice(1).split("/").map((segment) => decodeURIComponent(segment)).join("/") : `${located.pointer}/responses/${escapePointer(key)}`;
+    const response = reference ? resolvePointer(document, responsePointer) : (responses[key] as Json);
     const content = response.content as Json | undefined;
     if (method === "head") return [];
     if (!content || Object.keys(content).length === 0) return answer.body === "" ? [] : [`response ${key} is documented without a body, but one came (${answer.contentType ?? "no content type"})`];
@@ -88,7 +91,7 @@ export function createAnswerChecker(document: Json): (answer: ReceivedAnswer) =>
     const documented = Object.keys(content).find((type) => mediaTypeMatches(type, mediaType));
     if (!documented) return [`content type ${mediaType} is not documented for ${key} (documented: ${Object.keys(content).join(", ")})`];
     if (!isJson(documented) || !content[documented].schema) return [];
-    const problems = schemaProblems(validatorAt(`${located.pointer}/responses/${escapePointer(key)}/content/${escapePointer(documented)}/schema`), answer.body);
+    const problems = schemaProblems(validatorAt(`${responsePointer}/content/${escapePointer(documented)}/schema`), answer.body);
     return [...problems, ...codeProblems(content[documented].examples as Json | undefined, answer.body, key)];
   }
 }
@@ -197,6 +200,11 @@ function templatePattern(template: string): RegExp {
     .map((segment) => (segment === "{path}" ? ".+" : segment.split(/\{[^}]+\}/).map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("[^/]+")))
     .join("/");
   return new RegExp(`^${source}$`);
+}
+
+/** The value at a JSON pointer (`/paths/~1api~1v2~1x/get/responses/404`) of the document. */
+function resolvePointer(document: Json, pointer: string): Json {
+  return pointer.split("/").slice(1).reduce<Json>((at, segment) => at[decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~")] as Json, document);
 }
 
 const literalSegments = (template: string) => template.split("/").filter((segment) => segment && !segment.includes("{")).length;

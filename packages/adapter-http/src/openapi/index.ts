@@ -23,5 +23,6 @@ export type { ApiOperation, AnySchema, OperationResponse, OtherResponse, RouteDe
 export { describedRoute } from "./described-route.ts";
 export { describedOperations, openApiDocumentOf } from "./app-document.ts";
 export { buildOpenApiDocument, jsonSchemaOf, openApiPath, type DocumentInfo } from "./build-document.ts";
+export { attributesSchemaName, withStructureSchemas, type StructureSchemaSource } from "./structure-schemas.ts";
 export * from "./shared-schemas.ts";
 export * from "./envelope.schema.ts";

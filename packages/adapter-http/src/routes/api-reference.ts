@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import { LineageError } from "@lineage/core";
 import type { HttpEnv } from "../http-env.ts";
-import { describedRoute, openApiDocumentOf, type DocumentInfo, type RouteDescription } from "../openapi/index.ts";
+import { describedRoute, openApiDocumentOf, withStructureSchemas, type DocumentInfo, type RouteDescription } from "../openapi/index.ts";
 
 /** The files of swagger-ui-dist the page loads; nothing comes from a CDN. */
 const ASSETS: Readonly<Record<string, string>> = {
@@ -31,7 +31,8 @@ const DESCRIBED: Record<"document" | "page" | "asset", RouteDescription> = {
   document: {
     tag: "API description",
     summary: "This OpenAPI 3.1 document",
-    description: "Generated from the routes themselves: each one's description and the valibot schemas it validates with, and the error-code table.",
+    description: "Generated from the routes themselves: each one's description and the valibot schemas it validates with, and the error-code table; " +
+      "with one schema per Smart Structure of the store (Attributes.<NAME>), and the element routes of each structure's collection typed by it.",
     response: {
       data: v.pipe(v.looseObject({ openapi: v.string(), paths: v.record(v.string(), v.unknown()) }), v.description("The OpenAPI document itself, not in the envelope")),
       envelope: false,
@@ -78,17 +79,24 @@ window.ui = SwaggerUIBundle({ url: root.dataset.specUrl, domNode: root, deepLink
  * GET /api/v2/openapi.json and the reference page /api/v2/docs. Mounted
  * behind the same authentication as every /api/ route: the spec leaves no
  * /api/ request unauthenticated, and a browser shows the Basic prompt or uses
- * the session of the login form. The document is made once, at its first request, from the routes
- * `served` has by then (hono-openapi gathers their descriptions).
+ * the session of the login form. The routes' document is made once, at its first request, from the routes
+ * `served` has by then (hono-openapi gathers their descriptions); the structures' schemas are added to it
+ * once per change of the definitions.
  */
 export function apiReferenceRoutes(served: Hono<HttpEnv>): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: false });
-  let document: Promise<string> | undefined;
+  let routesDocument: Promise<Record<string, unknown>> | undefined;
+  let document: { readonly stamp: string; readonly text: string } | undefined;
   const assets = new Map<string, Uint8Array<ArrayBuffer>>();
 
   app.get("/openapi.json", describedRoute(DESCRIBED.document, async (c) => {
-    document ??= openApiDocumentOf(served, API_DOCUMENT_INFO).then((built) => JSON.stringify(built));
-    return c.body(await document, 200, { "Content-Type": "application/json; charset=utf-8" });
+    routesDocument ??= openApiDocumentOf(served, API_DOCUMENT_INFO);
+    const base = await routesDocument;
+    const definitions = await c.var.platform.structures.definitions(c.var.stamp);
+    if (document?.stamp !== definitions.stamp || definitions.stamp === "") {
+      document = { stamp: definitions.stamp, text: JSON.stringify(withStructureSchemas(base, definitions)) };
+    }
+    return c.body(document.text, 200, { "Content-Type": "application/json; charset=utf-8" });
   }));
   app.get("/docs", describedRoute(DESCRIBED.page, (c) => c.html(page(c.req.path.replace(/\/docs\/?$/, "")))));
   app.get("/docs/assets/:file", describedRoute(DESCRIBED.asset, (c) => {

@@ -8,7 +8,7 @@ import { fileIdsOf, renderElementXml } from "./element-xml.ts";
 import { answerWrite, type AnswerOptions, type ElementWrite } from "./element-write.ts";
 import { listAliveElements, readElement, type ConsultOptions, type ElementList, type ElementReading, type ListOptions } from "./read-elements.ts";
 import type { ElementRevision } from "./smart-element.ts";
-import type { CreateValuesOf, ReadingOf, StructureType, UpdateValuesOf } from "./typed-element.ts";
+import type { CreateValuesOf, ListOf, ReadingOf, StructureType, UpdateValuesOf } from "./typed-element.ts";
 import {
   createElement, createElementByApi, deleteElement, updateElement,
   type ApiCreateInput, type CreateElementInput, type UpdateElementInput, type WriteOptions,
@@ -34,8 +34,11 @@ export interface ElementsFacade {
   readXml(principal: Principal, ref: string, options?: ConsultOptions & { readonly withFiles?: boolean }): Promise<{ xml: string; etag: string }>;
   /** GET one element with a .csv suffix: its CSV export in the original's import format, with the ETag of the element. */
   readCsv(principal: Principal, ref: string, options?: ConsultOptions): Promise<{ csv: string; etag: string }>;
-  /** GET /smart-elements/ (or a structure's elements with `family`): alive elements the principal may view. */
-  list(principal: Principal, options?: ListOptions): Promise<ElementList>;
+  /**
+   * GET /smart-elements/ (or a structure's elements with `family`): alive elements the principal may view.
+   * With a structure type (`list<Article>(…, { family: "ARTICLE" })`) their attributes are typed.
+   */
+  list<S extends StructureType | undefined = undefined>(principal: Principal, options?: ListOptions): Promise<ListOf<S>>;
   /** A new element from code values (bundles, embedding apps), in a transaction of its own. */
   create<S extends StructureType | undefined = undefined>(
     principal: Principal,
@@ -85,7 +88,8 @@ export function createElementsFacade(context: PlatformContext, readingCacheSize 
       await scope.prepare([reading.revision]);
       return { csv: renderElementCsv(reading.revision, scope), etag: reading.etag };
     },
-    list: async (principal, options) => listAliveElements(await context.scope(principal, options?.stamp), { maxSlice, ...options }),
+    list: (async (principal: Principal, options?: ListOptions): Promise<ElementList> =>
+      listAliveElements(await context.scope(principal, options?.stamp), { maxSlice, ...options })) as ElementsFacade["list"],
     create: async (principal, input) => createElement(await context.scope(principal, input.stamp), clock, input),
     createByApi: (principal, family, input) =>
       answerWrite(context, principal, input, async () => createElementByApi(await context.scope(principal, input.stamp), clock, family, input)),

@@ -1,4 +1,4 @@
-import type { ElementReading } from "./read-elements.ts";
+import type { ElementList, ElementReading } from "./read-elements.ts";
 import type { DocumentView } from "./element-view.ts";
 
 /**
@@ -45,3 +45,10 @@ export type UpdateValuesOf<S extends StructureType | undefined> = S extends Stru
 
 /** What a read answers: typed for a known structure. */
 export type ReadingOf<S extends StructureType | undefined> = S extends StructureType ? TypedElementReading<S> : ElementReading;
+
+/**
+ * A list (of a collection, a folder's content, a saved search's results) whose elements are of a known
+ * structure: each document's attributes typed (those `fields` asked for); any list without one.
+ */
+export type ListOf<S extends StructureType | undefined, L extends ElementList = ElementList> =
+  S extends StructureType ? Omit<L, "documents"> & { documents: TypedDocumentView<S>[] } : L;

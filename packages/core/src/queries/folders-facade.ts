@@ -1,5 +1,6 @@
 import type { Principal } from "../accounts/principal.ts";
 import type { ElementList, ListOptions } from "../elements/read-elements.ts";
+import type { ListOf, StructureType } from "../elements/typed-element.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import {
   addToFolder, foldersHolding, listFolders, readFolderContent, removeFromFolder, type FolderContent, type FolderMembership, type MembershipOptions,
@@ -10,7 +11,7 @@ export interface FoldersFacade {
   /** GET /folders/: the folders (DIR and the structures extending it) the principal may view, as a list. */
   list(principal: Principal, options?: ListOptions): Promise<ElementList>;
   /** GET /folders/<folder>/smart-elements/: the alive elements the folder holds that the principal may view, with the folder's initid and title. */
-  content(principal: Principal, folder: string, options?: ListOptions): Promise<FolderContent>;
+  content<S extends StructureType | undefined = undefined>(principal: Principal, folder: string, options?: ListOptions): Promise<ListOf<S, FolderContent>>;
   /** The folders holding an element that the principal may view, as a list. */
   holding(principal: Principal, element: string, options?: ListOptions): Promise<ElementList>;
   /** PUT /folders/<folder>/smart-elements/<element>: the folder holds the element; again, nothing changes. */
@@ -29,7 +30,8 @@ export function createFoldersFacade(context: PlatformContext): FoldersFacade {
   const { clock, maxSlice } = context;
   return {
     list: async (principal, options) => listFolders(await context.scope(principal, options?.stamp), { maxSlice, ...options }),
-    content: async (principal, folder, options) => readFolderContent(await context.scope(principal, options?.stamp), folder, { maxSlice, ...options }),
+    content: (async (principal: Principal, folder: string, options?: ListOptions): Promise<FolderContent> =>
+      readFolderContent(await context.scope(principal, options?.stamp), folder, { maxSlice, ...options })) as FoldersFacade["content"],
     holding: async (principal, element, options) => foldersHolding(await context.scope(principal, options?.stamp), element, { maxSlice, ...options }),
     add: async (principal, folder, element, options) => addToFolder(await context.scope(principal, options?.stamp), clock, folder, element, options),
     remove: async (principal, folder, element, options) => removeFromFolder(await context.scope(principal, options?.stamp), clock, folder, element, options),

@@ -1,5 +1,6 @@
 import type { Principal } from "../accounts/principal.ts";
 import type { ElementList, ListOptions } from "../elements/read-elements.ts";
+import type { ListOf, StructureType } from "../elements/typed-element.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import { listSavedSearches, runSavedSearch } from "./saved-searches.ts";
 
@@ -11,7 +12,7 @@ export interface SearchesFacade {
   /** GET /searches/: the saved searches the principal may view, as a list (its parameters and `filter`). */
   list(principal: Principal, options?: ListOptions): Promise<ElementList>;
   /** GET /searches/<search>/smart-elements/: the search run, the request's filter added, its paging and order winning. */
-  run(principal: Principal, ref: string, options?: ListOptions): Promise<SavedSearchResults>;
+  run<S extends StructureType | undefined = undefined>(principal: Principal, ref: string, options?: ListOptions): Promise<ListOf<S, SavedSearchResults>>;
 }
 
 /** The saved searches façade over a platform's context. */
@@ -19,6 +20,7 @@ export function createSearchesFacade(context: PlatformContext): SearchesFacade {
   const { maxSlice } = context;
   return {
     list: async (principal, options) => listSavedSearches(await context.scope(principal, options?.stamp), { maxSlice, ...options }),
-    run: async (principal, ref, options) => runSavedSearch(await context.scope(principal, options?.stamp), ref, { maxSlice, ...options }),
+    run: (async (principal: Principal, ref: string, options?: ListOptions): Promise<SavedSearchResults> =>
+      runSavedSearch(await context.scope(principal, options?.stamp), ref, { maxSlice, ...options })) as SearchesFacade["run"],
   };
 }

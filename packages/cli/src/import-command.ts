@@ -42,7 +42,7 @@ const plural = (n: number) => `${n} element${n > 1 ? "s" : ""}`;
  */
 export function importCommand(program: Command, io: Io, run: Run): void {
   withStoreOptions(program.command("import").description("import bundles of any size (each checked first, a bad one refused whole), with their progress on stderr, and print what each created or updated; asks before overwriting elements changed since the last import"))
-    .argument("<file...>", "bundle files (JSON)")
+    .argument("<file...>", "bundle files (JSON), or files of elements in the original's XML import format (.xml: what GET <docid>.xml answers)")
     .option("--dry-run", "import and roll back: print what each file would create, update and overwrite, and write nothing", false)
     .option("--force", "overwrite elements changed since the last import without asking (what a script must say: without a terminal, the import is refused otherwise)", false)
     .action((files: string[], flags: ImportFlags) => run(async () => {

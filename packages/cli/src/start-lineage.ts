@@ -12,6 +12,7 @@ import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { bundleFolderReader } from "./bundle-file.ts";
 import { keepEvents } from "./event-retention.ts";
+import { importXmlElementsFile, isXmlElementsFile } from "./xml-elements-file.ts";
 import { openBundleStream } from "./bundle-stream.ts";
 import type { ImportProgressView } from "./import-progress.ts";
 import { createLoopPacing } from "./loop-pacing.ts";
@@ -139,8 +140,13 @@ export interface BundleFileImport {
   readonly dryRun?: boolean | undefined;
 }
 
-/** Imports one bundle file, streamed, its elements staged under `stagingDir`: a bundle of any size, never read as one string. */
+/**
+ * Imports one bundle file, streamed, its elements staged under `stagingDir`: a bundle of any size,
+ * never read as one string. A `.xml` file holds elements in the original's XML import format
+ * (xml-elements-file.ts).
+ */
 export async function importBundleFile(platform: Platform, path: string, stagingDir: string, options: BundleFileImport = {}): Promise<ImportReport> {
+  if (isXmlElementsFile(path)) return importXmlElementsFile(platform, path, options);
   const bundle = openBundleStream(path, { stagingDir, onBytes: options.progress?.onBytes });
   try {
     return await platform.bundles.importSource(bundle, {

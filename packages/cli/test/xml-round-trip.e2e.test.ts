@@ -19,8 +19,14 @@ const definitions = {
   structures: [
     { name: "TARGET", titleField: "tg_title", fields: [{ id: "tg_title", type: "text" }] },
     {
-      name: "EVERY", titleField: "ev_text", fields: [
-        { id: "ev_text", type: "text" }, { id: "ev_long", type: "longtext" }, { id: "ev_html", type: "htmltext" },
+      name: "EVERY", titleField: "ev_text",
+      // Fields in a frame of a tab, in a frame of no tab, and of no set; a frame holding nothing.
+      fieldSets: [
+        { id: "t_main", type: "tab", label: "Main" }, { id: "fr_texts", type: "frame", label: "Texts", parent: "t_main" },
+        { id: "fr_rows", type: "frame", label: "Rows" }, { id: "fr_empty", type: "frame", label: "Nothing", parent: "t_main" },
+      ],
+      fields: [
+        { id: "ev_text", type: "text", fieldSet: "fr_texts" }, { id: "ev_long", type: "longtext", fieldSet: "fr_texts" }, { id: "ev_html", type: "htmltext", fieldSet: "fr_texts" },
         { id: "ev_int", type: "int" }, { id: "ev_double", type: "double" }, { id: "ev_money", type: "money" },
         { id: "ev_date", type: "date" }, { id: "ev_stamp", type: "timestamp" }, { id: "ev_time", type: "time" },
         { id: "ev_enum", type: "enum", enum: "COLOURS" }, { id: "ev_doc", type: "docid", structure: "TARGET" },
@@ -29,7 +35,7 @@ const definitions = {
         { id: "ev_texts", type: "text", multiple: true }, { id: "ev_enums", type: "enum", enum: "COLOURS", multiple: true },
         { id: "ev_docs", type: "docid", multiple: true }, { id: "ev_files", type: "file", multiple: true },
         { id: "ev_none", type: "text", multiple: true },
-        { id: "ev_rows", type: "array", fields: [
+        { id: "ev_rows", type: "array", fieldSet: "fr_rows", fields: [
           { id: "ev_row_text", type: "text" }, { id: "ev_row_int", type: "int" }, { id: "ev_row_doc", type: "docid" },
           { id: "ev_row_file", type: "file" }, { id: "ev_row_date", type: "date" },
         ] },
@@ -136,8 +142,13 @@ describe("the XML export", () => {
     expect(xml).not.toContain("never-exported");
     expect(xml).toContain("<ev_long><![CDATA[Line one\nLine two Ünïcode & <markup> \"quoted\" ]]]]><![CDATA[> end]]></ev_long>");
     expect(xml).toContain("<ev_color>#34ED0F</ev_color>");
-    // One element per row, its cells inside, in the structure's order.
-    expect(xml).toMatch(/<ev_rows>\n {4}<ev_row_text>row one<\/ev_row_text>\n {4}<ev_row_int>1<\/ev_row_int>\n {4}<ev_row_doc name="TG_ONE">Target one<\/ev_row_doc>\n {4}<ev_row_file [^>]*\/>\n {4}<ev_row_date>2026-01-02<\/ev_row_date>\n {2}<\/ev_rows>\n {2}<ev_rows>/);
+    // Fields of no set first, then the tabs and frames with what they hold, nested; one element per
+    // array row, its cells inside, in the structure's order.
+    expect(xml).toMatch(/\n {2}<ev_int>42<\/ev_int>\n/);
+    expect(xml).toContain("  <t_main>\n    <fr_texts>\n      <ev_text>Full element</ev_text>\n      <ev_long>");
+    expect(xml).toContain("</ev_html>\n    </fr_texts>\n    <fr_empty>\n    </fr_empty>\n  </t_main>\n  <fr_rows>\n    <ev_rows>\n");
+    expect(xml).toMatch(/<ev_rows>\n {6}<ev_row_text>row one<\/ev_row_text>\n {6}<ev_row_int>1<\/ev_row_int>\n {6}<ev_row_doc name="TG_ONE">Target one<\/ev_row_doc>\n {6}<ev_row_file [^>]*\/>\n {6}<ev_row_date>2026-01-02<\/ev_row_date>\n {4}<\/ev_rows>\n {4}<ev_rows>/);
+    expect(xml).toMatch(/<\/ev_rows>\n {2}<\/fr_rows>\n<\/every>\n$/);
     expect(xml).toContain('<ev_row_file mime="" title="" xsi:nil="true"/>');
     // Links lead to the files.
     const href = /<ev_file [^>]*href="([^"]+)"/.exec(xml)?.[1] ?? "";

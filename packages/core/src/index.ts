@@ -107,7 +107,7 @@ export { MIME_ICON_FILES, MIME_ICON_NAMES } from "./values/mime-icon.ts";
 export { ACCOUNT_ICON, DEFAULT_ICON } from "./elements/element-icon.ts";
 export { parseFieldsSelection } from "./elements/fields-selection.ts";
 export { etagMatches } from "./elements/etag.ts";
-export { renderElementXml, parentSetOf, XSI_NAMESPACE, type ElementXmlOptions } from "./elements/element-xml.ts";
+export { renderElementXml, XSI_NAMESPACE, type ElementXmlOptions } from "./elements/element-xml.ts";
 export { renderElementCsv } from "./elements/element-csv.ts";
 export { elementsOfXml, EMBEDDED_FILES, type XmlElements, type XmlNode } from "./bundle/xml-elements.ts";
 export { ElementQuerySchema, ListQuerySchema } from "./elements/list-query.schema.ts";

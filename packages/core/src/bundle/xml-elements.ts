@@ -83,7 +83,8 @@ class XmlElementReader {
       const path = `${parentPath}/${node.tag}[${position}]`;
       const field = findField(structure, node.tag);
       if (!field) {
-        if (node.children.length > 0) this.children(structure, node.children, values, array, path);
+        const set = structure.fieldSets?.some((fieldSet) => fieldSet.id === node.tag) ?? false;
+        if (set || node.children.length > 0) this.children(structure, node.children, values, array, path);
         else this.problems.push({ path, message: `structure "${structure.name}" has no field "${node.tag}"` });
         continue;
       }

@@ -1,6 +1,7 @@
 import { toBase64 } from "../crypto/encoding.ts";
 import { visibilityOf, type ResolvedField } from "../structures/smart-field.ts";
-import { flattenFields, type SmartStructure } from "../structures/smart-structure.ts";
+import { flattenFields, type SmartStructure, type StructureDefinition } from "../structures/smart-structure.ts";
+import { structureLayout } from "../structures/structure-layout.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import { docidOf } from "./element-reference.ts";
 import { fileUri } from "./element-uri.ts";
@@ -10,8 +11,8 @@ import type { ElementRevision, FieldValue } from "./smart-element.ts";
 /*
  * The XML export of an element (`<docid>.xml`) in the original's import format: the root is the
  * structure's name in lower case, with the element's name, title, revision, modification date,
- * version and state; the fields nest in the sets that hold them (an array's rows, one element per
- * row), each value in the form the import reads back (element-xml-import.ts). What the reader may
+ * version and state; the fields nest in the sets that hold them (tabs, frames, and an array's
+ * rows, one element per row), each value in the form the import reads back (element-xml-import.ts). What the reader may
  * not see, and every password, is `granted="false"`, never a value.
  */
 
@@ -39,12 +40,25 @@ const attributesXml = (attributes: Readonly<Record<string, string | undefined>>)
 const tag = (id: string, attributes: Readonly<Record<string, string | undefined>>, content?: string) =>
   content === undefined ? `<${id}${attributesXml(attributes)}/>` : `<${id}${attributesXml(attributes)}>${content}</${id}>`;
 
-/**
- * The set a field sits in, which its tag nests in: the array it is a column of. The one place
- * nesting is decided, so that frames and tabs nest the same way once fields have them.
- */
-export function parentSetOf(field: ResolvedField): string | undefined {
-  return field.arrayId;
+/** What a set (or the element itself) holds, in the structure's order: fields (arrays among them) and frames and tabs. */
+type Entry = { readonly kind: "field"; readonly field: ResolvedField } | { readonly kind: "set"; readonly id: string };
+
+const entriesCache = new WeakMap<StructureDefinition, ReadonlyMap<string | undefined, readonly Entry[]>>();
+
+function entriesBySet(structure: StructureDefinition): ReadonlyMap<string | undefined, readonly Entry[]> {
+  let entries = entriesCache.get(structure);
+  if (entries) return entries;
+  const layout = structureLayout(structure);
+  const found = new Map<string | undefined, { entry: Entry; order: number }[]>();
+  const add = (id: string, entry: Entry) => {
+    const set = layout.parentOf.get(id);
+    found.set(set, [...(found.get(set) ?? []), { entry, order: layout.order.get(id) ?? 0 }]);
+  };
+  for (const field of flattenFields(structure)) add(field.id, { kind: "field", field });
+  for (const set of layout.sets) if (set.type !== "array") add(set.id, { kind: "set", id: set.id });
+  entries = new Map([...found].map(([set, list]) => [set, list.sort((a, b) => a.order - b.order).map(({ entry }) => entry)]));
+  entriesCache.set(structure, entries);
+  return entries;
 }
 
 /** Where a value is written: the revision holding it and its index (the row, or the item of a list). */
@@ -106,19 +120,24 @@ class ElementXmlWriter {
     return items.map((item, k) => this.item(field, item, place.index === -1 ? { ...place, index: k } : place));
   }
 
-  /** The tags of the fields of one set (the element itself when `set` is undefined), in order. */
-  children(fields: readonly ResolvedField[], set: string | undefined, row: number | undefined): string[] {
+  /** The tags of what one set holds (the element itself when `set` is undefined), in order; `row` for the cells of an array's row. */
+  children(entries: ReadonlyMap<string | undefined, readonly Entry[]>, set: string | undefined, row: number | undefined): string[] {
     const lines: string[] = [];
-    for (const field of fields) {
-      if (parentSetOf(field) !== set) continue;
+    for (const entry of entries.get(set) ?? []) {
+      if (entry.kind === "set") {
+        // A frame or tab: what it holds inside its tag, as the original nests them.
+        lines.push(`<${entry.id}>`, ...this.children(entries, entry.id, undefined).map((line) => `  ${line}`), `</${entry.id}>`);
+        continue;
+      }
+      const { field } = entry;
       if (field.type === "array") {
         if (visibilityOf(field) === "I") {
           lines.push(tag(field.id, { granted: "false" }));
           continue;
         }
         // One element per row, its cells inside.
-        for (let r = 0; r < this.rowCount(fields, field.id); r++) {
-          lines.push(`<${field.id}>`, ...this.children(fields, field.id, r).map((line) => `  ${line}`), `</${field.id}>`);
+        for (let r = 0; r < this.rowCount(entries, field.id); r++) {
+          lines.push(`<${field.id}>`, ...this.children(entries, field.id, r).map((line) => `  ${line}`), `</${field.id}>`);
         }
         continue;
       }
@@ -129,10 +148,10 @@ class ElementXmlWriter {
     return lines;
   }
 
-  private rowCount(fields: readonly ResolvedField[], arrayId: string): number {
+  private rowCount(entries: ReadonlyMap<string | undefined, readonly Entry[]>, arrayId: string): number {
     let rows = 0;
-    for (const column of fields) {
-      const stored = column.arrayId === arrayId ? this.revision.values[column.id] : undefined;
+    for (const entry of entries.get(arrayId) ?? []) {
+      const stored = entry.kind === "field" ? this.revision.values[entry.field.id] : undefined;
       if (Array.isArray(stored)) rows = Math.max(rows, stored.length);
     }
     return rows;
@@ -158,7 +177,7 @@ export function fileIdsOf(revision: ElementRevision, structure: SmartStructure |
 /** The XML export of an element (`<docid>.xml`), in the original's import format. */
 export function renderElementXml(revision: ElementRevision, context: ViewContext, options: ElementXmlOptions = {}): string {
   const structure = context.structure(revision.structure);
-  const fields = structure ? flattenFields(structure) : [];
+  const entries = structure ? entriesBySet(structure) : new Map<string | undefined, readonly Entry[]>();
   const root = revision.structure.toLowerCase();
   const attributes = attributesXml({
     "xmlns:xsi": XSI_NAMESPACE,
@@ -169,6 +188,6 @@ export function renderElementXml(revision: ElementRevision, context: ViewContext
     version: "",
     state: revision.state ?? "",
   });
-  const body = new ElementXmlWriter(revision, context, options).children(fields, undefined, undefined).map((line) => `  ${line}\n`).join("");
+  const body = new ElementXmlWriter(revision, context, options).children(entries, undefined, undefined).map((line) => `  ${line}\n`).join("");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<${root}${attributes}>\n${body}</${root}>\n`;
 }

@@ -4,6 +4,7 @@ import { isLineageError } from "../src/errors/lineage-error.ts";
 import type { StructureDefinition } from "../src/structures/smart-structure.ts";
 import { resolveStructures } from "../src/structures/structure-inheritance.ts";
 import { structureLayout } from "../src/structures/structure-layout.ts";
+import { structureValueTypes } from "../src/structures/structure-value-types.ts";
 import { createMemoryStore } from "../src/testing/index.ts";
 import { folder, testPlatform, type RawBundle } from "../src/testing/bundle-helpers.ts";
 import { principalsOf } from "../src/testing/seeded-platform.ts";
@@ -50,6 +51,16 @@ describe("frames and tabs of a structure", () => {
     expect(layout.parentOf.get("inv_code")).toBe("fr_ident");
     expect(layout.parentOf.get("db_row")).toBe("db_rows");
     expect(invoice!.fieldSets!.find((set) => set.id === "fr_money")!.label).toBe("Totals");
+  });
+
+  it("bound the value types lineage types and the OpenAPI document give: nothing of an invisible frame, nothing written in a read-only tab", () => {
+    const [resolved] = resolveStructures([{
+      name: "DOC_BOUND",
+      fieldSets: [{ id: "t_read", type: "tab", visibility: "R" }, { id: "fr_secret", type: "frame", visibility: "I" }, { id: "fr_shown", type: "frame", parent: "t_read" }],
+      fields: [{ id: "b_open", type: "text" }, { id: "b_secret", type: "text", fieldSet: "fr_secret" }, { id: "b_shown", type: "text", fieldSet: "fr_shown" }],
+    }]);
+    const types = structureValueTypes(resolved!, () => undefined);
+    expect(types.map((type) => [type.field.id, type.writable])).toEqual([["b_open", true], ["b_shown", false]]);
   });
 
   it("leave a structure without sets as it was", () => {

@@ -68,8 +68,8 @@ function withRights(structure: SmartStructure, granted: ReadonlyMap<string, numb
 /** Structures without a field access whose frames or tabs restrict what they hold, as everyone sees them. */
 const bySets = new WeakMap<SmartStructure, SmartStructure>();
 
-/** The structure with its sets' bounds applied, for a structure without a field access. */
-function boundBySets(structure: SmartStructure): SmartStructure {
+/** The structure with its frames' and tabs' bounds applied: as a reader granted no field access layer sees it. */
+export function boundBySets(structure: SmartStructure): SmartStructure {
   if (!structure.fieldSets?.some((set) => (set.visibility ?? "W") !== "W")) return structure;
   let result = bySets.get(structure);
   if (!result) {

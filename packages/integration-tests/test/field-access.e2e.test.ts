@@ -138,6 +138,13 @@ describe("item 4: field access layers", () => {
     // A relation's display value too.
     const link = async (as: [string, string]) => (await get("/api/v2/smart-elements/MEMO_2.json?fields=document.attributes.mm_link", as)).json.data.document.attributes.mm_link.displayValue;
     expect([await link(AUDREY), await link(CLARA)]).toEqual(["M1 tuna", "M1"]);
+    // And the XML export: the element's title, and a relation's text.
+    const xml = async (name: string, as: [string, string]) => (await get(`/api/v2/smart-elements/${name}.xml`, as)).text;
+    expect(await xml("MEMO_1", AUDREY)).toContain('title="M1 tuna"');
+    expect(await xml("MEMO_1", CLARA)).toContain('title="M1"');
+    expect(await xml("MEMO_2", AUDREY)).toMatch(/<mm_link[^>]*>M1 tuna</);
+    expect(await xml("MEMO_2", CLARA)).toMatch(/<mm_link[^>]*>M1</);
+    expect(await xml("MEMO_2", CLARA)).not.toContain("tuna");
   });
 
   it("describes the structure with each caller's visibility, with ETags of their own", async () => {

@@ -4,6 +4,7 @@ import { flattenFields, type SmartStructure, type StructureDefinition } from "..
 import { structureLayout } from "../structures/structure-layout.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import { docidOf } from "./element-reference.ts";
+import { titleAsSeen } from "./element-title.ts";
 import { fileUri } from "./element-uri.ts";
 import type { ViewContext } from "./element-view.ts";
 import type { ElementRevision, FieldValue } from "./smart-element.ts";
@@ -91,7 +92,7 @@ class ElementXmlWriter {
         const target = id === undefined ? undefined : this.context.element(id);
         // A target gone or that the reader may not view: nothing of it, as the JSON answers.
         if (!target || !this.context.canView(target)) return tag(field.id, { granted: "false" });
-        return tag(field.id, { name: target.name ?? undefined }, escapeXml(target.title));
+        return tag(field.id, { name: target.name ?? undefined }, escapeXml(titleAsSeen(this.context.structure(target.structure), target, this.context.locale)));
       }
       case "account": {
         const account = this.context.accountByLogin(String(value));
@@ -182,7 +183,7 @@ export function renderElementXml(revision: ElementRevision, context: ViewContext
   const attributes = attributesXml({
     "xmlns:xsi": XSI_NAMESPACE,
     name: revision.name ?? undefined,
-    title: revision.title,
+    title: titleAsSeen(structure, revision, context.locale),
     revision: String(revision.revision),
     "modification-date": revision.modifiedAt,
     version: "",

@@ -77,7 +77,7 @@ async function seed(store: Store) {
   // A target without a logical name: the export gives its title alone, the import finds it by it.
   const admin = await platform.accounts.principal("admin");
   const unnamed = await platform.elements.create(admin!, { structure: "TARGET", values: { tg_title: "Unnamed target" } });
-  await platform.elements.update(admin!, "EV_SPARSE", { values: { ev_doc: String(unnamed.initid) } });
+  await platform.elements.update(admin!, "EV_SPARSE", { values: { ev_doc: String(unnamed.initid), ev_docs: ["TG_ONE", String(unnamed.initid)] } });
   return withTwin({ platform, store, hasher, unnamed });
 }
 
@@ -134,7 +134,8 @@ describe("the XML export", () => {
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<every xmlns:xsi="http:\/\/www.w3.org\/2001\/XMLSchema-instance" name="EV_FULL" title="Full element" revision="0" modification-date="[^"]+" version="" state="">/);
     expect(xml).toContain('<ev_doc name="TG_ONE">Target one</ev_doc>');
     expect(xml).toContain('<ev_account name="ann">Ann Smith</ev_account>');
-    expect(xml).toContain('<ev_docs name="TG_TWO">Target &amp; two</ev_docs>\n  <ev_docs name="TG_ONE">Target one</ev_docs>');
+    // A list of named targets in one tag, as the original writes it.
+    expect(xml).toContain('<ev_docs name="TG_TWO,TG_ONE">multiple document</ev_docs>');
     expect(xml).toMatch(/<ev_file vid="" mime="text\/plain" href="\/api\/v2\/smart-elements\/\d+\/files\/ev_file\/-1\/notes.txt\?inline=true" title="notes.txt"\/>/);
     expect(xml).toContain('<ev_empty xsi:nil="true"/>');
     expect(xml).toContain('<ev_none xsi:nil="true"/>');
@@ -193,6 +194,8 @@ describe("lineage import of XML elements", () => {
     const sparse = await json(`${targetServer.url}/api/v2/smart-elements/EV_SPARSE`);
     expect(sparse.ev_doc.displayValue).toBe("Unnamed target");
     expect(await exported("EV_SPARSE", false)).toContain("<ev_doc>Unnamed target</ev_doc>");
+    // A list with a target of no name: one tag per target, each found again (the unnamed one by its title).
+    expect(await exported("EV_SPARSE", false)).toMatch(/<ev_docs name="TG_ONE">Target one<\/ev_docs>\s*<ev_docs>Unnamed target<\/ev_docs>/);
   });
 
   it("takes several elements in one file, and imports again without changing anything", async () => {

@@ -117,8 +117,25 @@ class ElementXmlWriter {
     if (!field.multiple) return [this.item(field, value, place)];
     const items = Array.isArray(value) ? value : [];
     if (items.length === 0) return [this.item(field, null, place)];
+    if (field.type === "docid") {
+      const names = this.targetNames(items);
+      // The original names a list's targets in one tag; a target without a name is written by its title, in a tag of its own, so that nothing is lost.
+      if (names) return [tag(field.id, { name: names.join(",") }, "multiple document")];
+    }
     // Items of a list outside arrays are numbered by their position, as the files route takes them.
     return items.map((item, k) => this.item(field, item, place.index === -1 ? { ...place, index: k } : place));
+  }
+
+  /** The logical names of a list's targets, when the reader may view each and each has one; else undefined. */
+  private targetNames(items: readonly FieldValue[]): string[] | undefined {
+    const names: string[] = [];
+    for (const item of items) {
+      const id = docidOf(item);
+      const target = id === undefined ? undefined : this.context.element(id);
+      if (!target?.name || !this.context.canView(target)) return undefined;
+      names.push(target.name);
+    }
+    return names;
   }
 
   /** The tags of what one set holds (the element itself when `set` is undefined), in order; `row` for the cells of an array's row. */

@@ -59,7 +59,7 @@ describe("frames and tabs of a structure", () => {
       fieldSets: [{ id: "t_read", type: "tab", visibility: "R" }, { id: "fr_secret", type: "frame", visibility: "I" }, { id: "fr_shown", type: "frame", parent: "t_read" }],
       fields: [{ id: "b_open", type: "text" }, { id: "b_secret", type: "text", fieldSet: "fr_secret" }, { id: "b_shown", type: "text", fieldSet: "fr_shown" }],
     }]);
-    const types = structureValueTypes(resolved!, () => undefined);
+    const types = structureValueTypes({ ...resolved!, id: 1 }, () => undefined);
     expect(types.map((type) => [type.field.id, type.writable])).toEqual([["b_open", true], ["b_shown", false]]);
   });
 

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { startPostgresServer, type PostgresServer } from "@lineage/postgres-server";
+import { createDatabase } from "./bench-database.ts";
 import { benchArgOptions, benchOptions, changedLoadArgs, positive } from "./bench-options.ts";
 import { ROOT, openBenchSession } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
@@ -216,20 +217,6 @@ async function rawPostgres(url: string, connections: number, seconds: number): P
   } finally {
     await pool.end();
   }
-}
-
-async function createDatabase(postgres: PostgresServer, label: string): Promise<string> {
-  const name = `bench_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase()}`;
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  try {
-    await client.query(`create database ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(postgres.url);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 function importBundle(tree: string, storage: readonly string[], bundle: string): void {

@@ -4,8 +4,8 @@ import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { startPostgresServer, type PostgresServer } from "@lineage/postgres-server";
+import { createDatabase } from "./bench-database.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD, BENCH_STRUCTURE, benchElement, bundleHead, createRandom, elementName } from "./generate-bundle.ts";
 import { benchArgOptions, benchOptions, positive } from "./bench-options.ts";
 import { cpuMs, openBenchSession } from "./bench-session.ts";
@@ -216,21 +216,6 @@ async function startPostgres(): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), "lineage-bench-core-postgres-"));
   chmodSync(dir, 0o755);
   return startPostgresServer({ dir: join(dir, "cluster"), port: 0 });
-}
-
-/** A database of the tree's own (the trees' migrations may differ): its URL. */
-async function createDatabase(postgres: PostgresServer, label: string): Promise<string> {
-  const name = `bench_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase()}`;
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  try {
-    await client.query(`create database ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(postgres.url);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 function renderSection(runs: ReadonlyMap<string, Map<Route, Figures>[]>): string {

@@ -52,7 +52,10 @@ async function seed(store: Store, count: number): Promise<number> {
           revision: 0, structure: "BENCH_TEXT", name: null, title, owner: 1, status: "alive", fixed: false, state: null,
           values: { bt_title: title, bt_body: body }, createdAt: now, modifiedAt: now, importKey: null, ownProfile: null, profile: null,
         });
-        await tx.search.markChanged(created.initid, created.structure);
+        await tx.events.append({
+          type: "element.created", time: now, initid: created.initid, id: created.id, name: null, structure: created.structure,
+          revision: 0, state: null, actor: "admin", changes: {},
+        });
       }
     });
   }

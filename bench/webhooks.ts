@@ -111,9 +111,11 @@ try {
     `| SQLite | ${thousands(sqlite)} | ${mark(sqlite >= TARGET)} |`,
     `| PostgreSQL | ${thousands(postgres)} | ${mark(postgres >= TARGET)} |`,
     "",
-    "- Each delivery is the whole path: queued from the event log (a cursor per webhook), claimed under a lease (a claim takes up to 64 at once, made again once a quarter of them ended), " +
-      "signed (Standard Webhooks, HMAC-SHA256), POSTed over a kept-alive connection, and its attempt recorded (the attempts that ended meanwhile in one write). " +
-      "The load of this shared machine (about 18 on 2 cores) weighs on these figures; an earlier version of the worker (one claim and one write per attempt) measured 82 and 162 under a load of 27.",
+    "- Each delivery is the whole path: queued from the event log (a cursor per webhook), claimed under a lease (a claim takes up to 64 at once, made again once a quarter of them ended; " +
+      "it reads the due deliveries in claim order and stops), signed (Standard Webhooks, HMAC-SHA256), POSTed over a kept-alive connection, and its attempt recorded " +
+      "(the attempts whose answers came in together in one statement and one commit). The worker, the receiver and, on PostgreSQL, the server share the machine's cores with its other work: " +
+      "read the figures with the load beside them.",
+    "",
   ].join("\n");
   publishSection(section, { heading: SECTION, write: !args["no-docs"] });
 } finally {

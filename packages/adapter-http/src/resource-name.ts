@@ -1,6 +1,6 @@
 import { LineageError } from "@lineage/core";
 
-export type ResourceFormat = "json" | "xml" | "html";
+export type ResourceFormat = "json" | "xml" | "csv" | "html";
 
 /** A path segment split into its resource name and the format its suffix asks for (`12.json`, `ART.xml`). */
 export function splitFormat(segment: string, allowed: readonly ResourceFormat[] = ["json"]): { name: string; format: ResourceFormat | undefined } {

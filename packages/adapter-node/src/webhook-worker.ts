@@ -55,7 +55,9 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     log(`Webhooks: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
   };
 
-  // Attempts that ended, recorded together: one write for all that ended meanwhile (one commit on SQLite).
+  // Attempts that ended, recorded together: one write for all that ended meanwhile (one commit).
+  // Each batch is taken after the event loop's I/O of the moment: answers arrive one callback each,
+  // and a write that answers at once (SQLite) would else record them one by one, a commit each.
   const ended: { claimed: ClaimedDelivery; outcome: AttemptOutcome; at: number; recorded: () => void }[] = [];
   let recording = false;
   const record = async () => {
@@ -63,6 +65,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     recording = true;
     try {
       while (ended.length > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
         const batch = ended.splice(0, 256);
         try {
           await platform.webhooks.settleAll(node, batch);

@@ -33,7 +33,7 @@ export function connectionRepositories({ sql, counter, changes, clock, eventAppe
     catalog: createCatalogRepository(sql, counter),
     accounts: createAccountRepository(sql, counter),
     vault: createVault(sql, clock, locks),
-    search: createSearchRepository(sql, counter, locks.active),
+    search: createSearchRepository(sql, counter),
     sessions: createSessionRepository(sql),
     tokens: createTokenRepository(sql),
     changes,

@@ -19,6 +19,8 @@ const AFTER_OF_ELEMENTS = statement(
    where initid = any($6::int[]) and seq > $1 and seq <= $5 and ($2::text[] is null or type = any($2)) and ($3::text[] is null or structure = any($3))
    order by seq limit $4`,
 );
+// Beyond the horizon: committed, with numbers a running transaction may still commit below.
+const BEYOND = statement("select seq::float8, body from events where seq > $1::float8 and seq > $3::float8 order by seq limit $2");
 const PRUNED = statement("select coalesce((select seq from events_pruned where id = 1), 0)::float8");
 const LAST = statement(
   "select greatest(coalesce((select max(seq) from events where seq <= $1), 0), coalesce((select seq from events_pruned where id = 1), 0))::float8",
@@ -50,6 +52,12 @@ export function createEventLog(sql: SqlClient, appended: () => void = () => {}, 
       const upTo = await horizon();
       const parameters = [seq, types ?? null, structures ?? null, Number.isFinite(limit) ? limit : null, upTo];
       const rows = initids ? await sql.rows(AFTER_OF_ELEMENTS, [...parameters, initids]) : await sql.rows(AFTER, parameters);
+      return rows.map(([n, body]): ElementEvent => ({ seq: n as number, ...(body as NewEvent) }));
+    },
+    async beyond(seq, limit) {
+      if (inTransaction) return [];
+      const upTo = await horizon();
+      const rows = await sql.rows(BEYOND, [seq, Number.isFinite(limit) ? limit : null, upTo]);
       return rows.map(([n, body]): ElementEvent => ({ seq: n as number, ...(body as NewEvent) }));
     },
     async lastSeq() {

@@ -248,25 +248,6 @@ export const searchDomains = pgTable("search_domains", {
   generation: integer("generation").notNull().default(0),
 });
 
-/**
- * The search change log: one row per lineage, with the sequence number of its last change,
- * written in the change's own transaction. Numbers come from `lineage_seq` (see lineageSeq): readers
- * read up to the horizon, so an index that applied the rows up to N never meets a smaller number later.
- * `search_change_seq` numbered them before and is no longer used.
- */
-export const searchChangeSeq = pgSequence("search_change_seq");
-
-/** The search change log (see searchChangeSeq). */
-export const searchChanges = pgTable(
-  "search_changes",
-  {
-    initid: integer("initid").primaryKey(),
-    structure: text("structure").notNull(),
-    seq: bigint("seq", { mode: "number" }).notNull(),
-  },
-  (t) => [index("search_changes_seq_idx").on(t.seq)],
-);
-
 /** The event log's numbers before lineageSeq took over; no longer used. */
 export const eventSeq = pgSequence("event_seq");
 
@@ -311,7 +292,7 @@ export const lineageClock = pgTable(
 );
 
 /**
- * The numbers of the change clock, the search change log and the event log, given by nextval
+ * The numbers of the change clock and the event log, given by nextval
  * without any lock: a reader reads only up to the horizon (change-horizon.ts), the highest number
  * below which no transaction still running can commit one, so numbers come in commit order for
  * every reader, and a reader that read up to N never meets a smaller number later.

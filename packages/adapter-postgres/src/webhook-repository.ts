@@ -73,6 +73,39 @@ const SETTLE = statement(
    )
    select count(*)::int from settled`,
 );
+// SETTLE for many attempts in one statement, so one commit. A webhook settled several times ends as
+// the same settlements one after the other would leave it: failing since the first failure after
+// its last delivery of the batch (none after it: not failing), disabled at its last failure for good.
+const SETTLE_ALL = statement(
+  `with input as (
+     select * from json_to_recordset($2::json) as s(n int, id text, attempt int, status text, next float8, code int, error text, at float8)
+   ),
+   ended as (
+     update webhook_attempts a set ended_at = s.at, status_code = s.code, error = s.error from input s where a.delivery_id = s.id and a.attempt = s.attempt
+   ),
+   settled as (
+     update webhook_deliveries d set status = s.status, next_attempt_at = s.next, last_status_code = s.code, last_error = s.error, updated_at = s.at,
+       delivered_at = case when s.status = 'delivered' then s.at else d.delivered_at end, lease_owner = null, lease_until = null
+     from input s where d.id = s.id and d.lease_owner = $1 and d.status = 'pending'
+     returning s.n, d.webhook_id, s.status, s.at
+   ),
+   last_delivered as (
+     select webhook_id, max(n) filter (where status = 'delivered') as n from settled group by webhook_id
+   ),
+   summary as (
+     select s.webhook_id, l.n as delivered_n,
+       (array_agg(s.at order by s.n) filter (where s.status <> 'delivered' and s.n > coalesce(l.n, -1)))[1] as failing_from,
+       (array_agg(s.at order by s.n desc) filter (where s.status = 'failed'))[1] as disabled_at
+     from settled s join last_delivered l on l.webhook_id = s.webhook_id group by s.webhook_id, l.n
+   ),
+   marked as (
+     update webhooks w set
+       failing_since = case when m.delivered_n is null then coalesce(w.failing_since, m.failing_from) else m.failing_from end,
+       disabled_at = coalesce(m.disabled_at, w.disabled_at)
+     from summary m where w.id = m.webhook_id
+   )
+   select n from settled`,
+);
 const DELIVERIES = statement(`select ${delivery("d")} from webhook_deliveries d where d.webhook_id = $1 order by d.seq desc limit $2`);
 const DELIVERY = statement(`select ${delivery("d")} from webhook_deliveries d where d.webhook_id = $1 and d.id = $2`);
 const ATTEMPTS = statement(
@@ -136,8 +169,14 @@ export function createWebhookRepository(sql: SqlClient): WebhookRepository {
       }));
     },
     settle,
-    // Each its own statement, on connections of the pool at once: a commit each, made side by side.
-    settleAll: (node, settlements) => Promise.all(settlements.map((one) => settle(one.deliveryId, one.attempt, node, one.settlement))),
+    async settleAll(node, settlements) {
+      if (settlements.length === 0) return [];
+      const input = settlements.map(({ deliveryId, attempt, settlement: s }, n) => ({
+        n, id: deliveryId, attempt, status: s.status, next: s.nextAttemptAt, code: s.statusCode, error: s.error, at: s.at,
+      }));
+      const settled = new Set((await sql.rows(SETTLE_ALL, [node, JSON.stringify(input)])).map((row) => row[0] as number));
+      return settlements.map((_, n) => settled.has(n));
+    },
     async deliveries(webhookId, limit) {
       return withAttempts(await sql.rows(DELIVERIES, [webhookId, limit]));
     },

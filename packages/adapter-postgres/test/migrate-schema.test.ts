@@ -87,6 +87,27 @@ describe("migrateSchema", () => {
   });
 
 
+  it("migrates a database made while search kept its own change log: the log goes, every domain's index is built again", async () => {
+    const url = await databaseBefore("0018", async (old) => {
+      await old.query(`insert into search_domains (name, definition, generation) values ('articles', '{"name":"articles","lang":"en","stem":"english","configs":[]}', 2)`);
+      // A change its index had not applied yet: only a rebuild finds it now.
+      await old.query("insert into search_changes (initid, structure, seq) values (1, 'article', nextval('lineage_seq'))");
+    });
+    const store = await openPostgresStore({ url });
+    try {
+      expect(await store.search.generation("articles")).toBe(3);
+      const verify = new pg.Client({ connectionString: url });
+      await verify.connect();
+      try {
+        expect((await verify.query("select to_regclass('search_changes') as found")).rows[0].found).toBeNull();
+      } finally {
+        await verify.end();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it("migrates a database made before rights per element: its elements under their structure's profile, listed by it", async () => {
     const admin = new pg.Client({ connectionString: server });
     await admin.connect();

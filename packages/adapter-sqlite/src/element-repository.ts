@@ -146,12 +146,19 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
      values (@initid, @revision, @structure, ${STRUCTURE_ID}, @name, @title, @owner, @status, @fixed, @state, @values, @createdAt, @modifiedAt, @importKey, @ownProfile, @profile)`,
   );
   const setInitid = client.prepare("update elements set initid = id where id = ?");
-  // Saved at every PUT and revision: prepared once, as the inserts are.
-  const updateRow = client.prepare(
-    `update elements set initid = @initid, revision = @revision, structure = @structure, structure_id = ${STRUCTURE_ID}, name = @name, title = @title, owner = @owner,
-     status = @status, fixed = @fixed, state = @state, "values" = @values, created_at = @createdAt, modified_at = @modifiedAt,
-     import_key = @importKey, own_profile = @ownProfile, profile = @profile where id = @id`,
-  );
+  // Saved at every PUT and revision: only the columns that changed, each set of them prepared once.
+  const storedRow = client.prepare(`select ${STORED_COLUMNS.map(([, column]) => column).join(", ")} from elements where id = ?`).raw(true);
+  const updates = new Map<string, Statement>();
+  const updateOf = (changed: readonly (typeof STORED_COLUMNS)[number][]): Statement => {
+    const key = changed.map(([key]) => key).join(",");
+    let update = updates.get(key);
+    if (!update) {
+      const sets = changed.map(([key, column]) => (key === "structure" ? `${column} = @structure, structure_id = ${STRUCTURE_ID}` : `${column} = @${key}`));
+      update = client.prepare(`update elements set ${sets.join(", ")} where id = @id`);
+      updates.set(key, update);
+    }
+    return update;
+  };
   const insertHistory = client.prepare(
     `insert into history (initid, revision_id, revision, account_id, account_name, date, level, code, comment)
      values (@initid, @revisionId, @revision, @accountId, @accountName, @date, @level, @code, @comment)`,
@@ -169,11 +176,14 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       return { ...stored, id, initid: revision.initid ?? id };
     },
     async save(revision) {
-      const stored = columns(revision);
-      const { changes } = updateRow.run({
-        ...stored, id: revision.id, initid: revision.initid, fixed: stored.fixed ? 1 : 0, values: JSON.stringify(stored.values),
-      });
-      if (changes === 0) throw new Error(`No revision ${revision.id} to save`);
+      const before = storedRow.get(revision.id) as unknown[] | undefined;
+      if (!before) throw new Error(`No revision ${revision.id} to save`);
+      const row: Record<string, unknown> = {
+        ...columns(revision), id: revision.id, initid: revision.initid, fixed: revision.fixed ? 1 : 0, values: JSON.stringify(revision.values),
+      };
+      // SQLite updates every index on a column the statement sets, changed or not: elements have dozens (list-indexes.ts).
+      const changed = STORED_COLUMNS.filter(([key], i) => row[key] !== before[i]);
+      if (changed.length > 0) updateOf(changed).run(Object.fromEntries([["id", revision.id], ...changed.map(([key]) => [key, row[key]])]));
     },
     async byId(id) {
       return one(byId.get(id));
@@ -280,6 +290,13 @@ function toRevision(row: ElementRow): ElementRevision {
     ownProfile: row[14], profile: row[15],
   };
 }
+
+/** The columns a save may change, by the key of the row it binds, in a fixed order (the updates' statements are cached by the set of them). */
+const STORED_COLUMNS = [
+  ["initid", "initid"], ["revision", "revision"], ["structure", "structure"], ["name", "name"], ["title", "title"], ["owner", "owner"],
+  ["status", "status"], ["fixed", "fixed"], ["state", "state"], ["values", `"values"`], ["createdAt", "created_at"], ["modifiedAt", "modified_at"],
+  ["importKey", "import_key"], ["ownProfile", "own_profile"], ["profile", "profile"],
+] as const;
 
 /** Picks the stored columns only: callers may pass richer objects than a revision. */
 function columns(r: NewRevision): Omit<ElementRevision, "id" | "initid"> {

@@ -46,8 +46,8 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [
     unique("webhook_deliveries_webhook_seq_unique").on(t.webhookId, t.seq),
-    // What a claim looks for: the pending deliveries by due time, and the earlier ones of an element.
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // What a claim looks for: the pending deliveries in the order it takes them, and the earlier ones of an element.
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt, t.seq).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_element_idx").on(t.webhookId, t.initid, t.seq).where(sql`${t.status} = 'pending'`),
   ],
 );

@@ -1,22 +1,14 @@
 import type { Database } from "better-sqlite3";
-import type { SearchChange, SearchDomain, SearchRepository } from "@lineage/core";
+import type { SearchDomain, SearchRepository } from "@lineage/core";
 import type { DefinitionsCounter } from "./definitions-counter.ts";
 
-/** Search domains and the search change log (schema-search.ts), over prepared statements. */
+/** Search domains and their generations (schema-search.ts), over prepared statements. */
 export function createSearchRepository(client: Database, counter: DefinitionsCounter): SearchRepository {
   const allDomains = client.prepare("select definition from search_domains order by name");
   const domainByName = client.prepare("select definition from search_domains where name = ?");
   const upsertDomain = client.prepare(
     "insert into search_domains (name, definition) values (?, ?) on conflict(name) do update set definition = excluded.definition",
   );
-  // Writers hold SQLite's write lock, so max(seq) + 1 is never given twice and commits come in seq order.
-  const mark = client.prepare(
-    `insert into search_changes (initid, structure, seq) values (?, ?, (select coalesce(max(seq), 0) + 1 from search_changes))
-     on conflict(initid) do update set structure = excluded.structure, seq = excluded.seq`,
-  );
-  const after = client.prepare("select initid, structure, seq from search_changes where seq > ? order by seq limit ?");
-  const last = client.prepare("select coalesce(max(seq), 0) as seq from search_changes").pluck();
-  const countAfter = client.prepare("select structure, count(*) as n from search_changes where seq > ? group by structure");
   const generationOf = client.prepare("select generation from search_domains where name = ?").pluck();
   const setGeneration = client.prepare("update search_domains set generation = ? where name = ?");
   const parse = (row: unknown) => JSON.parse((row as { definition: string }).definition) as SearchDomain;
@@ -33,19 +25,6 @@ export function createSearchRepository(client: Database, counter: DefinitionsCou
     async saveDomain(domain) {
       counter.raise();
       upsertDomain.run(domain.name, JSON.stringify(domain));
-    },
-    async markChanged(initid, structure) {
-      mark.run(initid, structure);
-    },
-    async changesAfter(seq, limit) {
-      return after.all(seq, Math.min(limit, Number.MAX_SAFE_INTEGER)) as SearchChange[];
-    },
-    async lastSeq() {
-      return last.get() as number;
-    },
-    async changedAfterByStructure(seq) {
-      const rows = countAfter.all(seq) as { structure: string; n: number }[];
-      return Object.fromEntries(rows.map((row) => [row.structure, row.n]));
     },
     async aliveCounts(structures) {
       if (structures.length === 0) return {};

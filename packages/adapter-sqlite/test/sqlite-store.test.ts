@@ -175,6 +175,31 @@ describe("openSqliteStore", () => {
     }
   });
 
+  it("migrates a data directory made while search kept its own change log: the log goes, every domain's index is built again", async () => {
+    const dataDir = freshDir();
+    // The migrations as they stood before 0018, applied as the previous version of the store did.
+    const before = join(freshDir(), "drizzle");
+    cpSync(MIGRATIONS, before, { recursive: true });
+    const journalFile = join(before, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((e) => e.tag < "0018");
+    writeFileSync(journalFile, JSON.stringify(journal));
+    const old = new Database(join(dataDir, "lineage.sqlite"));
+    migrate(drizzle({ client: old }), { migrationsFolder: before });
+    old.prepare(`insert into search_domains (name, definition, generation) values ('articles', '{"name":"articles","lang":"en","stem":"english","configs":[]}', 2)`).run();
+    // A change its index had not applied yet: only a rebuild finds it now.
+    old.prepare("insert into search_changes (initid, structure, seq) values (1, 'article', 7)").run();
+    old.close();
+
+    const store = openSqliteStore({ dataDir });
+    try {
+      expect(await store.search.generation("articles")).toBe(3);
+      expect(inspect(dataDir, (c) => c.prepare("select count(*) from sqlite_master where name = 'search_changes'").pluck().get())).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("runs in WAL mode with the connection settings it asks for", async () => {
     const dataDir = freshDir();
     await openSqliteStore({ dataDir }).close();

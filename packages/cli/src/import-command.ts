@@ -2,7 +2,9 @@ import type { Command } from "commander";
 import { formatImportReport, overwriteWarning, type ImportReport, type OverwrittenElement } from "@lineage/core";
 import type { Io } from "./io.ts";
 import type { Run } from "./command-run.ts";
+import { createDocumentTexts } from "@lineage/adapter-search";
 import { importProgress } from "./import-progress.ts";
+import { indexImported } from "./import-indexes.ts";
 import { importBundleFile, openLineage } from "./start-lineage.ts";
 import { storeLocationOf, withStoreOptions, type StoreFlags } from "./store-location.ts";
 
@@ -40,12 +42,18 @@ const plural = (n: number) => `${n} element${n > 1 ? "s" : ""}`;
  */
 export function importCommand(program: Command, io: Io, run: Run): void {
   withStoreOptions(program.command("import").description("import bundles of any size (each checked first, a bad one refused whole), with their progress on stderr, and print what each created or updated; asks before overwriting elements changed since the last import"))
-    .argument("<file...>", "bundle files (JSON)")
+    .argument("<file...>", "bundle files (JSON), or files of elements in the original's XML import format (.xml: what GET <docid>.xml answers)")
     .option("--dry-run", "import and roll back: print what each file would create, update and overwrite, and write nothing", false)
     .option("--force", "overwrite elements changed since the last import without asking (what a script must say: without a terminal, the import is refused otherwise)", false)
     .action((files: string[], flags: ImportFlags) => run(async () => {
       const location = storeLocationOf(flags);
-      const { platform, store } = await openLineage(location, []);
+      // Attached PDF, DOCX and ODT files are read for the search indexes, as `serve` reads them.
+      const documents = createDocumentTexts();
+      const { platform, store } = await openLineage(location, [], { documents }).catch(async (error: unknown) => {
+        await documents.close();
+        throw error;
+      });
+      let imported = false;
       try {
         for (const file of files) {
           if (flags.dryRun) {
@@ -82,11 +90,14 @@ export function importCommand(program: Command, io: Io, run: Run): void {
             }
           }
           report ??= await importBundleFile(platform, file, location.dataDir, { progress: importProgress(io, file) });
+          imported = true;
           io.out(`${file}\n  ${formatImportReport(report).split("\n").join("\n  ")}`);
           const warning = overwriteWarning(file, report);
           if (warning) io.err(`lineage import: ${warning}`);
         }
+        if (imported) await indexImported(platform, io);
       } finally {
+        await documents.close();
         await store.close();
       }
       return 0;

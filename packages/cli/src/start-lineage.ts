@@ -6,14 +6,16 @@ import { createHttpApp, createReadiness, startServer, type HttpAuthOptions, type
 import { createJimpImages } from "@lineage/adapter-images";
 import { createCompactSearchIndex, createDocumentTexts, createMiniSearchIndex } from "@lineage/adapter-search";
 import { createSupersetServer, type SupersetServerOptions } from "@lineage/adapter-superset";
-import type { DashboardServer, DocumentTextExtractor, ImageProcessor, SearchIndex } from "@lineage/core";
+import type { DashboardServer, DocumentTextExtractor, ImageProcessor, IndexPacing, SearchIndex } from "@lineage/core";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { bundleFolderReader } from "./bundle-file.ts";
 import { keepEvents } from "./event-retention.ts";
+import { importXmlElementsFile, isXmlElementsFile } from "./xml-elements-file.ts";
 import { openBundleStream } from "./bundle-stream.ts";
 import type { ImportProgressView } from "./import-progress.ts";
+import { createLoopPacing } from "./loop-pacing.ts";
 import { openStore, withSharedThrottle, type StoreLocation } from "./store-location.ts";
 
 export interface LineageOptions {
@@ -82,6 +84,8 @@ export interface OpenSettings {
   readonly searchCallables?: SearchCallables | undefined;
   /** Where webhooks may send (`webhooks.allowPrivateNetworks`); private networks refused by default. */
   readonly webhooks?: WebhookSettings | undefined;
+  /** How index builds share the event loop with requests (`serve`); unpaced by default. */
+  readonly searchPacing?: IndexPacing | undefined;
 }
 
 /** The full-text index adapters; both keep their snapshots under `<data>/search/`, each in its own files. */
@@ -109,6 +113,7 @@ export async function openLineage(location: StoreLocation, bundles: readonly str
     ...(settings.dashboards ? { dashboards: settings.dashboards } : {}),
     ...(settings.hooks ? { hooks: createTransitionHooks(settings.hooks) } : {}),
     ...(settings.searchCallables ? { searchCallables: settings.searchCallables } : {}),
+    ...(settings.searchPacing ? { searchPacing: settings.searchPacing } : {}),
     webhookDestinations: createWebhookDestinations({ allowPrivateNetworks: settings.webhooks?.allowPrivateNetworks }),
   });
   const imports: ImportReport[] = [];
@@ -135,8 +140,13 @@ export interface BundleFileImport {
   readonly dryRun?: boolean | undefined;
 }
 
-/** Imports one bundle file, streamed, its elements staged under `stagingDir`: a bundle of any size, never read as one string. */
+/**
+ * Imports one bundle file, streamed, its elements staged under `stagingDir`: a bundle of any size,
+ * never read as one string. A `.xml` file holds elements in the original's XML import format
+ * (xml-elements-file.ts).
+ */
 export async function importBundleFile(platform: Platform, path: string, stagingDir: string, options: BundleFileImport = {}): Promise<ImportReport> {
+  if (isXmlElementsFile(path)) return importXmlElementsFile(platform, path, options);
   const bundle = openBundleStream(path, { stagingDir, onBytes: options.progress?.onBytes });
   try {
     return await platform.bundles.importSource(bundle, {
@@ -160,6 +170,8 @@ export async function startLineage(options: LineageOptions = {}): Promise<Runnin
   const { platform, store, imports, imported, skippedSeeds } = await openLineage(location, options.bundles, {
     maxSlice, synchronous: options.synchronous, searchIndex: options.searchIndex, seeds: options.seeds, documents, dashboards, webhooks: options.webhooks,
     hooks: options.hooks ?? {}, searchCallables: options.searchCallables ?? {},
+    // Index builds run beside the requests: in short steps, taking a small share of the loop while requests come.
+    searchPacing: createLoopPacing(),
   }).catch(async (error: unknown) => {
     await documents.close();
     throw error;

@@ -217,6 +217,27 @@ describe("lineage search reindex", () => {
     expect(await titles("avalanche")).toEqual(["Volcano eruption"]);
   });
 
+  it("leaves the index current after `lineage import`: the server started then loads it, builds nothing, and finds what was imported", async () => {
+    await server.close();
+    const more = { ...bundle, elements: [{ structure: "NEWS", name: "N_THREE", values: { nw_title: "Glacier retreat", nw_body: "<p>Ice melts</p>" } }] };
+    const moreFile = join(root, "more.json");
+    writeFileSync(moreFile, JSON.stringify(more));
+    // No snapshot left: without the import's, the server would build the index.
+    rmSync(join(dataDir, "search"), { recursive: true, force: true });
+    const io = capture();
+    expect(await main(["import", ...storeFlags(), moreFile], io)).toBe(0);
+    expect(io.lines.at(-1)).toMatch(/^search domain "news": index current, 4 documents \(\d+\.\d s\)$/);
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      server = await startNode();
+      await indexesReady(server);
+      expect(log.mock.calls.flat().join("\n")).not.toMatch(/building/);
+    } finally {
+      log.mockRestore();
+    }
+    expect(await titles("glacier")).toEqual(["Glacier retreat"]);
+  });
+
   it("serves with the MiniSearch index when asked (its own snapshot files), and refuses an unknown index", async () => {
     await server.close();
     const log = vi.spyOn(console, "log").mockImplementation(() => {});

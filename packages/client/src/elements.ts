@@ -38,8 +38,10 @@ export interface ElementsApi {
   list<S extends StructureType = AnyStructure>(options?: ElementListOptions<S>): Promise<Page<ListedElement<S>>>;
   /** GET one element by its name or id: its latest revision, with its ETag. */
   read<S extends StructureType = AnyStructure>(ref: string | number, options?: ReadOptions): Promise<Element<S>>;
-  /** GET one element's XML export. */
-  readXml(ref: string | number, options?: { readonly signal?: AbortSignal }): Promise<string>;
+  /** GET one element's XML export (the original's import format); `withFiles` puts the files' bytes inside their tags. */
+  readXml(ref: string | number, options?: { readonly withFiles?: boolean; readonly signal?: AbortSignal }): Promise<string>;
+  /** GET one element's CSV export (the original's import format: //FAM, ORDER and DOC lines). */
+  readCsv(ref: string | number, options?: { readonly signal?: AbortSignal }): Promise<string>;
   /** POST a new element of a structure, from flat values: the element created, with its ETag. */
   create<S extends StructureType = AnyStructure>(structure: S["structure"], values: CreateValues<S>, options?: { readonly fields?: readonly string[]; readonly signal?: AbortSignal }): Promise<Element<S>>;
   /** PUT flat values on an element's latest revision: the element as written, with its new ETag. */
@@ -71,7 +73,12 @@ export function elementsApi(transport: Transport): ElementsApi {
       return elementOf<S>(data.document, etag);
     },
     async readXml(ref, options = {}) {
-      const response = await transport.raw({ method: "GET", path: `${elementPath(ref)}.xml`, accept: "application/xml", signal: options.signal });
+      const query = options.withFiles ? { withFiles: "true" } : undefined;
+      const response = await transport.raw({ method: "GET", path: `${elementPath(ref)}.xml`, query, accept: "application/xml", signal: options.signal });
+      return response.text();
+    },
+    async readCsv(ref, options = {}) {
+      const response = await transport.raw({ method: "GET", path: `${elementPath(ref)}.csv`, accept: "text/csv", signal: options.signal });
       return response.text();
     },
     async create<S extends StructureType>(structure: S["structure"], values: CreateValues<S>, options: { readonly fields?: readonly string[]; readonly signal?: AbortSignal } = {}) {

@@ -1,7 +1,7 @@
 import { segment } from "./path-segment.ts";
 import type { Transport } from "./transport.ts";
 
-/** A field of a structure as the caller sees it (docs/elements.md, Reading a Smart Structure). */
+/** A field of a structure as the caller sees it, or a field set (type frame or tab) with its content (docs/elements.md, Reading a Smart Structure). */
 export interface FieldDescription {
   readonly id: string;
   readonly label: string;
@@ -9,10 +9,11 @@ export interface FieldDescription {
   readonly logicalOrder: number;
   readonly multiple: boolean;
   readonly options: Readonly<Record<string, string>>;
-  readonly needed: boolean;
+  /** Absent on frames and tabs. */
+  readonly needed?: boolean;
   readonly visibility: "W" | "R" | "H";
   readonly enum?: string;
-  /** The columns of an array. */
+  /** What a set holds: a tab its frames, a frame its fields, an array its columns. */
   readonly content?: Readonly<Record<string, FieldDescription>>;
   readonly [more: string]: unknown;
 }

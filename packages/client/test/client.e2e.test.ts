@@ -94,6 +94,8 @@ describe("elements", () => {
     expect(hello.properties.state?.reference).toBe("draft");
     expect(hello.etag).toMatch(/./);
     expect(await admin.elements.readXml("ART_HELLO")).toMatch(/^<\?xml/);
+    expect(await admin.elements.readXml("ART_HELLO", { withFiles: true })).toMatch(/^<\?xml[^]*<article /);
+    expect(await admin.elements.readCsv("ART_HELLO")).toMatch(/^\/\/FAM;[^\n]*\nORDER;ARTICLE;;;[^\n]*\nDOC;ARTICLE;ART_HELLO;;/);
   });
 
   it("creates and updates from flat values, with If-Match when asked, and deletes", async () => {

@@ -29,6 +29,7 @@ import { createFullSearchFacade, type FullSearchFacade } from "./search/fullsear
 import { createFoldersFacade, type FoldersFacade } from "./queries/folders-facade.ts";
 import { createMemorySearchIndex } from "./search/memory-search-index.ts";
 import { createSearchEngine } from "./search/search-engine.ts";
+import type { IndexPacing } from "./search/index-pacing.ts";
 import { createStructuresFacade, type StructuresFacade } from "./structures/structures-facade.ts";
 import { createSearchesFacade, type SearchesFacade } from "./queries/searches-facade.ts";
 import type { WebhookDestinations } from "./ports/webhook-destinations.port.ts";
@@ -56,6 +57,8 @@ export interface PlatformOptions {
   readonly searchLog?: (message: string) => void;
   /** How long a search waits for its domain's index while it is first loaded or built (2000 ms by default). */
   readonly searchOpenWaitMs?: number;
+  /** How index builds share the event loop with requests (a server's: `lineage serve` paces them); unpaced by default. */
+  readonly searchPacing?: IndexPacing;
   /** The dashboard server the dashboards routes read (e.g. `createSupersetServer` of `@lineage/adapter-superset`); none when not given (DASH0100). */
   readonly dashboards?: DashboardServer;
   /** Reads attached PDF, ODT and DOCX files for the search domains that index files (e.g. `createDocumentTexts` of `@lineage/adapter-search`); none when not given. */
@@ -130,6 +133,7 @@ export function createPlatform(options: PlatformOptions): Platform {
   const search = createSearchEngine({
     store, index: options.searchIndex ?? createMemorySearchIndex(), callables: options.searchCallables, log: options.searchLog,
     definitions: () => context.definitions(), openWaitMs: options.searchOpenWaitMs, documents: options.searchDocuments,
+    pacing: options.searchPacing,
   });
   return {
     elements,

@@ -3,7 +3,7 @@ import {
   answeredValue, createPlatform, createSharedLogReads, eventSeenBy, fieldChanges, flattenFields, isLineageError, LineageError, parseEventQuery,
   type ElementEvent, type Platform, type Principal, type SmartStructure,
 } from "./internals.ts";
-import { createMemoryStore, lifecyclePlatform, seededPlatform } from "../src/testing/index.ts";
+import { countingStore, createMemoryStore, lifecyclePlatform, seededPlatform } from "../src/testing/index.ts";
 import { countingHasher, folder, tickingClock, type RawBundle } from "../src/testing/bundle-helpers.ts";
 
 async function errorOf(fn: () => Promise<unknown>): Promise<LineageError> {
@@ -362,6 +362,27 @@ describe("waiting for events", () => {
     }));
     expect(await waiting.promise).toBe(true);
   });
+
+  it("costs no read of the log per waiter while the store's watch runs, and still wakes them all at the next commit", async () => {
+    const counting = countingStore(createMemoryStore());
+    const platform = createPlatform({ store: counting.store, eventPollMs: 60_000 });
+    const append = () => counting.store.transaction((tx) => tx.events.append({
+      type: "element.deleted", time: new Date().toISOString(), initid: 1, id: 1, name: null, structure: "X", revision: 0, state: null, actor: "a",
+    }));
+    await append();
+    const first = platform.events.wait(0, 5000);
+    expect(await first.promise).toBe(true);
+    // The watch runs while someone waits: a hundred more waiters from the last seq read nothing.
+    const keeper = platform.events.wait(1, 5000);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    counting.reset();
+    const waits = Array.from({ length: 100 }, () => platform.events.wait(1, 5000));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(counting.calls.filter((call) => call === "events.lastSeq")).toEqual([]);
+    await append();
+    expect(await Promise.all([keeper.promise, ...waits.map((w) => w.promise)])).toEqual(Array(101).fill(true));
+    expect(counting.calls.filter((call) => call === "events.lastSeq").length).toBeLessThanOrEqual(2);
+  });
 });
 
 describe("readers at one position share their reads of the log", () => {
@@ -373,7 +394,7 @@ describe("readers at one position share their reads of the log", () => {
       after: (...args: Parameters<typeof store.events.after>) => (calls.after++, store.events.after(...args)),
       lastSeq: () => (calls.lastSeq++, store.events.lastSeq()),
     };
-    const reads = createSharedLogReads(log);
+    const reads = createSharedLogReads({ ...store, events: log });
     await store.transaction((tx) => tx.events.append({
       type: "element.deleted", time: new Date().toISOString(), initid: 1, id: 1, name: null, structure: "X", revision: 0, state: null, actor: "a",
     }));
@@ -389,6 +410,24 @@ describe("readers at one position share their reads of the log", () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     await reads.window(0, 10, {});
     expect(calls).toEqual({ after: 4, lastSeq: 4 });
+  });
+
+  it("readers woken by one commit read the change clock and the events' elements once, and each sees the event as their rights let them", async () => {
+    const counting = countingStore(createMemoryStore());
+    const { platform, principal } = await seededPlatform(counting.store);
+    const [admin, bob, carol] = [await principal("admin"), await principal("bob"), await principal("carol")];
+    const start = (await platform.events.read(admin, {})).last;
+    await platform.elements.update(admin, "ART_HELLO", { values: { ar_title: "Shared" } });
+    await platform.elements.update(admin, "AUTHOR_ADA", { values: { au_name: "Ada" } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    counting.reset();
+    const readers = Array.from({ length: 30 }, (_, i) => [admin, bob, carol][i % 3]!);
+    const pages = await Promise.all(readers.map((reader) => platform.events.follow(reader, { after: start })));
+    const calls = (name: string) => counting.calls.filter((call) => call === name).length;
+    expect([calls("changes.read"), calls("elements.byIds"), calls("events.after")]).toEqual([1, 1, 1]);
+    // carol has no role: ARTICLE's profile grants her nothing; the others see both.
+    expect(pages.map((page) => page.events.map((e) => e.name))).toEqual(readers.map((reader) => (reader === carol ? ["AUTHOR_ADA"] : ["ART_HELLO", "AUTHOR_ADA"])));
+    expect(new Set(pages.map((page) => page.last)).size).toBe(1);
   });
 
   it("many readers following the log while it is written each see every event once, in order", async () => {

@@ -7,6 +7,7 @@ export * from "../src/access/profile.ts";
 export * from "../src/accounts/account.ts";
 export * from "../src/accounts/accounts-facade.ts";
 export * from "../src/accounts/administration.ts";
+export * from "../src/accounts/administer-accounts.ts";
 export * from "../src/accounts/authenticate.ts";
 export * from "../src/accounts/manage-accounts.ts";
 export * from "../src/accounts/principal.ts";

@@ -49,7 +49,7 @@ const libraryFiles = () => Object.fromEntries(Array.from({ length: BOOKS }, (_, 
 
 /**
  * A store counting the calls made on its own repositories (not a
- * transaction's), whose search log reads can be held at a gate or made to fail.
+ * transaction's), whose event log reads can be held at a gate or made to fail.
  */
 function instrumented(inner: Store) {
   const calls = new Map<string, number>();
@@ -73,16 +73,17 @@ function instrumented(inner: Store) {
     ...inner,
     elements: wrap("elements", inner.elements),
     vault: wrap("vault", inner.vault),
-    search: {
-      ...search,
-      async changesAfter(seq, limit) {
-        count("search.changesAfter");
+    search,
+    events: {
+      ...inner.events,
+      async after(seq, limit, filter) {
+        count("events.after");
         inFlight++;
         mostInFlight = Math.max(mostInFlight, inFlight);
         try {
           await gate;
           if (failure) throw failure;
-          return await inner.search.changesAfter(seq, limit);
+          return await inner.events.after(seq, limit, filter);
         } finally {
           inFlight--;
         }
@@ -194,9 +195,9 @@ describe("search engine background work", () => {
       release();
     }
     expect(io.mostInFlight()).toBe(1);
-    const before = io.calls("search.changesAfter");
+    const before = io.calls("events.after");
     await wait(30);
-    expect(io.calls("search.changesAfter")).toBe(before);
+    expect(io.calls("events.after")).toBe(before);
   });
 
   it("logs a tick that fails and goes on at the next one", async () => {

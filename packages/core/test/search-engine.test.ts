@@ -63,7 +63,7 @@ describe("full-text search", () => {
       const stamp = await counted.store.changes.read();
       counted.reset();
       const titles = (await platform.fullsearch.search(admin, "news", { q, stamp })).documents.map((d) => d.properties?.title);
-      return { titles, asked: counted.reads().filter((call) => call === "search.changesAfter" || call === "search.generation" || call === "search.domain") };
+      return { titles, asked: counted.reads().filter((call) => call === "events.after" || call === "search.generation" || call === "search.domain") };
     };
     expect((await search("volcano")).titles).toHaveLength(3);
     // Nothing committed since: the index is known to be current, its domain known.
@@ -72,7 +72,7 @@ describe("full-text search", () => {
     const after = await search("tsunami");
     expect(after.titles).toEqual(["Weekly digest"]);
     // Asked again under the new stamp; the domain is a definition, which did not change.
-    expect(new Set(after.asked)).toEqual(new Set(["search.generation", "search.changesAfter"]));
+    expect(new Set(after.asked)).toEqual(new Set(["search.generation", "events.after"]));
   });
 
   it("checks phrases on the text and supports the whole query language", async () => {
@@ -195,6 +195,26 @@ describe("search index lifecycle", () => {
     await second.fullsearch.engine.start();
     await second.fullsearch.engine.stop();
     expect(log).toEqual([]);
+    const admin = (await second.accounts.principal("admin"))!;
+    expect((await second.fullsearch.search(admin, "news", { q: "iceberg" })).documents.map((d) => d.properties?.title)).toEqual(["Photo of an iceberg"]);
+  });
+
+  it("builds an index again when the retention pruned events it had not applied", async () => {
+    const disk = new Map<string, string>();
+    const first = await searchWorld({ searchIndex: createMemorySearchIndex({ disk }) });
+    await first.platform.fullsearch.engine.start();
+    await first.platform.fullsearch.engine.stop();
+    // While nothing runs, an element changes and its event is pruned.
+    await first.platform.elements.update(await first.as("admin"), "N_IMAGE", { values: { nw_title: "Photo of an iceberg" } });
+    expect(await first.store.events.prune("9999-01-01T00:00:00.000Z")).toBeGreaterThan(0);
+    const { createPlatform } = await import("../src/platform.ts");
+    const log: string[] = [];
+    const second = createPlatform({
+      store: first.store, searchIndex: createMemorySearchIndex({ disk }), searchLog: (line) => log.push(line), searchCallables: { state: () => "" },
+    });
+    await second.fullsearch.engine.start();
+    await second.fullsearch.engine.stop();
+    expect(log).toContain('domain "news": the event log no longer holds every change since its index was written');
     const admin = (await second.accounts.principal("admin"))!;
     expect((await second.fullsearch.search(admin, "news", { q: "iceberg" })).documents.map((d) => d.properties?.title)).toEqual(["Photo of an iceberg"]);
   });

@@ -30,8 +30,12 @@ describe("GET /api/v2/docs in a real browser", () => {
     const response = await page.goto(`${baseUrl}/api/v2/docs`);
     expect(response?.status()).toBe(200);
 
-    const smartElements = page.locator(".opblock-tag", { hasText: "Smart Elements" });
-    await smartElements.first().waitFor({ timeout: 20_000 });
+    // Every tag is listed, collapsed; opening one shows its operations.
+    await page.locator(".opblock-tag").first().waitFor({ timeout: 20_000 });
+    await expect(page.locator(".opblock-tag").count()).resolves.toBeGreaterThan(10);
+    const smartElements = page.locator("h3.opblock-tag", { hasText: /^Smart Elements/ });
+    await smartElements.first().click();
+    await page.locator(".opblock-summary-path").first().waitFor({ timeout: 20_000 });
     const summaries = await page.locator("#operations-tag-Smart_Elements ~ div .opblock-summary-path, .opblock-tag-section .opblock-summary-path").allTextContents();
     expect(summaries.map((text) => text.replace(/\u200b/g, ""))).toEqual(expect.arrayContaining(["/api/v2/smart-elements", "/api/v2/smart-elements/{docid}"]));
     await expect(page.locator(".opblock-summary-description", { hasText: "Modify a Smart Element" }).count()).resolves.toBeGreaterThan(0);

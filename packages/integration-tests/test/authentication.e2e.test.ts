@@ -231,7 +231,7 @@ describe("html mode (the default)", () => {
       const noCsrf = await page("/login", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "login=alice&password=alice-pw" });
       expect(noCsrf.status).toBe(403);
       const offsite = await logIn("alice", "alice-pw", "//evil.example/x");
-      expect(offsite.headers.get("location")).toBe("/");
+      expect(offsite.headers.get("location")).toBe("/console/");
     });
 
     it("expires an idle session", async () => {

@@ -310,5 +310,5 @@ describe.each([1280, 390])("the console's accessibility at %i px", (width) => {
     }
     expect(found).toEqual([]);
     await context.close();
-  });
+  }, 120_000);
 });

@@ -16,17 +16,23 @@ const BUNDLE = {
     ],
   },
   profiles: [{ name: "PRF_INVOICE", grants: { view: ["role:clerk"], edit: ["role:clerk"] } }],
-  fieldAccesses: [{ name: "FAL_INVOICE", layers: [{ grant: "role:auditor", fields: { inv_secret: "R", inv_notes: "W" } }] }],
+  fieldAccesses: [{ name: "FAL_INVOICE", layers: [{ grant: "role:auditor", fields: { inv_secret: "R", inv_notes: "W", mm_secret: "R" } }] }],
   structures: [
     { name: "DOC_BASE", profile: "PRF_INVOICE", fieldAccess: "FAL_INVOICE", fields: [{ id: "db_ref", type: "text" }] },
     {
       name: "DOC_INVOICE", extends: "DOC_BASE", titleField: "db_ref",
       fields: [{ id: "inv_secret", type: "text", visibility: "I" }, { id: "inv_notes", type: "text", visibility: "R" }],
     },
+    {
+      name: "DOC_MEMO", extends: "DOC_BASE", title: "Memo", titleFields: ["db_ref", "mm_secret"],
+      fields: [{ id: "mm_secret", type: "text", visibility: "I" }, { id: "mm_link", type: "docid", structure: "DOC_MEMO" }],
+    },
   ],
   elements: [
     { structure: "DOC_INVOICE", name: "INV_1", values: { db_ref: "I1", inv_secret: "swordfish", inv_notes: "checked" } },
     { structure: "DOC_INVOICE", name: "INV_GONE", values: { db_ref: "I9", inv_secret: "marlin", inv_notes: "void" } },
+    { structure: "DOC_MEMO", name: "MEMO_1", values: { db_ref: "M1", mm_secret: "tuna" } },
+    { structure: "DOC_MEMO", name: "MEMO_2", values: { mm_secret: "tuna", mm_link: "MEMO_1" } },
   ],
   searchDomains: [{ name: "invoices", lang: "en", configs: [{ structure: "DOC_INVOICE", fields: [{ field: "db_ref", weight: "A" }, { field: "inv_secret", weight: "B" }] }] }],
 };
@@ -103,14 +109,42 @@ describe("item 4: field access layers", () => {
     expect((await get(`/api/v2/trash/INV_GONE.json?${ALL}`, CLARA)).json.data.document.attributes).not.toHaveProperty("inv_secret");
   });
 
-  it("shows or hides it in search results; the shared index neither matches nor highlights it for anyone", async () => {
-    const search = (q: string, as: [string, string]) => get(`/api/v2/fullsearch/domains/invoices/smart-elements/?q=${q}&${SECRET}`, as);
+  it("shows or hides it in search results: found and highlighted by it for the callers a layer lets see it, never for others", async () => {
+    const search = (q: string, as: [string, string]) => get(`/api/v2/fullsearch/domains/invoices/smart-elements/?q=${q}&${SECRET}&count=true`, as);
     const audrey = (await search("I1", AUDREY)).json.data.documents;
     const clara = (await search("I1", CLARA)).json.data.documents;
     expect(audrey.map((d: any) => d.attributes.inv_secret.value)).toEqual(["swordfish"]);
     expect(clara.map((d: any) => d.attributes.inv_secret.value)).toEqual([null]);
-    for (const found of [audrey, clara]) expect(found.map((d: any) => d.highlights)).toEqual([expect.not.stringContaining("swordfish")]);
-    for (const as of [AUDREY, CLARA]) expect((await search("swordfish", as)).json.data.documents).toEqual([]);
+    expect(clara.map((d: any) => d.highlights)).toEqual([expect.not.stringContaining("swordfish")]);
+    // The field is I in its structure, R for auditors: they find the element by it; clara does not, nor counts it.
+    const found = (await search("swordfish", AUDREY)).json.data;
+    expect(found.documents.map((d: any) => [d.attributes.inv_secret.value, d.highlights])).toEqual([["swordfish", expect.stringContaining("swordfish")]]);
+    const hers = (await search("swordfish", CLARA)).json.data;
+    expect([hers.documents, hers.requestParameters.total]).toEqual([[], 0]);
+    const phrase = (q: string, as: [string, string]) => search(encodeURIComponent(`"${q}"`), as);
+    expect((await phrase("swordfish", AUDREY)).json.data.documents).toHaveLength(1);
+    expect((await phrase("swordfish", CLARA)).json.data.documents).toEqual([]);
+  });
+
+  it("titles an element without the value of a title field the caller may not see", async () => {
+    const title = async (as: [string, string]) => (await get("/api/v2/smart-elements/MEMO_1.json", as)).json.data.document.properties.title;
+    expect(await title(AUDREY)).toBe("M1 tuna");
+    expect(await title(CLARA)).toBe("M1");
+    const list = async (as: [string, string]) => (await get("/api/v2/smart-structures/DOC_MEMO/smart-elements/?fields=document.properties.title", as)).json.data.documents.map((d: any) => d.properties.title);
+    expect(await list(AUDREY)).toEqual(["M1 tuna", "tuna"]);
+    // Nothing left of the title for her: the original's untitled text.
+    const untitled = (await get("/api/v2/smart-elements/MEMO_2.json", CLARA)).json.data.document.properties;
+    expect(await list(CLARA)).toEqual(["M1", `untitle Memo ${untitled.initid}`]);
+    // A relation's display value too.
+    const link = async (as: [string, string]) => (await get("/api/v2/smart-elements/MEMO_2.json?fields=document.attributes.mm_link", as)).json.data.document.attributes.mm_link.displayValue;
+    expect([await link(AUDREY), await link(CLARA)]).toEqual(["M1 tuna", "M1"]);
+    // And the XML export: the element's title, and a relation's text.
+    const xml = async (name: string, as: [string, string]) => (await get(`/api/v2/smart-elements/${name}.xml`, as)).text;
+    expect(await xml("MEMO_1", AUDREY)).toContain('title="M1 tuna"');
+    expect(await xml("MEMO_1", CLARA)).toContain('title="M1"');
+    expect(await xml("MEMO_2", AUDREY)).toMatch(/<mm_link[^>]*>M1 tuna</);
+    expect(await xml("MEMO_2", CLARA)).toMatch(/<mm_link[^>]*>M1</);
+    expect(await xml("MEMO_2", CLARA)).not.toContain("tuna");
   });
 
   it("describes the structure with each caller's visibility, with ETags of their own", async () => {

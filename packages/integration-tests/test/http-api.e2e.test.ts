@@ -149,14 +149,33 @@ describe("one Smart Element", () => {
     const xml = await api.call("GET", "/api/v2/smart-elements/ART_HELLO.xml");
     expect(xml.headers.get("content-type")).toMatch(/^application\/xml/);
     expect(xml.text).toContain("<ar_title>Hello</ar_title>");
-    expect(xml.text).not.toContain("ar_secret");
+    // Visibility I: its tag says the reader may not see it, never its value.
+    expect(xml.text).toContain('<ar_secret granted="false"/>');
+    expect(xml.text).not.toContain("hidden");
     const refused = await api.call("GET", "/api/v2/smart-elements/ART_HELLO", { headers: { accept: "text/csv" } });
     expect([refused.status, errorCode(refused)]).toEqual([400, "API0006"]);
     expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO.json", { headers: { accept: "text/csv" } })).status).toBe(200);
-    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO.csv")).status).toBe(400);
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO.yaml")).status).toBe(400);
     const page = await api.call("GET", "/api/v2/smart-elements/ART_HELLO?alt=html");
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     expect(page.text).toMatch(/^<html><body><textarea>\{&quot;success&quot;:true/);
+  });
+
+  it("answers the original's CSV for .csv: //FAM, ORDER and DOC lines, ; separated, text/plain with inline", async () => {
+    const csv = await api.call("GET", "/api/v2/smart-elements/ART_HELLO.csv");
+    expect([csv.status, csv.headers.get("content-type")]).toEqual([200, "text/csv; charset=utf-8"]);
+    expect(csv.headers.get("etag")).toBeTruthy();
+    const lines = csv.text.split("\n");
+    expect(lines[0]).toBe("//FAM;Article(ARTICLE);<specid>;<fldid>;Title;ar_category;ar_tags;ar_words;ar_score;ar_date;ar_stamp;ar_author;ar_body;ar_secret;ar_link_url;ar_link_rank");
+    expect(lines[1]).toBe("ORDER;ARTICLE;;;ar_title;ar_category;ar_tags;ar_words;ar_score;ar_date;ar_stamp;ar_author;ar_body;ar_secret;ar_link_url;ar_link_rank");
+    // Lists and rows one item per line in a quoted cell; a docid by its target's name; visibility I empty.
+    expect(csv.text).toContain('DOC;ARTICLE;ART_HELLO;;Hello;tech;"tech\nai";120;3.5;2026-03-04;2026-03-04T05:06:07;AUTHOR_ADA;');
+    expect(csv.text).toContain(';;"https://example.org\nhttps://example.com";"1\n2"\n');
+    expect(csv.text).not.toContain("hidden");
+    const inline = await api.call("GET", "/api/v2/smart-structures/ARTICLE/smart-elements/ART_HELLO.csv?inline");
+    expect([inline.status, inline.headers.get("content-type"), inline.text]).toEqual([200, "text/plain; charset=utf-8", csv.text]);
+    expect((await api.call("PUT", "/api/v2/smart-elements/ART_HELLO.csv", { json: { document: { attributes: {} } } })).status).toBe(501);
+    expect((await api.call("GET", "/api/v2/smart-elements/ART_HELLO.csv", { as: ["carol", "carol-pw"] })).status).toBe(403);
   });
 
   it("leads the .html url of docid values to the console's page of the element, whatever Accept says; writes refuse it", async () => {

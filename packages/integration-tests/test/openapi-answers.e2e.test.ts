@@ -67,7 +67,7 @@ describe("the answer checker", () => {
     expect(answerProblems(answer)).toEqual([]);
 
     expect(answerProblems({ ...answer, status: 418 })).toEqual([expect.stringMatching(/^status 418 is not documented \(documented: 200, 302, 304, 400, /)]);
-    expect(answerProblems({ ...answer, contentType: "text/plain" })).toEqual([expect.stringMatching(/^content type text\/plain is not documented for 200/)]);
+    expect(answerProblems({ ...answer, contentType: "application/yaml" })).toEqual([expect.stringMatching(/^content type application\/yaml is not documented for 200/)]);
     const broken = { ...real.json, data: { document: { ...real.json.data.document, uri: 42 } } };
     expect(answerProblems({ ...answer, body: JSON.stringify(broken) })).toEqual([expect.stringMatching(/^\/data\/document\/uri must be string/)]);
     expect(answerProblems({ ...answer, body: JSON.stringify({ ...real.json, success: "yes" }) })).toEqual([expect.stringMatching(/^\/success must be equal to constant/)]);

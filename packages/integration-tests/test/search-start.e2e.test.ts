@@ -8,7 +8,7 @@ import { openSharedStores, type SharedStores } from "../src/test-stores.ts";
 /*
  * A server whose search index must be built listens at once: while the index is built, /health names
  * the domain, its searches answer 503 FSEA0004 with Retry-After, and every other route works. The
- * build is held at a gate (the change log read), so the test does not race it.
+ * build is held at a gate (the event log read), so the test does not race it.
  */
 
 let shared: SharedStores;
@@ -17,11 +17,11 @@ let platform: Platform;
 let api: ReturnType<typeof apiClient>;
 let gate: Promise<void> | undefined;
 
-/** The store with its change log reads waiting for the gate while one is set. */
+/** The store with its event log reads waiting for the gate while one is set. */
 function gated(store: Store): Store {
-  return { ...store, search: { ...store.search, changesAfter: async (seq, limit) => {
+  return { ...store, events: { ...store.events, after: async (seq, limit, filter) => {
     await gate;
-    return store.search.changesAfter(seq, limit);
+    return store.events.after(seq, limit, filter);
   } } };
 }
 

@@ -6,6 +6,8 @@ import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { checkFormToken } from "./form-token.ts";
 import { postedForm } from "./posted-form.ts";
+import { adminNav } from "./admin-nav.ts";
+import { adminText } from "./admin-text.ts";
 
 /*
  * The administration pages (administrators only, as the API's token and search administration
@@ -28,11 +30,11 @@ export async function adminPage(platform: Platform, principal: Principal, t: Con
   const domains = await platform.fullsearch.describeDomains(principal);
   const hidden = html`<input type="hidden" name="csrf" value="${csrf ?? ""}">`;
 
-  const users = html`<section aria-labelledby="users"><h2 id="users">${t.users}</h2><div class="scroll"><table>
+  const users = html`${adminNav("overview", t, adminText(principal.account.locale))}<section aria-labelledby="users"><h2 id="users">${t.users}</h2><div class="scroll"><table>
 <thead><tr><th scope="col">${t.login}</th><th scope="col">${t.name}</th><th scope="col">${t.roles}</th><th scope="col">${t.groups}</th><th scope="col">${t.language}</th><th scope="col">${t.accountState}</th></tr></thead>
-<tbody>${accounts.map((account) => html`<tr><td><code>${account.login}</code></td><td>${account.displayName}</td><td>${account.roles.join(", ")}</td>
+<tbody>${accounts.map((account) => html`<tr><td><a href="/console/admin/users/${encodeURIComponent(account.login)}"><code>${account.login}</code></a></td><td>${account.displayName}</td><td>${account.roles.join(", ")}</td>
 <td>${account.groups.join(", ")}</td><td>${account.locale}</td><td>${account.disabled ? t.disabled : t.active}</td></tr>`)}</tbody>
-</table></div></section>`;
+</table></div><p><a href="/console/admin/new-user">${adminText(principal.account.locale).addUser}</a></p></section>`;
 
   const secret = created ? html`<div class="secret" role="status"><p><strong>${t.tokenCreated}</strong></p>
 <p><label for="secret">${t.secret}</label> <input id="secret" readonly value="${created}" size="44"></p><p>${t.secretOnce}</p></div>` : "";

@@ -7,10 +7,13 @@ import { consoleLanguage, consoleText } from "./console-text.ts";
 /** What the console's pages are made of: text escaped by `html`, or a fragment it made. */
 export type Fragment = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-/** The headers of the platform's pages, with the console's own images (icons, thumbnails) allowed: still no script, never framed. */
+/**
+ * The headers of the platform's pages, with the console's own images (icons, thumbnails) allowed
+ * and its own script (console.js, which asks the console's suggestions); no other script, never framed.
+ */
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   ...PAGE_HEADERS,
-  "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'",
 };
 
 // Readable on a phone (tables scroll inside their box), focus always visible, colours of AA contrast.
@@ -44,6 +47,9 @@ fieldset{border:1px solid #ccc;background:#fff}
 form.inline{display:inline}
 .field{margin:.8rem 0}
 .field label,.field .label{display:block;font-weight:600}
+.tab-list ul{display:flex;flex-wrap:wrap;gap:.4rem 1rem;list-style:none;padding:0;margin:.6rem 0;border-bottom:1px solid #ccc}
+fieldset.frame{margin:.8rem 0;border:1px solid #ccc;padding:.4rem .8rem}
+section.tab,section.frame{margin:1rem 0}
 .field input:not([type=checkbox]),.field select,.field textarea{width:100%;max-width:36rem}
 [aria-invalid=true]{border:2px solid #b3261e}
 ul.plain{list-style:none;padding:0;flex-wrap:wrap}
@@ -75,6 +81,16 @@ button.danger{background:#b3261e;color:#fff;border:1px solid #8a1c1c;border-radi
 .home{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:0 2rem}
 ul.short li{margin:.4rem 0}
 ul.short .hint{display:block}
+.picker{position:relative;max-width:36rem}
+.picker ul.suggestions{position:absolute;z-index:3;left:0;right:0;margin:0;padding:0;list-style:none;background:#fff;border:1px solid #555;max-height:16rem;overflow-y:auto}
+.picker [role=option]{padding:.3rem .6rem;cursor:pointer}
+.picker [role=option][aria-selected=true]{background:#1f3b57;color:#fff}
+.picker li.hint{padding:.3rem .6rem}
+ul.tree{list-style:none;margin:0;padding:0}
+ul.tree ul.tree{padding-left:1.6rem;border-left:2px solid #ddd;margin-left:.5rem}
+ul.tree label.choice{display:block;padding:.15rem 0;font-weight:400}
+.toolbar{display:flex;flex-wrap:wrap;gap:.25rem;max-width:36rem;margin:.2rem 0}
+.editable{background:#fff;border:1px solid #767676;min-height:8rem;max-width:36rem;padding:.3rem .6rem;overflow-wrap:anywhere}
 @media (max-width:40rem){header form{margin-left:0}main{padding:.5rem}}
 `;
 
@@ -100,6 +116,7 @@ export function consolePage(options: ConsolePageOptions, body: Fragment): Fragme
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Lineage</title>
 <style>${STYLE}</style>
+<script src="/console/assets/console.js" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">${t.skip}</a>

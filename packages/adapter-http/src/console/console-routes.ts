@@ -13,6 +13,7 @@ import { bodyLimit } from "../body-limit.ts";
 import { adminPage, createTokenPage, reindexPage, revokeTokenPage } from "./admin-page.ts";
 import { dashboardsPage } from "./dashboards-page.ts";
 import { editForm, enumeratesOf, postedFormValues, postedValues, refusalOf, storedFormValues, withColumnCounts } from "./edit-form.ts";
+import { withoutSets } from "./field-groups.ts";
 import { elementPage, trashedElementPage } from "./element-page.ts";
 import { checkFormToken } from "./form-token.ts";
 import { transitionPage } from "./lifecycle-page.ts";
@@ -24,6 +25,11 @@ import { runBulk } from "./bulk-actions.ts";
 import { homePage } from "./home-page.ts";
 import { flashMessage, setFlash, takeFlash, type Flash } from "./flash.ts";
 import { openView, saveView } from "./saved-views.ts";
+import { adminConsoleRoutes } from "./admin-routes.ts";
+import { editableFields } from "./edit-form.ts";
+import { formText } from "./form-text.ts";
+import { isRelation, pickersAsPosted, relationPickers, relationTargets, settledRelations, type Picker } from "./relation-picker.ts";
+import { formRoutes } from "./form-routes.ts";
 
 /** What a page handler answers: the page, its status when not 200, or a redirection after a change. */
 type PageAnswer = { title: string; body: Fragment; current?: ConsolePageOptions["current"]; status?: number } | { redirect: string; flash?: Flash | undefined };
@@ -86,12 +92,21 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     const described = await platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" });
     const definitions = await platform.structures.definitions();
     // Arrays with a column invisible to the person are shown, not edited: the count tells them.
-    const structure = withColumnCounts((described.data.family?.structure ?? {}) as Record<string, FieldDescription>, definitions.structure(structureName));
+    const groups = (described.data.family?.structure ?? {}) as Record<string, FieldDescription>;
+    const structure = withColumnCounts(withoutSets(groups), definitions.structure(structureName));
     const enumerates = new Map(enumeratesOf(structure).flatMap((name) => {
       const found = definitions.enumerate(name);
       return found ? [[found.name, found] as const] : [];
     }));
-    return { structure, enumerates, title: String(described.data.document.properties?.title ?? structureName) };
+    return { structure, groups, enumerates, targets: relationTargets(definitions, structureName), title: String(described.data.document.properties?.title ?? structureName) };
+  };
+
+  /** The pickers of a form's relation fields, and how a posted form settles their typed titles. */
+  const relationsOf = async (principal: Principal, structure: Readonly<Record<string, FieldDescription>>, targets: ReturnType<typeof relationTargets>, values: Readonly<Record<string, string | readonly string[]>>) => {
+    const text = formText(principal.account.locale);
+    const fields = editableFields(structure).filter(isRelation);
+    const pickers = await relationPickers(platform, principal, text, fields, targets, values);
+    return { pickers, settle: (form: Awaited<ReturnType<typeof postedForm>>) => settledRelations(platform, principal, text, fields, pickers, form) };
   };
 
   /** Answers a refused save with the form again, at its field, with what the person typed. */
@@ -108,44 +123,53 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     if (!(await platform.elements.permissions(principal, reading.revision)).has("edit")) {
       throw new LineageError("CRUD0201", [ref, "Access not granted"], { userMessage: "Update forbidden" });
     }
-    const { structure, enumerates } = await formContext(principal, reading.revision.structure);
+    const { structure, groups, enumerates, targets } = await formContext(principal, reading.revision.structure);
     const stored = storedFormValues(structure, reading.revision.values);
     const title = t.editing(reading.revision.title);
+    const relations = await relationsOf(principal, structure, targets, stored);
     const state = {
       action: `/console/elements/${reading.revision.initid}/edit`, csrf: csrf ?? "", etag: reading.etag, values: stored,
-      attributes: (reading.data.document.attributes ?? {}) as Record<string, RenderedValue>, enumerates, locale: principal.account.locale, submit: t.save,
+      attributes: (reading.data.document.attributes ?? {}) as Record<string, RenderedValue>, enumerates, locale: principal.account.locale, submit: t.save, groups,
+      pickers: relations.pickers as ReadonlyMap<string, Picker>,
     };
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
     const form = await postedForm(c);
     checkFormToken(csrf, form.one("csrf"), t);
-    const values = postedValues(structure, form, principal.account.locale);
+    const settled = await relations.settle(form);
+    const back = { ...state, values: { ...stored, ...postedFormValues(structure, form) }, pickers: pickersAsPosted(relations.pickers, form, "values" in settled ? undefined : settled) };
+    if (!("values" in settled)) return { title, status: 400, body: editForm(structure, { ...back, refusal: { field: settled.field, message: settled.message } }, t) };
+    const values = { ...postedValues(structure, form, principal.account.locale), ...settled.values };
     try {
       await platform.elements.update(principal, ref, { values, ifMatch: form.one("etag") });
       return { redirect: `/console/elements/${reading.revision.initid}`, flash: { message: t.saved } };
     } catch (error) {
       // What the person typed stays in the form (files must be chosen again); the new ETag makes the next save theirs to decide.
-      return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: { ...stored, ...postedFormValues(structure, form) }, refusal }, t), title);
+      return refusedForm(error, t, (refusal) => editForm(structure, { ...back, refusal }, t), title);
     }
   };
 
   const createPage = (c: Context<HttpEnv>): PageMaker => async (principal, t, csrf) => {
     const family = c.req.param("family") ?? "";
-    const { structure, enumerates, title: structureTitle } = await formContext(principal, family);
+    const { structure, groups, enumerates, targets, title: structureTitle } = await formContext(principal, family);
     if (!(await platform.elements.mayCreate(principal, family))) throw new LineageError("API0204", [family]);
     const title = t.creating(structureTitle);
+    const relations = await relationsOf(principal, structure, targets, {});
     const state = {
       action: `/console/structures/${encodeURIComponent(family)}/new`, csrf: csrf ?? "", etag: "", values: {},
-      attributes: {}, enumerates, locale: principal.account.locale, submit: t.create,
+      attributes: {}, enumerates, locale: principal.account.locale, submit: t.create, groups, pickers: relations.pickers as ReadonlyMap<string, Picker>,
     };
     if (c.req.method === "GET") return { title, body: csrf ? editForm(structure, state, t) : html`<p role="alert" class="alert">${t.needSession}</p>` };
     const form = await postedForm(c);
     checkFormToken(csrf, form.one("csrf"), t);
-    const values = postedValues(structure, form, principal.account.locale);
+    const settled = await relations.settle(form);
+    const back = { ...state, values: postedFormValues(structure, form), pickers: pickersAsPosted(relations.pickers, form, "values" in settled ? undefined : settled) };
+    if (!("values" in settled)) return { title, status: 400, body: editForm(structure, { ...back, refusal: { field: settled.field, message: settled.message } }, t) };
+    const values = { ...postedValues(structure, form, principal.account.locale), ...settled.values };
     try {
       const created = await platform.elements.createByApi(principal, family, { values });
       return { redirect: `/console/elements/${created.revision.initid}`, flash: { message: t.created_(created.revision.title) } };
     } catch (error) {
-      return refusedForm(error, t, (refusal) => editForm(structure, { ...state, values: postedFormValues(structure, form), refusal }, t), title);
+      return refusedForm(error, t, (refusal) => editForm(structure, { ...back, refusal }, t), title);
     }
   };
   app.get("/console/structures/:family/new", describedRoute(DESCRIBED.createForm, consoleHandler(auth, createPage)));
@@ -183,6 +207,7 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
   app.post("/console/views", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.saveView, consoleHandler(auth, (c) => (principal, t, csrf) => saveView(c, platform, principal, t, csrf))));
   app.get("/console/views/:view", describedRoute(DESCRIBED.view, consoleHandler(auth, (c) => (principal) => openView(c, platform, principal))));
 
+  app.route("/", formRoutes(platform));
   app.get("/console/search", describedRoute(DESCRIBED.search, consoleHandler(auth, (c) => (principal, t) => searchPage(c, platform, principal, t))));
 
   const transition = () => consoleHandler(auth, (c) => (principal, t, csrf) => transitionPage(c, platform, principal, t, csrf));
@@ -198,6 +223,7 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
     consoleHandler(auth, (c) => (principal, t, csrf) => revokeTokenPage(c, platform, principal, t, csrf))));
   app.post("/console/admin/search/reindex", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.reindex,
     consoleHandler(auth, (c) => (principal, t, csrf) => reindexPage(c, platform, principal, t, csrf))));
+  adminConsoleRoutes(app, platform, (make) => consoleHandler(auth, make));
   return app;
 }
 

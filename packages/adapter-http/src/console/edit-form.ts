@@ -2,8 +2,13 @@ import { isLineageError, translate, type Enumerate, type FieldDescription, type 
 import { html } from "hono/html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
-import { arrayTable, fieldValue } from "./element-fields.ts";
+import { groupedFields } from "./field-groups.ts";
+import { arrayTable, fieldValue, sanitizedHtml } from "./element-fields.ts";
 import type { PostedForm } from "./posted-form.ts";
+import { formText } from "./form-text.ts";
+import { relationControl, type Picker } from "./relation-picker.ts";
+import { htmlEditor } from "./html-editor.ts";
+import { enumCheckboxes } from "./enum-tree.ts";
 
 /*
  * The form that edits an element, generated from its structure as the person sees it (fields of
@@ -150,7 +155,8 @@ export function postedValues(structure: Readonly<Record<string, FieldDescription
       default: {
         const given = form.one(name);
         if (given === undefined || (field.type === "password" && given === "")) break;
-        values[field.id] = localNumber(field, withSeconds(field, given), locale);
+        // HTML is kept to the tags and attributes the console shows: what the editor (or a hand-made post) sends beyond them goes.
+        values[field.id] = field.type === "htmltext" ? sanitizedHtml(given) : localNumber(field, withSeconds(field, given), locale);
       }
     }
   }
@@ -170,6 +176,8 @@ export interface ControlContext {
   readonly enumerates: ReadonlyMap<string, Enumerate>;
   readonly locale: string;
   readonly refusal?: { field?: string; message: string } | undefined;
+  /** The relation fields' pickers, by field id (a field without one is a text box of ids or logins). */
+  readonly pickers?: ReadonlyMap<string, Picker> | undefined;
 }
 
 /** The options of an enumerate's select, those in `chosen` selected. */
@@ -181,7 +189,8 @@ function enumOptions(field: FieldDescription, chosen: readonly string[], context
 /** One input of a simple type (an array's cell, a list's value, or a field's only input). */
 function simpleInput(field: FieldDescription, attributes: Fragment | string, value: string, context: ControlContext): Fragment {
   if (field.type === "enum") return html`<select ${attributes}><option value=""></option>${enumOptions(field, [value], context)}</select>`;
-  if (field.type === "longtext" || field.type === "htmltext") return html`<textarea ${attributes} rows="5">${value}</textarea>`;
+  if (field.type === "htmltext") return htmlEditor(field, attributes, value, formText(context.locale));
+  if (field.type === "longtext") return html`<textarea ${attributes} rows="5">${value}</textarea>`;
   const type = inputType(field) ?? "text";
   // Whole numbers, and times to the second (as stored).
   const step = type === "number" || type === "time" || type === "datetime-local" ? html` step="1"` : "";
@@ -202,10 +211,12 @@ export function fieldControl(field: FieldDescription, context: ControlContext): 
   const mark = field.needed ? html` <span aria-hidden="true">*</span>` : "";
   const message = refused ? html`<p id="${id}-error" class="alert">${withLabel(context.refusal?.message ?? "", context.refusal?.field, field)}</p>` : "";
   const value = context.values[field.id];
+  const picker = context.pickers?.get(field.id);
+  if (picker) return relationControl(field, picker, value, { id, required, error: refused ? html` aria-invalid="true"` : "", describedBy: refused ? `${id}-error` : undefined }, mark, message, formText(context.locale));
   switch (editKind(field)) {
     case "enums": {
-      const chosen = Array.isArray(value) ? value : [];
-      return html`<label for="${id}">${field.label}${mark}</label><select id="${id}" name="${id}" multiple size="4"${required}${error}>${enumOptions(field, chosen, context)}</select>${message}`;
+      const enumerate = field.enum ? context.enumerates.get(field.enum) : undefined;
+      return enumCheckboxes({ id, label: field.label, enumerate, chosen: Array.isArray(value) ? value : [], locale: context.locale, mark, error, message });
     }
     case "list": {
       const items = [...(Array.isArray(value) ? value : []), ""];
@@ -236,6 +247,8 @@ export interface EditFormState extends ControlContext {
   readonly etag: string;
   readonly attributes: Readonly<Record<string, RenderedValue>>;
   readonly submit: string;
+  /** The structure's tree with its frames and tabs (family.structure), to group the fields; without it, one after the other. */
+  readonly groups?: Readonly<Record<string, FieldDescription>>;
 }
 
 /**
@@ -267,15 +280,18 @@ export function editForm(structure: Readonly<Record<string, FieldDescription>>, 
   const { refusal } = state;
   const known = new Set(editable.flatMap((field) => [field.id, ...columnsOf(field).map((column) => column.id)]));
   const multipart = editable.some((field) => editKind(field) === "file");
+  const drawn = (list: readonly FormField[]) => (list.length === 0 ? undefined : html`${list.map((field) => html`<div class="field">
+${editableIds.has(field.id)
+    ? html`${editKind(field) === "file" && state.attributes[field.id] ? html`<p>${fieldValue(field, state.attributes[field.id], t)}</p>` : ""}${fieldControl(field, state)}`
+    : html`<span class="label">${field.label}</span> <div class="readonly">${field.type === "array" ? arrayTable(field, state.attributes, t) : fieldValue(field, state.attributes[field.id], t)}</div>`}
+</div>`)}`);
+  // The fields the form shows, by id: a group draws those of its members it holds.
+  const shown = new Map(fields.map((field) => [field.id, [field]]));
   return html`<form method="post" action="${state.action}"${multipart ? html` enctype="multipart/form-data"` : ""} novalidate>
 ${refusal ? errorSummary(structure, refusal, known, t) : ""}
 <input type="hidden" name="csrf" value="${state.csrf}">
 <input type="hidden" name="etag" value="${state.etag}">
-${fields.map((field) => html`<div class="field">
-${editableIds.has(field.id)
-    ? html`${editKind(field) === "file" && state.attributes[field.id] ? html`<p>${fieldValue(field, state.attributes[field.id], t)}</p>` : ""}${fieldControl(field, state)}`
-    : html`<span class="label">${field.label}</span> <div class="readonly">${field.type === "array" ? arrayTable(field, state.attributes, t) : fieldValue(field, state.attributes[field.id], t)}</div>`}
-</div>`)}
+${state.groups ? groupedFields(state.groups, (members) => drawn(members.flatMap((member) => shown.get(member.id) ?? [])), "form", t) : drawn(fields)}
 <button type="submit">${state.submit}</button>
 </form>`;
 }

@@ -3,6 +3,7 @@ import { html, raw } from "hono/html";
 import sanitizeHtml from "sanitize-html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
+import { groupedFields } from "./field-groups.ts";
 
 /* An element's values as a person reads them: by type, from what the API answers for that person. */
 
@@ -72,9 +73,8 @@ export function arrayTable(field: FieldDescription, attributes: Record<string, R
 </table></div>`;
 }
 
-/** The fields of an element in the structure's order, labelled in the person's language; arrays as tables. */
+/** The fields of an element in the structure's order and its frames and tabs (under a heading of level 2), labelled in the person's language; arrays as tables. */
 export function elementFields(structure: Record<string, FieldDescription>, attributes: Record<string, RenderedValue>, t: ConsoleText): Fragment {
-  const fields = Object.values(structure).sort((a, b) => a.logicalOrder - b.logicalOrder);
-  return html`<dl class="fields">${fields.map((field) => html`<dt id="field-${field.id}">${field.label}</dt>
-<dd aria-labelledby="field-${field.id}">${field.type === "array" ? arrayTable(field, attributes, t) : fieldValue(field, attributes[field.id], t)}</dd>`)}</dl>`;
+  return groupedFields(structure, (fields) => html`<dl class="fields">${fields.map((field) => html`<dt id="field-${field.id}">${field.label}</dt>
+<dd aria-labelledby="field-${field.id}">${field.type === "array" ? arrayTable(field, attributes, t) : fieldValue(field, attributes[field.id], t)}</dd>`)}</dl>`, "page", t, 3);
 }

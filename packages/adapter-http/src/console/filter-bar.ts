@@ -4,6 +4,7 @@ import {
 import { html } from "hono/html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
+import { SELECT_LIMIT } from "./relation-picker.ts";
 
 /*
  * The filter bar of a list: rows of field, operator and value that make the API's `filter` (an
@@ -21,6 +22,8 @@ export interface FilterRow {
   readonly field: string;
   readonly operator: FilterOperator | "";
   readonly values: readonly string[];
+  /** The title typed in a relation's text box (or the title of the element its value names). */
+  readonly typed?: string | undefined;
 }
 
 /** A field or property the bar offers: its id, label, the type its values take, and what it chooses from. */
@@ -30,10 +33,12 @@ export interface FilterTarget {
   /** A field type, or a property name (which compares as its own type). */
   readonly type: string;
   readonly choices?: readonly { readonly value: string; readonly label: string }[];
+  /** A relation's target structure: without choices, its value is the relation picker's text box. */
+  readonly relation?: string | undefined;
 }
 
-/** The most elements a relation's value offers as choices; beyond, a text input takes a logical name or an id. */
-const RELATION_CHOICES = 200;
+/** The most elements a relation's value offers as choices (as the forms' relation picker); beyond, its text box takes a title. */
+const RELATION_CHOICES = SELECT_LIMIT;
 
 /** Reads the bar's rows from a query. */
 export function filterRows(query: (name: string) => string | undefined, queries: (name: string) => string[] | undefined): FilterRow[] {
@@ -47,13 +52,22 @@ export function filterRows(query: (name: string) => string | undefined, queries:
   return rows;
 }
 
+/** The titles typed in the rows' relation boxes (`t0`...), one per row as filterRows reads them. */
+export function filterRowTitles(query: (name: string) => string | undefined): (string | undefined)[] {
+  const titles: (string | undefined)[] = [];
+  for (let i = 0; i < MAX_FILTER_ROWS; i++) if (query(`f${i}`)?.trim()) titles.push(query(`t${i}`));
+  return titles;
+}
+
 /** The rows whose condition is complete (an operator, and a value when it takes one), as filter conditions. */
 export function rowConditions(rows: readonly FilterRow[]): FilterConditionInput[] {
   return rows.flatMap((row): FilterConditionInput[] => {
     if (!row.operator) return [];
     if (row.operator === "isempty" || row.operator === "isnotempty") return [{ field: row.field, operator: row.operator }];
     if (row.values.length === 0) return [];
-    return [{ field: row.field, operator: row.operator, value: row.operator === "in" ? [...row.values] : row.values[0] }];
+    // "is" with several values (a relation's title that names several elements) is "is one of".
+    if (row.operator === "in" || (row.operator === "eq" && row.values.length > 1)) return [{ field: row.field, operator: "in", value: [...row.values] }];
+    return [{ field: row.field, operator: row.operator, value: row.values[0] }];
   });
 }
 
@@ -117,7 +131,8 @@ export async function filterTargets(
         }
       }
     }
-    targets.push({ id: field.id, label: field.label, type: field.type, ...(choices ? { choices } : {}) });
+    const relation = field.type === "docid" ? defined.get(field.id)?.structure : undefined;
+    targets.push({ id: field.id, label: field.label, type: field.type, ...(choices ? { choices } : {}), ...(relation ? { relation } : {}) });
   }
   return [...properties, ...targets];
 }
@@ -172,6 +187,10 @@ ${operators.map((candidate) => html`<option value="${candidate}"${candidate === 
 ${operator === "in" ? "" : html`<option value=""></option>`}
 ${target.choices.map((choice) => html`<option value="${choice.value}"${values.includes(choice.value) ? html` selected` : ""}>${choice.label}</option>`)}
 </select></label>`;
+    } else if (target.relation && operator !== "in") {
+      // Too many to choose from: the relation picker's text box (a title, settled into its element's id by the list page).
+      value = html`<div class="filter-part picker" data-picker="/console/relations?structure=${encodeURIComponent(target.relation)}" data-label="${t.filterValue(number)}" data-empty="—">
+<label for="filter-v${index}">${valueLabel}</label><input id="filter-v${index}" name="t${index}" type="text" autocomplete="off" value="${given?.typed ?? values[0] ?? ""}"><input type="hidden" name="v${index}" value="${values[0] ?? ""}"></div>`;
     } else if (operator === "in") {
       // One value a line would need a text area: `in` on free values takes one input per value, and a blank one.
       value = html`<fieldset class="filter-part"><legend>${valueLabel}</legend>${[...values, ""].map((item, i) =>

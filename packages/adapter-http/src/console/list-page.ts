@@ -1,15 +1,20 @@
-import { isLineageError, LineageError, readFilterInput, type DocumentView, type FieldDescription, type FilterInput, type Platform, type Principal, type RenderedValue } from "@lineage/core";
+import { isLineageError, LineageError, readFilterInput, type Definitions, type DocumentView, type FieldDescription, type FilterInput, type Platform, type Principal, type RenderedValue } from "@lineage/core";
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
 import { bulkForm, rowCheckbox } from "./bulk-actions.ts";
 import type { Fragment } from "./console-page.ts";
+import { withoutSets } from "./field-groups.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { fieldValue, localDate } from "./element-fields.ts";
-import { filterBar, filterRows, filterTargets, rowConditions, rowsOfFilter, type FilterRow } from "./filter-bar.ts";
+import { filterBar, filterRows, filterRowTitles, filterTargets, rowConditions, rowsOfFilter, type FilterRow } from "./filter-bar.ts";
 import { collectionsPanel } from "./collections-panel.ts";
 import { listHref, PAGE_SIZES, type ListKind, type ListParameters } from "./list-href.ts";
 import { saveViewForm } from "./saved-views.ts";
+import { viewShares } from "./view-sharing.ts";
+import { formText } from "./form-text.ts";
+import { relationTargets, settleFilterRows } from "./relation-picker.ts";
+import { keysByLabel, LABEL_ORDER_MAX_ITEMS, pageByLabel } from "./enum-order.ts";
 
 export type { ListKind } from "./list-href.ts";
 
@@ -55,11 +60,12 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
   let rows = filterRows((name) => c.req.query(name), (name) => c.req.queries(name));
   // A stored filter (a saved view's, or the API's `filter` given as it is): shown as rows when the bar can show it, else kept as it is.
   let kept: FilterInput | undefined;
+  let asStored: FilterRow[] | undefined;
   const raw = c.req.query("filter");
   if (raw?.trim()) {
     const stored = readFilterInput(raw);
-    const asRows = rowsOfFilter(stored);
-    if (asRows && rows.length === 0) rows = asRows;
+    asStored = rowsOfFilter(stored);
+    if (asStored && rows.length === 0) rows = asStored;
     else kept = stored;
   }
   const described = structureName ? await platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" }) : undefined;
@@ -67,6 +73,12 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     .filter((field) => field.type !== "array" && field.type !== "password")
     .sort((a, b) => a.logicalOrder - b.logicalOrder);
   const chosen = (c.req.queries("columns") ?? []).filter((id) => fields.some((field) => field.id === id));
+  const definitions = await platform.structures.definitions();
+  // A relation's row holds a typed title: settled into the element (or elements) it names, as the forms do.
+  if (structureName) {
+    const titles = rows === asStored ? [] : filterRowTitles((name) => c.req.query(name));
+    rows = await settleFilterRows(platform, principal, formText(principal.account.locale), rows, titles, relationTargets(definitions, structureName));
+  }
   const filter = pageFilter(rows, search, kept);
   const query = {
     orderBy, offset: String(offset), slice: String(size), count: true,
@@ -74,6 +86,8 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
       ...chosen.map((id) => `document.attributes.${id}`)].join(","),
     ...(filter ? { filter } : {}),
   };
+  // An enum column sorts by its labels in the person's language (the API sorts by key).
+  const labelKeys = labelSortOf(kind === "elements" && !folderRef ? structureName : undefined, orderBy, fields, definitions, principal.account.locale);
   let folderTitle: string | undefined;
   let answer;
   let refused: LineageError | undefined;
@@ -83,6 +97,9 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
       const content = await platform.folders.content(principal, folderRef, query);
       folderTitle = content.properties.title;
       answer = content;
+    } else if (labelKeys) {
+      const page = await pageByLabel(platform, principal, { ...query, family: structureName }, labelKeys.field, labelKeys.keys, offset, size);
+      answer = { documents: page.documents, requestParameters: { total: page.total } };
     } else answer = await platform.elements.list(principal, { ...query, family: structureName });
   } catch (error) {
     // A filter refused is said above the bar, which keeps what was asked so that it can be mended.
@@ -136,7 +153,6 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
   const pages = pageLinks(kind, here, offset, size, total, t);
   const create = structureName && csrf && (await platform.elements.mayCreate(principal, structureName))
     ? html`<p class="actions"><a href="/console/structures/${encodeURIComponent(structureName)}/new">${t.newElement}</a></p>` : "";
-  const definitions = await platform.structures.definitions();
   const targets = await filterTargets(platform, principal, t, definitions, kind === "elements" ? structureName : undefined, fields);
   const action = `/console/${kind}`;
   const bar = filterBar({
@@ -148,7 +164,8 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
   const returnTo = listHref(kind, { ...here, offset: offset ? String(offset) : undefined });
   const actions = bulk ? await bulkForm(platform, principal, t, csrf, { returnTo, structureName, folderRef, definitions }) : "";
   const save = kind === "elements" && csrf
-    ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) })
+    ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) },
+      { shares: viewShares(definitions, locale), locale })
     : "";
   const panel = await collectionsPanel(platform, principal, t);
   return {
@@ -159,9 +176,19 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
   };
 }
 
+/** The keys of the enum field a one-structure list is sorted by alone, in the order of their labels; undefined for any other order. */
+function labelSortOf(structureName: string | undefined, orderBy: string, fields: readonly FieldDescription[], definitions: Definitions, locale: string) {
+  if (!structureName || orderBy.includes(",")) return undefined;
+  const [key = "", direction = "asc"] = orderBy.split(":").map((part) => part.trim());
+  const field = fields.find((candidate) => candidate.id === key && candidate.type === "enum" && !candidate.multiple && candidate.enum);
+  const enumerate = field?.enum ? definitions.enumerate(field.enum) : undefined;
+  if (!field || !enumerate || enumerate.items.length > LABEL_ORDER_MAX_ITEMS || (direction !== "asc" && direction !== "desc")) return undefined;
+  return { field: field.id, keys: keysByLabel(enumerate, locale, direction) };
+}
+
 /** The fields of a structure description, columns of arrays included (an array's columns are not listable as one value). */
 function flatFields(tree: Readonly<Record<string, FieldDescription>>): FieldDescription[] {
-  return Object.values(tree).flatMap((field) => (field.type === "array" ? [] : [field]));
+  return Object.values(withoutSets(tree)).flatMap((field) => (field.type === "array" ? [] : [field]));
 }
 
 /** Page numbers: the first, the last, and those around the current one; previous and next. */

@@ -2,6 +2,7 @@ import type { DocumentView, FieldDescription, Platform, Principal, RenderedValue
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
+import { withoutSets } from "./field-groups.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { fieldValue } from "./element-fields.ts";
 
@@ -22,7 +23,7 @@ function comparable(rendered: unknown): unknown {
 
 /** The fields of a structure one after the other, the columns of arrays in their place (arrays hold no value of their own). */
 function leafFields(structure: Readonly<Record<string, FieldDescription>>): FieldDescription[] {
-  return Object.values(structure).sort((a, b) => a.logicalOrder - b.logicalOrder)
+  return Object.values(withoutSets(structure)).sort((a, b) => a.logicalOrder - b.logicalOrder)
     .flatMap((field) => (field.type === "array" ? leafFields(field.content ?? {}) : [field]));
 }
 

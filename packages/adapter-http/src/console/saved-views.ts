@@ -8,6 +8,7 @@ import type { Flash } from "./flash.ts";
 import { checkFormToken } from "./form-token.ts";
 import { listHref, PAGE_SIZES } from "./list-href.ts";
 import { postedForm } from "./posted-form.ts";
+import { shareChoice, shareText, viewShares, type ViewShare } from "./view-sharing.ts";
 
 /*
  * Saved views: a list page kept as a REPORT element (its structure, filter, order, columns and page
@@ -25,8 +26,8 @@ export interface ViewState {
   readonly size: string;
 }
 
-/** The form under a list that saves it as a view (a title to give). */
-export function saveViewForm(t: ConsoleText, csrf: string, state: ViewState): Fragment {
+/** The form under a list that saves it as a view (a title to give, and who sees it when views may be shared). */
+export function saveViewForm(t: ConsoleText, csrf: string, state: ViewState, sharing?: { readonly shares: readonly ViewShare[]; readonly locale: string }): Fragment {
   return html`<details class="save-view"><summary>${t.saveView}</summary>
 <form method="post" action="/console/views">
 <input type="hidden" name="csrf" value="${csrf}">
@@ -36,7 +37,7 @@ export function saveViewForm(t: ConsoleText, csrf: string, state: ViewState): Fr
 ${state.columns.map((column) => html`<input type="hidden" name="columns" value="${column}">`)}
 <input type="hidden" name="size" value="${state.size}">
 <div class="field"><label for="view-title">${t.viewTitle}</label><input id="view-title" name="title" required aria-required="true"></div>
-<p class="hint">${t.viewPrivate}</p>
+${sharing ? shareChoice(sharing.shares, sharing.locale) : html`<p class="hint">${t.viewPrivate}</p>`}
 <button type="submit">${t.saveViewButton}</button>
 </form></details>`;
 }
@@ -53,6 +54,10 @@ export async function saveView(c: Context<HttpEnv>, platform: Platform, principa
   const title = form.one("title")?.trim() ?? "";
   const back = listHref("elements", { ...state, filter });
   if (!title) return { redirect: back, flash: { message: t.viewNeedsTitle, refused: true } };
+  const share = form.one("share")?.trim() ?? "";
+  const locale = principal.account.locale;
+  const shared = share ? viewShares(await platform.structures.definitions(), locale).find((candidate) => candidate.profile === share) : undefined;
+  if (share && !shared) return { redirect: back, flash: { message: shareText(locale).badShare, refused: true } };
   const size = Number(state.size);
   const created = await platform.elements.createByApi(principal, "REPORT", {
     values: {
@@ -60,6 +65,8 @@ export async function saveView(c: Context<HttpEnv>, platform: Platform, principa
       ...((PAGE_SIZES as readonly number[]).includes(size) ? { rep_limit: size } : {}),
     },
   });
+  // A shared view is the same REPORT under a profile of its own (its owner keeps it: the profile grants them edit).
+  if (shared) await platform.elements.update(principal, String(created.revision.initid), { values: {}, ownProfile: shared.profile, comment: shareText(locale).sharedWith(shared.viewers) });
   return { redirect: `/console/views/${created.revision.initid}`, flash: { message: t.viewSaved(title) } };
 }
 

@@ -12,7 +12,7 @@ import { issueLoginCsrf, loginCsrfMatches } from "../authentication/login-csrf.t
 import { loginPage, type LoginPageState } from "../authentication/login-page.ts";
 import { pageAuthentication } from "../authentication/page-authentication.ts";
 import { sessionFormToken } from "../authentication/session-form-token.ts";
-import { safeReturnPath } from "../authentication/return-path.ts";
+import { afterLoginPath } from "../authentication/return-path.ts";
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from "../authentication/session-cookie.ts";
 import { successEnvelope } from "../envelope.ts";
 import { describedRoute, type RouteDescription } from "../openapi/index.ts";
@@ -34,13 +34,13 @@ export function authenticationPageRoutes(auth: HttpAuth): Hono<HttpEnv> {
   const limitForm = bodyLimit(FORM_LIMIT);
 
   app.get("/login", describedRoute(DESCRIBED.loginForm, (c) => showLogin(c, {
-    returnTo: safeReturnPath(c.req.query("return")),
+    returnTo: afterLoginPath(c.req.query("return")),
     ...(c.req.query("loggedout") === "1" ? { notice: "You are logged out." } : {}),
   }, 200)));
 
   app.post("/login", limitForm, describedRoute(DESCRIBED.login, async (c) => {
     const form = await formFields(c);
-    const returnTo = safeReturnPath(form.return);
+    const returnTo = afterLoginPath(form.return);
     const login = (form.login ?? "").trim();
     if (!loginCsrfMatches(c, form.csrf)) {
       return showLogin(c, { returnTo, login, error: "The form had expired. Please log in again." }, 403);

@@ -11,10 +11,13 @@ import { headerOf } from "../request-header.ts";
 import { splitFormat } from "../resource-name.ts";
 import { filteredListQueryOf, respondWithEtag } from "../respond.ts";
 
-/** The element a PUT or DELETE names; the XML export and the page of the element are read-only (501). */
+/** The formats an element's path takes: JSON, its XML and CSV exports, and its page. */
+const ELEMENT_FORMATS = ["json", "xml", "csv", "html"] as const;
+
+/** The element a PUT or DELETE names; the exports and the page of the element are read-only (501). */
 function writableName(segment: string, method: string): string {
-  const { name, format } = splitFormat(segment, ["json", "xml", "html"]);
-  if (format === "xml" || format === "html") throw new LineageError("CRUD0103", [method, segment]);
+  const { name, format } = splitFormat(segment, ELEMENT_FORMATS);
+  if (format !== undefined && format !== "json") throw new LineageError("CRUD0103", [method, segment]);
   return name;
 }
 
@@ -37,6 +40,12 @@ export function writeAnswerFields(c: Context): string | undefined {
 }
 
 const TAG = "Smart Elements";
+/** What GET of one element takes: `fields`, and the options of its exports. */
+const ReadQuerySchema = v.object({
+  ...ElementQuerySchema.entries,
+  withFiles: v.optional(v.pipe(v.picklist(["true", "false"]), v.description("With a .xml suffix: true puts each file's bytes inside its tag (base64, with mime and title) instead of its href"))),
+  inline: v.optional(v.pipe(v.string(), v.description("With a .csv suffix: answer text/plain instead of text/csv"))),
+});
 /** How the writes of an element take If-Match (docs/concurrency.md). */
 export const IF_MATCH = "With an If-Match header (the ETag a GET gave, a list of them, or *), nothing is written unless it names the element's current ETag: 412 CRUD0238 otherwise.";
 const LIST_ERRORS: readonly ErrorCode[] = ["FILTER0001", "FILTER0002", "FILTER0003", "FILTER0004", "ROUTES0103", "CRUD0202", "ROUTES0139", "ROUTES0140", "ROUTES0141", "CRUD0501", "CRUD0506"];
@@ -61,11 +70,21 @@ function collectionDescriptions(family: boolean): Record<"list" | "read" | "modi
       errors: [...LIST_ERRORS, ...(family ? (["ROUTES0105"] as const) : [])],
     },
     read: {
-      tag: TAG, summary: `Read a Smart Element${of}`, params: ELEMENT_PARAMS, query: ElementQuerySchema,
-      description: "The latest revision of the lineage, whatever identifier names it. A .xml suffix answers the XML export (application/xml); " +
+      tag: TAG, summary: `Read a Smart Element${of}`, params: ELEMENT_PARAMS, query: ReadQuerySchema,
+      description: "The latest revision of the lineage, whatever identifier names it. A .xml suffix answers the XML export in the original's import format " +
+        "(application/xml: fields nested in their sets, one element per array row, docid and account values by name with the title as text, files as href, " +
+        "xsi:nil for empty values, granted=\"false\" for what the caller may not see and for passwords), which `lineage import` reads back; " +
+        "a .csv suffix answers the CSV export (text/csv, ; separated: the //FAM, ORDER and DOC lines of the original's import format); " +
         "a .html suffix (the url of docid values) redirects to the console's page of the element. " +
-        "Answers carry an ETag; If-None-Match gives 304.",
-      response: { data: v.object({ document: DocumentSchema }), alternatives: { "application/xml": v.pipe(v.string(), v.description("With a .xml suffix: the XML export")) } },
+        "Answers carry an ETag; If-None-Match gives 304 on JSON.",
+      response: {
+        data: v.object({ document: DocumentSchema }),
+        alternatives: {
+          "application/xml": v.pipe(v.string(), v.description("With a .xml suffix: the XML export")),
+          "text/csv": v.pipe(v.string(), v.description("With a .csv suffix: the CSV export")),
+          "text/plain": v.pipe(v.string(), v.description("With a .csv suffix and `inline`: the CSV export, for a browser to show")),
+        },
+      },
       otherResponses: [{ status: 302, contentType: null, description: "With a .html suffix: to the console's page of the element (/console/elements/<docid>), which checks who may view it" }],
       etag: true,
       errors: [...READ_ERRORS, "CRUD0502", "CRUD0507", ...familyErrors],
@@ -135,7 +154,7 @@ export function elementRoutes(): Hono<HttpEnv> {
 
   for (const [prefix, described] of [["/smart-elements/:docid", plain], ["/smart-structures/:family/smart-elements/:docid", ofStructure]] as const) {
     app.get(prefix, describedRoute(described.read, async (c) => {
-      const { name, format } = splitFormat(c.req.param("docid") ?? "", ["json", "xml", "html"]);
+      const { name, format } = splitFormat(c.req.param("docid") ?? "", ELEMENT_FORMATS);
       if (format === "html") return c.redirect(elementPageUri(name), 302);
       const family = c.req.param("family");
       // c.get, not c.var: Hono builds a new object of every variable at each c.var.
@@ -144,9 +163,15 @@ export function elementRoutes(): Hono<HttpEnv> {
       const stamp = c.get("stamp");
       const options = { fields: c.req.query("fields"), family, stamp };
       if (format === "xml") {
-        const { xml, etag } = await platform.elements.readXml(principal, name, options);
+        const { xml, etag } = await platform.elements.readXml(principal, name, { ...options, withFiles: c.req.query("withFiles") === "true" });
         c.header("ETag", etag);
         return c.body(xml, 200, { "Content-Type": "application/xml; charset=utf-8" });
+      }
+      if (format === "csv") {
+        const { csv, etag } = await platform.elements.readCsv(principal, name, options);
+        c.header("ETag", etag);
+        // As the original: `inline` asks for text/plain, which a browser shows instead of saving.
+        return c.body(csv, 200, { "Content-Type": `${c.req.query("inline") === undefined ? "text/csv" : "text/plain"}; charset=utf-8` });
       }
       const reading = await platform.elements.read(principal, name, options);
       return respondWithEtag(c, reading.etag, reading.data);

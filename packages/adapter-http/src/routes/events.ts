@@ -97,16 +97,32 @@ interface Follow {
 }
 
 // Streams woken by one commit share the log's read (shared-log-reads.ts), so most hold the same
-// event objects (a reader's own copy only when fields are hidden from it): each is serialised once.
-const serialised = new WeakMap<ElementEvent, string>();
+// event objects (a reader's own copy only when fields are hidden from it): each message is
+// formatted and encoded once, however many streams send it.
+const messages = new WeakMap<ElementEvent, Uint8Array>();
+const encoder = new TextEncoder();
 
-function eventJson(event: ElementEvent): string {
-  let json = serialised.get(event);
-  if (json === undefined) {
-    json = JSON.stringify(event);
-    serialised.set(event, json);
+/** The event as one SSE message (`event:`, `data:`, `id:`, as SSEStreamingApi.writeSSE writes them): its JSON holds no line break. */
+function eventMessage(event: ElementEvent): Uint8Array {
+  let message = messages.get(event);
+  if (message === undefined) {
+    message = encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${event.seq}\n\n`);
+    messages.set(event, message);
   }
-  return json;
+  return message;
+}
+
+/** A page's messages as one chunk: one write to the client's connection per page, not one per event. */
+function pageMessages(events: readonly ElementEvent[]): Uint8Array {
+  if (events.length === 1) return eventMessage(events[0]!);
+  const parts = events.map(eventMessage);
+  const chunk = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    chunk.set(part, at);
+    at += part.length;
+  }
+  return chunk;
 }
 
 /** Writes the events as they come until the client leaves or the server stops. */
@@ -129,7 +145,7 @@ async function followEvents(stream: SSEStreamingApi, { platform, principal, quer
     // A turn of the event loop at each round: reads that answer at once (SQLite, in memory) never starve the rest.
     await new Promise((resolve) => setImmediate(resolve));
     if (page) {
-      for (const event of page.events) await stream.writeSSE({ id: String(event.seq), event: event.type, data: eventJson(event) });
+      if (page.events.length > 0) await stream.write(pageMessages(page.events));
       position = page.last;
       page = undefined;
     }

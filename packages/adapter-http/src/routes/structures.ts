@@ -16,18 +16,21 @@ export const StructureQuerySchema = v.object({
   )),
 });
 
-/** One Smart Field's definition, in the `family.structure` tree. */
+/** One node of the `family.structure` tree: a Smart Field's definition, or a field set (frame, tab, array) with its content. */
 const FieldDescriptionSchema = v.looseObject({
   id: v.string(),
   label: v.pipe(v.string(), v.description("In the caller's locale")),
-  type: v.string(),
-  logicalOrder: v.number(),
+  type: v.pipe(v.string(), v.description("The field's type; frame or tab for a field set, which holds no value")),
+  logicalOrder: v.pipe(v.number(), v.description("Its place among all fields and sets of the structure, 1-based")),
   multiple: v.boolean(),
   options: v.record(v.string(), v.string()),
-  needed: v.boolean(),
-  visibility: v.pipe(v.picklist(["W", "R", "H"]), v.description("W writable, R read-only, H hidden in forms; fields of visibility I are never listed")),
+  needed: v.optional(v.pipe(v.boolean(), v.description("On fields (arrays and columns included), never on frames and tabs"))),
+  visibility: v.pipe(v.picklist(["W", "R", "H"]), v.description("W writable, R read-only, H hidden in forms; fields and sets of visibility I are never listed, a set with all it holds")),
   enum: v.optional(v.pipe(v.string(), v.description("The enumerate of an enum field"))),
-  content: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("The columns of an array field"))),
+  content: v.optional(v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.description("What a set holds, by id, in order: a tab its frames, a frame its fields, an array its columns (nodes of this same shape)"),
+  )),
 });
 
 /** What GET /api/v2/smart-structures/<name> answers, for the OpenAPI document. */
@@ -36,13 +39,15 @@ const READ: RouteDescription = {
   params: { family: v.pipe(FamilyParamSchema, v.description("Smart Structure name; a .json suffix may follow")) }, query: StructureQuerySchema,
   description: "Its properties (id, title in the caller's locale, icon, name...) and its fields' definitions (type, label in the caller's locale, " +
     "options, needed, visibility), as the original's FamilyData answers. Fields of visibility I are never disclosed. " +
-    "A structure that extends another has its parent's id and name as fromid and fromname, and lists the fields it inherits first. " +
+    "Fields stand nested in their field sets as the original nests them: at the top the fields of no set, then tabs (content: their frames) " +
+    "and frames (content: their fields); an array's content is its columns. " +
+    "A structure that extends another has its parent's id and name as fromid and fromname; its own fields stand in their frames among the inherited ones. " +
     "Answers carry an ETag; If-None-Match gives 304.",
   etag: true,
   response: {
     data: v.object({
       document: DocumentSchema,
-      family: v.optional(v.object({ structure: v.pipe(v.record(v.string(), FieldDescriptionSchema), v.description("The fields by id, in order")) })),
+      family: v.optional(v.object({ structure: v.pipe(v.record(v.string(), FieldDescriptionSchema), v.description("The fields and field sets at the top, by id, in order")) })),
     }),
   },
   errors: ["ROUTES0105", "ROUTES0103", "CRUD0202"],

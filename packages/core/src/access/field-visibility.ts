@@ -8,8 +8,8 @@ import { flattenFields, type SmartStructure } from "../structures/smart-structur
  * of two rights, read and write (W and H both, R read, I none: the API writes an H field, only
  * forms hide it). Every layer granted to the caller adds its rights to the fields it names (R
  * read, W both): the union wins, whatever the order of the layers, and a layer never takes a right
- * away. A column of an array keeps no right its array lacks (the original's field sets). A field
- * that keeps both rights keeps H if it had it.
+ * away. A column of an array keeps no right its array lacks, a field none its frame or tab lacks
+ * (the original's field sets). A field that keeps both rights keeps H if it (or its set) had it.
  */
 
 const READ = 1;
@@ -34,17 +34,49 @@ function grantedRights(access: FieldAccess, principal: Principal): ReadonlyMap<s
   return rights;
 }
 
-/** The structure with every field's visibility as these granted rights make it. */
-function withRights(structure: SmartStructure, granted: ReadonlyMap<string, number>): SmartStructure {
-  const visit = (fields: readonly SmartField[], bound: number): SmartField[] =>
+/**
+ * The structure with every field's and set's visibility as these granted rights make it. A frame or
+ * tab bounds what it holds (a field keeps no right its set lacks, and takes H from an H set); an
+ * array bounds its columns on a structure with a field access only (`boundColumns`), as before frames.
+ */
+function withRights(structure: SmartStructure, granted: ReadonlyMap<string, number>, boundColumns: boolean): SmartStructure {
+  const setRights = new Map<string, { rights: number; hidden: boolean }>();
+  // Sets come resolved in the order they stand: a tab before its frames.
+  const fieldSets = structure.fieldSets?.map((set) => {
+    const own = set.visibility ?? "W";
+    const bound = set.parent === undefined ? undefined : setRights.get(set.parent);
+    const rights = (RIGHTS[own] | (granted.get(set.id) ?? 0)) & (bound?.rights ?? (READ | WRITE));
+    const hidden = own === "H" || bound?.hidden === true;
+    setRights.set(set.id, { rights, hidden });
+    const visibility = visibilityOfRights(rights, hidden ? "H" : own);
+    return visibility === own ? set : { ...set, visibility };
+  });
+  const visit = (fields: readonly SmartField[], inArray: { rights: number; hidden: boolean } | undefined): SmartField[] =>
     fields.map((field) => {
       const own = visibilityOf(field);
-      const rights = (RIGHTS[own] | (granted.get(field.id) ?? 0)) & bound;
-      const visibility = visibilityOfRights(rights, own);
+      const set = inArray ?? (field.fieldSet === undefined ? undefined : setRights.get(field.fieldSet));
+      const rights = (RIGHTS[own] | (granted.get(field.id) ?? 0)) & (set?.rights ?? (READ | WRITE));
+      const visibility = visibilityOfRights(rights, set?.hidden ? "H" : own);
       const changed = visibility === own ? field : { ...field, visibility };
-      return field.fields ? { ...changed, fields: visit(field.fields, rights) } : changed;
+      if (!field.fields) return changed;
+      const columnsBound = boundColumns ? { rights, hidden: set?.hidden === true } : set;
+      return { ...changed, fields: visit(field.fields, columnsBound ?? { rights: READ | WRITE, hidden: false }) };
     });
-  return Object.freeze({ ...structure, fields: visit(structure.fields, READ | WRITE) });
+  return Object.freeze({ ...structure, fields: visit(structure.fields, undefined), ...(fieldSets ? { fieldSets } : {}) });
+}
+
+/** Structures without a field access whose frames or tabs restrict what they hold, as everyone sees them. */
+const bySets = new WeakMap<SmartStructure, SmartStructure>();
+
+/** The structure with its frames' and tabs' bounds applied: as a reader granted no field access layer sees it. */
+export function boundBySets(structure: SmartStructure): SmartStructure {
+  if (!structure.fieldSets?.some((set) => (set.visibility ?? "W") !== "W")) return structure;
+  let result = bySets.get(structure);
+  if (!result) {
+    result = withRights(structure, new Map(), false);
+    bySets.set(structure, result);
+  }
+  return result;
 }
 
 /** Per structure and field access (both frozen for as long as their definitions last), by the key of the layers granted. */
@@ -59,7 +91,7 @@ const effective = new WeakMap<SmartStructure, WeakMap<FieldAccess, Map<string, S
  * effectiveStructure(invoice, definitions.fieldAccess("FAL_INVOICE"), auditor); // inv_secret: I -> R
  */
 export function effectiveStructure(structure: SmartStructure, access: FieldAccess | undefined, principal: Principal): SmartStructure {
-  if (structure.fieldAccess === undefined || access === undefined) return structure;
+  if (structure.fieldAccess === undefined || access === undefined) return boundBySets(structure);
   const key = access.layers.map((layer) => (isGranted([layer.grant], principal) ? "1" : "0")).join("");
   let byAccess = effective.get(structure);
   if (!byAccess) effective.set(structure, (byAccess = new WeakMap()));
@@ -67,8 +99,30 @@ export function effectiveStructure(structure: SmartStructure, access: FieldAcces
   if (!byKey) byAccess.set(access, (byKey = new Map()));
   let result = byKey.get(key);
   if (!result) {
-    result = withRights(structure, grantedRights(access, principal));
+    result = withRights(structure, grantedRights(access, principal), true);
     byKey.set(key, result);
+  }
+  return result;
+}
+
+/** Per structure and field access, the structure as every layer makes it. */
+const widest = new WeakMap<SmartStructure, WeakMap<FieldAccess, SmartStructure>>();
+
+/**
+ * The structure as an account granted every layer of its field access sees it (admin does): what
+ * anyone at all may see of it. Full-text search indexes this, and hides from each reader what
+ * their own view hides (search-elements.ts). Memoised per structure and field access.
+ */
+export function widestStructure(structure: SmartStructure, access: FieldAccess | undefined): SmartStructure {
+  if (structure.fieldAccess === undefined || access === undefined) return boundBySets(structure);
+  let byAccess = widest.get(structure);
+  if (!byAccess) widest.set(structure, (byAccess = new WeakMap()));
+  let result = byAccess.get(access);
+  if (!result) {
+    const rights = new Map<string, number>();
+    for (const layer of access.layers) for (const [id, letter] of Object.entries(layer.fields)) rights.set(id, (rights.get(id) ?? 0) | LAYER_RIGHTS[letter]);
+    result = withRights(structure, rights, true);
+    byAccess.set(access, result);
   }
   return result;
 }
@@ -82,7 +136,7 @@ const keys = new WeakMap<SmartStructure, string>();
 export function visibilityKey(structure: SmartStructure): string {
   let key = keys.get(structure);
   if (key === undefined) {
-    key = flattenFields(structure).map(visibilityOf).join("");
+    key = flattenFields(structure).map(visibilityOf).join("") + (structure.fieldSets ?? []).map((set) => set.visibility ?? "W").join("");
     keys.set(structure, key);
   }
   return key;

@@ -4,6 +4,7 @@ import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import type { Account, AddUserInput } from "./account.ts";
 import { listAccountsAs } from "./administration.ts";
+import { accountAs, addAccountAs, editAccountAs, membershipsAs, setDisabledAs, setPasswordAs, type AccountEdit, type Memberships } from "./administer-accounts.ts";
 import { createPasswordAuthenticator } from "./authenticate.ts";
 import { accountProblems, addUser, listUsers, removeUser, setAccountDisabled, setPassword, type AccountValues } from "./manage-accounts.ts";
 import type { Principal } from "./principal.ts";
@@ -42,6 +43,18 @@ export interface AccountsFacade {
   setDisabled(login: string, disabled: boolean): Promise<AccountChange>;
   /** Removes a login with its sessions and tokens; refused (ACCOUNT0004) while it owns elements. */
   remove(login: string): Promise<AccountChange & { readonly tokensRevoked: number }>;
+  /** One account, for an administrator (403 ROUTES0131 for others, 404 ACCOUNT0003). */
+  readAs(principal: Principal, login: string): Promise<Account>;
+  /** The roles and groups accounts may be given, for an administrator. */
+  membershipsAs(principal: Principal): Promise<Memberships>;
+  /** `add`, by an administrator. */
+  addAs(principal: Principal, input: AddUserInput): Promise<Account>;
+  /** `setPassword`, by an administrator. */
+  setPasswordAs(principal: Principal, login: string, password: string): Promise<AccountChange>;
+  /** `setDisabled`, by an administrator, who cannot disable their own account (ACCOUNT0002). */
+  setDisabledAs(principal: Principal, login: string, disabled: boolean): Promise<AccountChange>;
+  /** Display name, locale, roles and groups, by an administrator, who cannot take the admin role from themselves (ACCOUNT0002). */
+  editAs(principal: Principal, login: string, edit: AccountEdit): Promise<Account>;
 }
 
 /** The accounts façade over a platform's context; verified passwords are remembered `credentialCacheMs` (60 s by default). */
@@ -62,5 +75,11 @@ export function createAccountsFacade(context: PlatformContext, credentialCacheMs
     setPassword: (login, password) => setPassword(store, hasher, login, password),
     setDisabled: (login, disabled) => setAccountDisabled(store, login, disabled),
     remove: (login) => removeUser(store, login),
+    readAs: (principal, login) => accountAs(store, principal, login),
+    membershipsAs: (principal) => membershipsAs(store, principal),
+    addAs: (principal, input) => addAccountAs(store, hasher, principal, input),
+    setPasswordAs: (principal, login, password) => setPasswordAs(store, hasher, principal, login, password),
+    setDisabledAs: (principal, login, disabled) => setDisabledAs(store, principal, login, disabled),
+    editAs: (principal, login, edit) => editAccountAs(store, principal, login, edit),
   };
 }

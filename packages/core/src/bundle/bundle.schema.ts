@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { HTTP_RIGHTS, LOGIN_PATTERN } from "../accounts/account.ts";
 import { FIELD_TYPES, VISIBILITIES } from "../structures/smart-field.ts";
 import { LAYER_ACCESSES } from "../access/field-access.ts";
+import { FIELD_SET_TYPES } from "../structures/field-set.ts";
 
 /*
  * The bundle format (bundle.md), as one valibot schema. It only validates:
@@ -165,13 +166,16 @@ export const LifecycleSchema = v.strictObject({
   transitions: list(TransitionSchema, "Transitions between states"),
 });
 
+const VisibilitySchema = (what: string) => v.optional(v.pipe(v.picklist(VISIBILITIES, "visibility is W, R, H or I"), v.description(what)));
+const insertAfter = (what: string) => v.optional(v.pipe(v.string(), v.regex(/^(?:::first|[A-Za-z][A-Za-z0-9_]{0,62})$/, "insertAfter is a field or set id, or ::first"), v.description(what)));
+
 const fieldEntries = {
   id: fieldId("Field id, unique in the structure (array columns included)"),
   type: v.pipe(FieldTypeSchema, v.description("Value type")),
   label: label("The field's label"),
   needed: flag("A value is required"),
   multiple: flag("The value is a list"),
-  visibility: v.optional(v.pipe(v.picklist(VISIBILITIES, "visibility is W, R, H or I"), v.description("W writable (default), R read-only, H hidden in forms, I invisible (never disclosed)"))),
+  visibility: VisibilitySchema("W writable (default), R read-only, H hidden in forms, I invisible (never disclosed)"),
   enum: v.optional(name("Enumerate of an enum field")),
   structure: v.optional(name("For docid fields: the structure targets must belong to, or one that extends it")),
   options: OptionsSchema,
@@ -183,11 +187,23 @@ export const ColumnSchema = v.strictObject(fieldEntries);
 export const FieldSchema = v.strictObject({
   ...fieldEntries,
   fields: list(ColumnSchema, "Columns of an array field"),
+  fieldSet: v.optional(fieldId("The frame the field stands in; none: at the top, before the frames and tabs")),
+  insertAfter: insertAfter("The field of the same frame it stands right after (::first: first of it); else where it is listed, a child's after its parent's"),
+});
+
+/** A frame or tab: a field set, holding fields (a frame) or frames (a tab). */
+export const FieldSetSchema = v.strictObject({
+  id: fieldId("Set id, unique in the structure among fields and sets"),
+  type: v.pipe(v.picklist(FIELD_SET_TYPES, `a field set type is one of ${FIELD_SET_TYPES.join(", ")}`), v.description("frame (holds fields) or tab (holds frames)")),
+  label: label("The set's label"),
+  visibility: VisibilitySchema("W (default); what the set holds keeps no right it lacks: I hides it all, R makes it read-only, H hides it in forms"),
+  parent: v.optional(fieldId("For a frame: the tab it stands in; none: at the top")),
+  insertAfter: insertAfter("The set of the same tab (or the top) it stands right after (::first: first); else where it is listed, a child's after its parent's"),
 });
 
 export const StructureSchema = v.strictObject({
   name: name("The structure name"),
-  extends: v.optional(name("Parent structure: its fields, profile, lifecycle, icon and title fields are inherited unless given here; a field with the id of an inherited one changes its label or visibility")),
+  extends: v.optional(name("Parent structure: its fields, profile, lifecycle, icon and title fields are inherited unless given here; a field or set with the id of an inherited one changes its label, visibility or place")),
   title: label("The structure's title"),
   icon: v.optional(text("Icon: a file under the server Images directory")),
   lifecycle: v.optional(name("Lifecycle of its elements")),
@@ -195,7 +211,8 @@ export const StructureSchema = v.strictObject({
   fieldAccess: v.optional(name("Field access whose layers widen the visibility of its fields for the accounts granted them")),
   titleField: v.optional(fieldId("Field whose value is the elements' title")),
   titleFields: list(fieldId("A title field"), "Fields whose values, joined by spaces in the structure's field order, make the elements' title"),
-  fields: list(FieldSchema, "Fields, in order"),
+  fields: list(FieldSchema, "Fields, in order within their frame"),
+  fieldSets: list(FieldSetSchema, "Frames and tabs grouping the fields, in order within their tab"),
 });
 
 export const ElementSchema = v.strictObject({
@@ -270,6 +287,7 @@ export type BundleProfile = v.InferOutput<typeof ProfileSchema>;
 export type BundleFieldAccess = v.InferOutput<typeof FieldAccessSchema>;
 export type BundleLifecycle = v.InferOutput<typeof LifecycleSchema>;
 export type BundleField = v.InferOutput<typeof FieldSchema>;
+export type BundleFieldSet = v.InferOutput<typeof FieldSetSchema>;
 export type BundleStructure = v.InferOutput<typeof StructureSchema>;
 export type BundleElement = v.InferOutput<typeof ElementSchema>;
 export type BundleSearchDomain = v.InferOutput<typeof SearchDomainSchema>;
@@ -291,6 +309,7 @@ export const BUNDLE_SCHEMA_DEFINITIONS = {
   TransitionParameter: TransitionParameterSchema,
   Field: FieldSchema,
   Column: ColumnSchema,
+  FieldSet: FieldSetSchema,
   Structure: StructureSchema,
   Element: ElementSchema,
   SearchDomain: SearchDomainSchema,

@@ -1,7 +1,7 @@
 import { translate, type Label } from "../i18n/label.ts";
 import type { ElementValues, FieldValue } from "./smart-element.ts";
 import { flattenFields, type StructureDefinition } from "../structures/smart-structure.ts";
-import type { ResolvedField } from "../structures/smart-field.ts";
+import { visibilityOf, type ResolvedField } from "../structures/smart-field.ts";
 
 /** The original keeps titles to 255 characters (code points, not UTF-16 units). */
 const TITLE_LENGTH = 255;
@@ -46,6 +46,21 @@ export function newElementTitle(structure: StructureDefinition, values: ElementV
   if (title !== "") return title;
   const structureTitle = translate(structure.title, locale) || structure.name;
   return translate(UNTITLED, locale).replace(/\{(structure|initid)\}/g, (_, key: string) => (key === "structure" ? structureTitle : String(initid)));
+}
+
+/**
+ * The title as a reader sees it. Titles are composed once, for everyone, when an element is
+ * written; a title field invisible to the reader (I, as their field access layers leave it: the
+ * `structure` is theirs) must not show its value through the title, so theirs is composed again
+ * without it, and is the original's "untitled" text in their locale when nothing is left.
+ */
+export function titleAsSeen(
+  structure: StructureDefinition | undefined, revision: { readonly title: string; readonly values: ElementValues; readonly initid: number }, locale: string,
+): string {
+  if (!structure || !titleFields(structure).some((field) => visibilityOf(field) === "I")) return revision.title;
+  const visible = new Set(titleFields(structure).filter((field) => visibilityOf(field) !== "I").map((field) => field.id));
+  const values = Object.fromEntries(Object.entries(revision.values).filter(([id]) => visible.has(id)));
+  return newElementTitle(structure, values, revision.initid, locale);
 }
 
 /** The title after a change: the original keeps the previous title when every title field is empty. */

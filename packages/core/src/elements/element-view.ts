@@ -1,3 +1,4 @@
+import { titleAsSeen } from "./element-title.ts";
 import type { Account } from "../accounts/account.ts";
 import type { Permission } from "../access/profile.ts";
 import type { Lifecycle } from "../lifecycle/lifecycle.ts";
@@ -77,7 +78,7 @@ function propertyValue(name: string, revision: ElementRevision, context: ViewCon
   const structure = context.structure(revision.structure);
   switch (name) {
     case "id": return revision.id;
-    case "title": return revision.title;
+    case "title": return titleAsSeen(structure, revision, context.locale);
     case "icon": return iconUri(structure);
     case "initid": return revision.initid;
     case "name": return revision.name;

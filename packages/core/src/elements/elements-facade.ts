@@ -3,7 +3,8 @@ import type { Permission } from "../access/profile.ts";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import { createVersionedCache, principalKey } from "../scope/reading-cache.ts";
-import { renderElementXml } from "./element-xml.ts";
+import { renderElementCsv } from "./element-csv.ts";
+import { fileIdsOf, renderElementXml } from "./element-xml.ts";
 import { answerWrite, type AnswerOptions, type ElementWrite } from "./element-write.ts";
 import { listAliveElements, readElement, type ConsultOptions, type ElementList, type ElementReading, type ListOptions } from "./read-elements.ts";
 import type { ElementRevision } from "./smart-element.ts";
@@ -26,8 +27,13 @@ export interface ElementsFacade {
    * With a structure type (`read<Article>(…)`, from `lineage types`) its attributes are typed.
    */
   read<S extends StructureType | undefined = undefined>(principal: Principal, ref: string, options?: ConsultOptions): Promise<ReadingOf<S>>;
-  /** GET one element with a .xml suffix: its XML export, with the ETag of the element. */
-  readXml(principal: Principal, ref: string, options?: ConsultOptions): Promise<{ xml: string; etag: string }>;
+  /**
+   * GET one element with a .xml suffix: its XML export in the original's import format, with the ETag
+   * of the element; `withFiles` puts the files' bytes inside their tags (base64) instead of links.
+   */
+  readXml(principal: Principal, ref: string, options?: ConsultOptions & { readonly withFiles?: boolean }): Promise<{ xml: string; etag: string }>;
+  /** GET one element with a .csv suffix: its CSV export in the original's import format, with the ETag of the element. */
+  readCsv(principal: Principal, ref: string, options?: ConsultOptions): Promise<{ csv: string; etag: string }>;
   /**
    * GET /smart-elements/ (or a structure's elements with `family`): alive elements the principal may view.
    * With a structure type (`list<Article>(…, { family: "ARTICLE" })`) their attributes are typed.
@@ -67,7 +73,20 @@ export function createElementsFacade(context: PlatformContext, readingCacheSize 
       const reading = await read(principal, ref, options);
       const scope = await context.scope(principal, options.stamp);
       await scope.prepare([reading.revision]);
-      return { xml: renderElementXml(reading.revision, scope), etag: reading.etag };
+      const files = new Map<number, Uint8Array>();
+      if (options.withFiles) {
+        for (const id of fileIdsOf(reading.revision, scope.structure(reading.revision.structure))) {
+          const bytes = await scope.repos.vault.read(id);
+          if (bytes) files.set(id, bytes);
+        }
+      }
+      return { xml: renderElementXml(reading.revision, scope, { files }), etag: reading.etag };
+    },
+    async readCsv(principal, ref, options = {}) {
+      const reading = await read(principal, ref, options);
+      const scope = await context.scope(principal, options.stamp);
+      await scope.prepare([reading.revision]);
+      return { csv: renderElementCsv(reading.revision, scope), etag: reading.etag };
     },
     list: (async (principal: Principal, options?: ListOptions): Promise<ElementList> =>
       listAliveElements(await context.scope(principal, options?.stamp), { maxSlice, ...options })) as ElementsFacade["list"],

@@ -146,7 +146,6 @@ async function storeNewElement(
   const created = title === "" ? { ...inserted, title: newElementTitle(structure, values, inserted.initid, tx.locale) } : inserted;
   if (created !== inserted) await repos.elements.save(created);
   await repos.elements.appendHistory(historyEntry(tx, created, now, line));
-  await repos.search.markChanged(created.initid, created.structure);
   if (withEvent) await recordEvent(tx, "element.created", created, { time: now });
   return created;
 }
@@ -215,7 +214,6 @@ export async function changeElement(tx: RequestScope, clock: Clock, ref: string,
     ownProfile: input.ownProfile === undefined ? current.ownProfile : input.ownProfile,
   });
   await repos.elements.save(updated);
-  await repos.search.markChanged(updated.initid, updated.structure);
   await repos.elements.appendHistory(historyEntry(tx, updated, now, { level: "notice", code: "MODIFY", comment: input.comment ?? apiHistoryComment("updated", tx.locale) }));
   if (input.withoutEvent !== true) await recordEvent(tx, "element.updated", updated, { time: now, before: current.values });
   return updated;
@@ -231,7 +229,6 @@ export function deleteElement(scope: RequestScope, clock: Clock, ref: string, fa
     await checkIfMatch(tx, current, options.ifMatch, ref);
     const now = modificationDate(clock, current);
     await repos.elements.setLineageStatus(current.initid, "deleted", now.toISOString());
-    await repos.search.markChanged(current.initid, current.structure);
     const deleted = (await repos.elements.latest(current.initid)) ?? { ...current, status: "deleted" as const };
     await repos.elements.appendHistory(historyEntry(tx, deleted, now, { level: "notice", code: "DELETE", comment: apiHistoryComment("deleted", tx.locale) }));
     await recordEvent(tx, "element.deleted", deleted, { time: now });
@@ -255,7 +252,6 @@ export function restoreElement(scope: RequestScope, clock: Clock, ref: string, b
     await checkIfMatch(tx, current, options.ifMatch, ref);
     const now = modificationDate(clock, current);
     await repos.elements.setLineageStatus(current.initid, "alive", now.toISOString());
-    await repos.search.markChanged(current.initid, current.structure);
     const restored = (await repos.elements.latest(current.initid)) ?? { ...current, status: "alive" as const };
     await repos.elements.appendHistory(historyEntry(tx, restored, now, { level: "notice", code: "RESTORE", comment: "Restored from the trash" }));
     await recordEvent(tx, "element.restored", restored, { time: now });
@@ -294,7 +290,6 @@ export async function reviseElement(tx: RequestScope, clock: Clock, current: Ele
     importKey: null,
   }));
   await repos.elements.appendHistory(historyEntry(tx, next, now, { level: "notice", code: "REVISION", comment: input.comment ?? "New revision" }));
-  await repos.search.markChanged(next.initid, next.structure);
   // Against the revision the caller checked: what a hook changed in place since shows too.
   const facts = { time: now, before: current.values, transition: input.transition };
   await recordEvent(tx, input.transition ? "element.state" : "element.revised", next, facts);

@@ -72,11 +72,13 @@ export function createEventWakeups(store: Store, options: EventWakeupsOptions = 
     }
   }
 
-  const start = () => {
-    if (timer) return;
+  /** Starts watching when nobody waited; true when it did (what is known of the log may be old then). */
+  const start = (): boolean => {
+    if (timer) return false;
     timer = setInterval(() => void check(), pollMs);
     timer.unref?.();
     unwatch = store.watchEvents?.(() => void check());
+    return true;
   };
   const stopWhenIdle = () => {
     if (waiters.size > 0 || !timer) return;
@@ -105,10 +107,13 @@ export function createEventWakeups(store: Store, options: EventWakeupsOptions = 
       });
       timeout = setTimeout(() => waiter?.done(false), timeoutMs);
       timeout.unref?.();
-      start();
-      // What is already known may answer at once; a read confirms what was known before this wait.
+      const watchedSince = start();
+      // What is already known may answer at once. A read confirms it when nothing watched the log
+      // until now, or when the store tells no commit: while the store's watch runs, every commit
+      // after what is known reads the log again, so a thousand streams waiting again after one
+      // commit cost no read each.
       if (last > after) waiter?.done(true);
-      else void check();
+      else if (watchedSince || !store.watchEvents) void check();
       return { promise, cancel: () => waiter?.done(false) };
     },
   };

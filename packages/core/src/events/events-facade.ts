@@ -13,7 +13,8 @@ export interface EventsFacade {
   /**
    * What a live stream reads once woken: `read`, sharing its look at the log with the other streams
    * at the same position (shared-log-reads.ts), so a commit costs one read of the log however many
-   * streams follow it. Its page may stop short of the newest commit; the next call finds it.
+   * streams follow it (and one read of the change clock and of the events' elements, on which each
+   * stream checks its reader's rights). Its page may stop short of the newest commit; the next call finds it.
    */
   follow(principal: Principal, query: EventQuery): Promise<EventPage>;
   /**
@@ -30,10 +31,11 @@ const DAY_MS = 86_400_000;
 /** The events façade over a platform's context. */
 export function createEventsFacade(context: PlatformContext, options: EventWakeupsOptions = {}): EventsFacade {
   const wakeups = createEventWakeups(context.store, options);
-  const reads = createSharedLogReads(context.store.events);
+  const reads = createSharedLogReads(context.store);
   return {
     read: async (principal, query, stamp) => readEvents(await context.scope(principal, stamp), query),
-    follow: async (principal, query) => readEvents(await context.scope(principal), query, reads),
+    // The streams woken by one commit share the change clock's read, hence their definitions, as they share the log's.
+    follow: async (principal, query) => readEvents(await context.scope(principal, await reads.stamp()), query, reads),
     wait: (after, timeoutMs) => wakeups.wait(after, timeoutMs),
     prune: (retentionDays) => context.store.events.prune(new Date(context.clock.now().getTime() - retentionDays * DAY_MS).toISOString()),
   };

@@ -40,7 +40,13 @@ export function fieldChanges(structure: StructureDefinition, before: ElementValu
   for (const field of changeableFields(structure)) {
     const was = answeredValue(field, before?.[field.id]);
     const is = answeredValue(field, after[field.id]);
-    if (JSON.stringify(was) !== JSON.stringify(is)) changes[field.id] = { before: was, after: is };
+    if (!sameValue(was, is)) changes[field.id] = { before: was, after: is };
   }
   return changes;
+}
+
+/** Two answered values alike: scalars compared as they are (most fields, on every write), lists by their JSON. */
+function sameValue(a: ChangeValue, b: ChangeValue): boolean {
+  if (a === b) return true;
+  return Array.isArray(a) && Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b);
 }

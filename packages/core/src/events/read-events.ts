@@ -1,3 +1,4 @@
+import type { ElementRevision } from "../elements/smart-element.ts";
 import { LineageError } from "../errors/lineage-error.ts";
 import type { EventLogFilter } from "../ports/event-log.port.ts";
 import type { RequestScope } from "../scope/request-scope.ts";
@@ -27,7 +28,7 @@ const MAX_SCANNED = 10_000;
  * (events the reader missed are gone); 400 EVENT0400 for an unknown structure. `reads` shares the
  * first look at the log with other readers at the same position (live streams, events-facade.ts).
  */
-export async function readEvents(scope: RequestScope, query: EventQuery, reads: SharedLogReads = createSharedLogReads(scope.repos.events)): Promise<EventPage> {
+export async function readEvents(scope: RequestScope, query: EventQuery, reads: SharedLogReads = createSharedLogReads(scope.repos)): Promise<EventPage> {
   const log = scope.repos.events;
   if (query.structure !== undefined && !scope.definitions.structure(query.structure)) {
     throw new LineageError("EVENT0400", [`structure "${query.structure}" is not known`]);
@@ -50,10 +51,11 @@ export async function readEvents(scope: RequestScope, query: EventQuery, reads: 
     reachedEnd = batch.length < slice;
     if (batch.length === 0) break;
     scanned += batch.length;
-    await scope.load({ elements: new Set(batch.map((event) => event.initid)) });
+    // The window's elements are read once for every reader given it; a batch read past it, by this reader.
+    const latest = batch === window.events ? await window.latest() : await latestOf(scope, batch);
     for (const event of batch) {
       last = event.seq;
-      const seen = eventSeenBy(scope, event, scope.element(event.initid));
+      const seen = eventSeenBy(scope, event, latest.get(event.initid));
       if (seen) events.push(seen);
       if (events.length === slice) {
         reachedEnd = reachedEnd && event === batch.at(-1);
@@ -69,4 +71,11 @@ export async function readEvents(scope: RequestScope, query: EventQuery, reads: 
     if (query.after < oldest - 1) throw new LineageError("EVENT0410", [query.after, oldest], { answer: { oldest } });
   }
   return { events, last };
+}
+
+/** The latest revisions of a batch's elements, through the scope (which keeps them for the rest of its request). */
+async function latestOf(scope: RequestScope, batch: readonly ElementEvent[]): Promise<ReadonlyMap<number, ElementRevision | undefined>> {
+  const initids = new Set(batch.map((event) => event.initid));
+  await scope.load({ elements: initids });
+  return new Map([...initids].map((initid) => [initid, scope.element(initid)]));
 }

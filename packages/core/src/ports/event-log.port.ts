@@ -23,6 +23,13 @@ export interface EventLog {
   append(event: NewEvent): Promise<ElementEvent>;
   /** At most `limit` events with a seq above `seq`, passing `filter`, in seq order. */
   after(seq: number, limit: number, filter?: EventLogFilter): Promise<ElementEvent[]>;
+  /**
+   * Events committed with a seq above `seq` that `after` does not give yet, in seq order. Optional:
+   * a store whose writers go side by side gives `after` only up to a horizon (no transaction still
+   * running can commit a seq below it), and these beyond it, so that a reader may see every change
+   * committed before it asks without moving its position past a seq that may still come.
+   */
+  beyond?(seq: number, limit: number): Promise<ElementEvent[]>;
   /** The highest seq given so far (pruned events included); 0 when none. */
   lastSeq(): Promise<number>;
   /**

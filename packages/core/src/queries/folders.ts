@@ -184,8 +184,8 @@ const HISTORY_TEXTS = {
 /**
  * The history lines of a change of content, as the original writes them: on the folder (MODCONTAIN)
  * and on the element (MOVEADD, MOVEUNLINK), in the writer's language, each naming the other by its
- * title (by its initid when the writer may not view it). The element is marked changed for the
- * search indexes, whose collections follow folders.
+ * title (by its initid when the writer may not view it). Its event tells the search indexes, whose
+ * collections follow folders, that the element changed.
  */
 async function recordMembership(tx: RequestScope, clock: Clock, folder: ElementRevision, element: ElementRevision, change: "added" | "removed") {
   const date = clock.now().toISOString();
@@ -197,7 +197,6 @@ async function recordMembership(tx: RequestScope, clock: Clock, folder: ElementR
   });
   await tx.repos.elements.appendHistory(line(folder, "MODCONTAIN", translate(texts.folder, tx.locale).replace("%s", name(element))));
   await tx.repos.elements.appendHistory(line(element, change === "added" ? "MOVEADD" : "MOVEUNLINK", translate(texts.element, tx.locale).replace("%s", name(folder))));
-  await tx.repos.search.markChanged(element.initid, element.structure);
   await recordEvent(tx, change === "added" ? "folder.added" : "folder.removed", folder, { time: new Date(date), element: element.initid });
 }
 

@@ -17,6 +17,7 @@ import type { RequestScope, Transact } from "./request-scope.ts";
 import { elementKey, docidOf } from "../elements/element-reference.ts";
 import { ACCOUNT_PROPERTIES, LOCK_PROPERTIES } from "../elements/fields-selection.ts";
 import type { ElementLock } from "../elements/element-lock.ts";
+import { latestRevisions } from "../elements/latest-revisions.ts";
 
 /** A lookup asked for what was not loaded first: a bug of the caller, never of the data. */
 function notLoaded(kind: string, key: string | number): never {
@@ -112,15 +113,10 @@ export function createRequestScope(
     }
     if (ids.size === 0 && names.size === 0) return;
     const [byId, byName] = await Promise.all([
-      ids.size ? repos.elements.byIds([...ids]) : [],
+      latestRevisions(repos.elements, [...ids]),
       names.size ? repos.elements.latestByNames([...names]) : [],
     ]);
-    // A fixed revision stands for its lineage, whose latest revision is read.
-    const fixed = byId.filter((revision) => revision.fixed);
-    const latest = fixed.length ? await repos.elements.latestMany([...new Set(fixed.map((r) => r.initid))]) : [];
-    const latestOf = new Map(latest.map((revision) => [revision.initid, revision]));
-    const found = new Map(byId.map((revision) => [revision.id, revision.fixed ? latestOf.get(revision.initid) : revision]));
-    for (const id of ids) elements.set(id, found.get(id));
+    for (const [id, revision] of byId) elements.set(id, revision);
     const named = new Map(byName.map((revision) => [revision.name, revision]));
     for (const name of names) elements.set(name, named.get(name));
   }

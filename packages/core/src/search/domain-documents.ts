@@ -13,7 +13,7 @@ import { collectionRules, type CollectionRules, type CollectionSources } from ".
 /** What a domain's index holds of elements, read from the store in a few batch calls. */
 export interface DomainDocuments {
   /** The texts elements have in a domain, in their order. */
-  texts(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]>;
+  texts(domain: SearchDomain, elements: readonly ElementRevision[], omit?: (structure: string) => ReadonlySet<string>): Promise<ElementText[]>;
   /** The documents elements make in a domain's index, in their order. */
   documents(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<IndexedDocument[]>;
   /**
@@ -48,12 +48,12 @@ export function createDomainDocuments(options: DomainDocumentsOptions): DomainDo
     log(message);
   };
 
-  async function textsOf(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]> {
+  async function textsOf(domain: SearchDomain, elements: readonly ElementRevision[], omit?: (structure: string) => ReadonlySet<string>): Promise<ElementText[]> {
     if (elements.length === 0) return [];
     const principal = { ...systemPrincipal(), account: { ...SYSTEM_ACCOUNT, locale: domain.lang } };
     const scope = createRequestScope(store, principal, await definitionsOf());
     const files = await prepareElementTexts(domain, elements, scope, fileTexts);
-    const context = { scope, files, callables, warn };
+    const context = { scope, files, callables, warn, omit };
     return elements.map((element) => elementText(element, domain, context));
   }
 

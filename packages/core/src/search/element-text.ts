@@ -3,6 +3,7 @@ import type { IndexedDocument, IndexedFile } from "../ports/search-index.port.ts
 import type { RequestScope } from "../scope/request-scope.ts";
 import { findField } from "../structures/smart-structure.ts";
 import { visibilityOf } from "../structures/smart-field.ts";
+import { widestStructure } from "../access/field-visibility.ts";
 import { parseFileValue } from "../values/file-value.ts";
 import type { Analyzer } from "./analyzer.ts";
 import type { FileText, FileTextCache } from "./file-text.ts";
@@ -29,6 +30,8 @@ export interface ElementTextContext {
   readonly callables: SearchCallables;
   /** Told when a callable throws or is not registered; indexing goes on without its text. */
   readonly warn: (message: string) => void;
+  /** Fields left out of a structure's elements' text: those a reader may not see, for their own check and highlights. */
+  readonly omit?: ((structure: string) => ReadonlySet<string>) | undefined;
 }
 
 /** The vault ids of the files a field value names, however deep its arrays nest. */
@@ -69,20 +72,22 @@ export async function prepareElementTexts(
 export function elementText(element: ElementRevision, domain: SearchDomain, context: ElementTextContext): ElementText {
   const parts: Record<SearchWeight, string[]> = { A: [], B: [], C: [], D: [] };
   const files: IndexedFile[] = [];
-  // As every reader sees it, not as the system principal does: its field access's layers widen
-  // fields for some readers only, and the index is shared by all.
-  const structure = context.scope.definitions.structure(element.structure);
-  if (!structure) return { byWeight: {}, files };
+  // As the readers who see most of it see it (every layer of its field access granted): the index,
+  // shared by all, holds what some may find; each reader's hits are checked against their own view.
+  const defined = context.scope.definitions.structure(element.structure);
+  if (!defined) return { byWeight: {}, files };
+  const structure = widestStructure(defined, defined.fieldAccess === undefined ? undefined : context.scope.definitions.fieldAccess(defined.fieldAccess));
+  const omitted = context.omit?.(element.structure);
   for (const config of configsOf(domain, element.structure)) {
     for (const { field: id, weight } of config.fields) {
       const field = findField(structure, id);
-      // Visibility I is shown to nobody: the index, shared by every reader, must neither match nor highlight it.
-      if (!field || field.type === "array" || visibilityOf(field) === "I") continue;
+      // Visibility I for everyone is shown to nobody: the index must neither match nor highlight it.
+      if (!field || field.type === "array" || visibilityOf(field) === "I" || omitted?.has(id)) continue;
       parts[weight].push(...indexedFieldTexts(field, element.values[id], context.scope, domain.lang));
     }
     for (const { field: id, weight } of config.files) {
       const field = findField(structure, id);
-      if (field && visibilityOf(field) === "I") continue;
+      if (field && (visibilityOf(field) === "I" || omitted?.has(id))) continue;
       const ids: number[] = [];
       fileVaultIds(element.values[id], ids);
       for (const vaultId of ids) {

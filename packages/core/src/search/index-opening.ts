@@ -3,6 +3,7 @@ import type { ChangeFeed } from "./change-feed.ts";
 import type { DomainDocuments } from "./domain-documents.ts";
 import { BATCH, openDomain, type EngineState, type OpenDomain } from "./engine-state.ts";
 import type { IndexPersistence } from "./index-persistence.ts";
+import { nextBatchSize, UNPACED, type IndexPacing } from "./index-pacing.ts";
 import { domainFingerprint, type SearchDomain } from "./search-domain.ts";
 
 /** Progress of a rebuild: elements done out of total. */
@@ -22,6 +23,8 @@ export interface IndexOpeningOptions {
   readonly domain: (name: string) => Promise<SearchDomain>;
   /** How long a search waits for its domain's first opening, in ms: past it, FSEA0004. */
   readonly openWaitMs: number;
+  /** How builds share the event loop with requests; unpaced by default. */
+  readonly pacing?: IndexPacing | undefined;
 }
 
 /** Opens the domains' indexes (loading their snapshots, or building them) and rebuilds them. */
@@ -47,8 +50,6 @@ export interface IndexOpening {
 /** The name a domain's next index is built under, so that searches use the current one until it is complete. */
 const shadowOf = (name: string) => `${name}\u0000next`;
 
-/** A macrotask: timers and I/O run between two batches of a build, however fast the store answers. */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** The openings and builds of a search engine's domains, one at a time per domain. */
 export function createIndexOpening(shared: EngineState, options: IndexOpeningOptions): IndexOpening {
@@ -57,6 +58,7 @@ export function createIndexOpening(shared: EngineState, options: IndexOpeningOpt
   const { apply: applyChanges } = options.feed;
   const { members, documents: documentsOf } = options.documents;
   const { domain: domainNamed, openWaitMs } = options;
+  const pacing = options.pacing ?? UNPACED;
   // Loading or building a domain that has no index open yet (or must reload): one at a time per domain.
   const opening = new Map<string, Promise<OpenDomain>>();
   const rebuilding = new Map<string, Promise<number>>();
@@ -75,21 +77,27 @@ export function createIndexOpening(shared: EngineState, options: IndexOpeningOpt
       if (epoch !== startedIn) throw new Error(`the rebuild of domain "${name}" was stopped`);
     };
     // Changes after this point are applied once the build is over: none is missed.
-    const seq = await store.search.lastSeq();
+    const seq = await store.events.lastSeq();
     const all = await store.search.aliveInitids([...state.structures]);
     index.reset(shadow, { fingerprint: state.fingerprint, generation, seq });
     try {
       let done = 0;
       onProgress?.(0, all.length);
-      for (let start = 0; start < all.length; start += BATCH) {
-        await nextTurn();
+      let size = Number.isFinite(pacing.sliceMs) ? 50 : BATCH;
+      let worked = 0;
+      for (let start = 0; start < all.length;) {
+        await pacing.rest(worked);
         stopped();
-        const elements = await members(state.domain, all.slice(start, start + BATCH));
+        const began = performance.now();
+        const elements = await members(state.domain, all.slice(start, start + size));
         index.upsert(shadow, await documentsOf(state.domain, elements));
+        start += size;
         done += elements.length;
         onProgress?.(done, all.length);
+        worked = performance.now() - began;
+        size = nextBatchSize(size, worked, pacing, BATCH);
       }
-      await nextTurn();
+      await pacing.rest(worked);
       stopped();
       // Most of the catching up outside the lane, so that searches go on meanwhile; the rest with the swap.
       await applyChanges(state, Number.MAX_SAFE_INTEGER, shadow);
@@ -123,6 +131,10 @@ export function createIndexOpening(shared: EngineState, options: IndexOpeningOpt
     const generation = await store.search.generation(name);
     const loaded = await lanes.run(name, async () => {
       if (!(await index.open(name, { fingerprint: state.fingerprint, generation }))) return false;
+      if (await options.feed.outrun(name)) {
+        log(`domain "${name}": the event log no longer holds every change since its index was written`);
+        return false;
+      }
       open.set(name, state);
       return true;
     });

@@ -21,14 +21,47 @@ function sqlDate(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
+/**
+ * The elements changed after an index's position (events it has not applied yet), with their
+ * structure: a folder's membership event changes the element added or removed, read for its structure.
+ */
+async function pendingElements(engine: SearchEngine, seq: number): Promise<Map<number, string>> {
+  const pending = new Map<number, string | undefined>();
+  for (let from = seq; ;) {
+    const events = await engine.store.events.after(from, 1000);
+    if (events.length === 0) break;
+    for (const event of events) {
+      if (event.type === "folder.added" || event.type === "folder.removed") {
+        if (event.element !== undefined && !pending.has(event.element)) pending.set(event.element, undefined);
+      } else {
+        pending.set(event.initid, event.structure);
+      }
+    }
+    from = events[events.length - 1]!.seq;
+  }
+  const unknown = [...pending].filter(([, structure]) => structure === undefined).map(([initid]) => initid);
+  const found = new Map((await engine.store.elements.latestMany(unknown)).map((element) => [element.initid, element.structure]));
+  const known = new Map<number, string>();
+  for (const [initid, structure] of pending) {
+    const named = structure ?? found.get(initid);
+    if (named !== undefined) known.set(initid, named);
+  }
+  return known;
+}
+
 /** Files of elements changed but not indexed yet: they wait. */
-async function waitingFiles(engine: SearchEngine, domain: SearchDomain): Promise<number> {
-  const seq = engine.index.coverage(domain.name)?.seq ?? 0;
-  const changes = await engine.store.search.changesAfter(seq, 1000);
-  const withFiles = changes.filter((change) => configsOf(domain, change.structure).some((config) => config.files.length > 0)).map((change) => change.initid);
+async function waitingFiles(engine: SearchEngine, domain: SearchDomain, pending: ReadonlyMap<number, string>): Promise<number> {
+  const withFiles = [...pending].filter(([, structure]) => configsOf(domain, structure).some((config) => config.files.length > 0)).map(([initid]) => initid);
   if (withFiles.length === 0) return 0;
   const alive = (await engine.store.elements.latestMany(withFiles)).filter((element) => element.status === "alive");
   return indexedFileIds(domain, alive).length;
+}
+
+/** How many elements of each structure changed after an index's position. */
+function dirtyByStructure(pending: ReadonlyMap<number, string>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const structure of pending.values()) counts[structure] = (counts[structure] ?? 0) + 1;
+  return counts;
 }
 
 /** One domain entry: its configuration and what its index holds. */
@@ -36,11 +69,12 @@ async function describeDomain(engine: SearchEngine, domain: SearchDomain, locale
   await engine.open(domain);
   const stats = engine.index.stats(domain.name);
   const structures = domainStructures(domain);
-  const [toIndex, dirty, waiting] = await Promise.all([
+  const [toIndex, pending] = await Promise.all([
     engine.store.search.aliveCounts(structures),
-    engine.store.search.changedAfterByStructure(engine.index.coverage(domain.name)?.seq ?? 0),
-    waitingFiles(engine, domain),
+    pendingElements(engine, engine.index.coverage(domain.name)?.seq ?? 0),
   ]);
+  const dirty = dirtyByStructure(pending);
+  const waiting = await waitingFiles(engine, domain, pending);
   const files = { ...stats.files, W: waiting };
   return {
     name: domain.name,

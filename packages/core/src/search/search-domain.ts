@@ -77,7 +77,7 @@ export function domainStructures(domain: SearchDomain): string[] {
  * How element texts and terms are made (field forms, stop words): raised when that changes, so
  * snapshots made by an earlier version are rebuilt rather than searched with other terms.
  */
-const TEXT_FORM = 2;
+const TEXT_FORM = 3;
 
 /** A text that changes whenever what the domain indexes changes: a snapshot made for another one is outdated. */
 export function domainFingerprint(domain: SearchDomain): string {

@@ -10,6 +10,9 @@ import { highlight } from "./highlight.ts";
 import { domainStructures, type SearchDomain } from "./search-domain.ts";
 import type { SearchEngine } from "./search-engine.ts";
 import { fullText } from "./element-text.ts";
+import { widestStructure } from "../access/field-visibility.ts";
+import { fieldIndex, flattenFields } from "../structures/smart-structure.ts";
+import { visibilityOf } from "../structures/smart-field.ts";
 import { listFilter, wantsCount, type FilterOption } from "../queries/list-filter.ts";
 import { matchesFilter } from "../queries/filter-match.ts";
 import type { ElementFilter } from "../queries/element-filter.ts";
@@ -58,6 +61,7 @@ async function matchingElements(
 ): Promise<ElementRevision[]> {
   const analyzer = engine.analyzer(domain);
   const exact = !needsTextCheck(query);
+  const hidden = hiddenFields(scope);
   const hits = (await engine.search(domain, query, structures, stamp))[Symbol.iterator]();
   const rows: ElementRevision[] = [];
   let skipped = 0;
@@ -66,14 +70,18 @@ async function matchingElements(
     if (ids.length === 0) return rows;
     const found = new Map((await scope.repos.elements.latestMany(ids)).map((element) => [element.initid, element]));
     let candidates = ids.map((id) => found.get(id)).filter((e): e is ElementRevision => e !== undefined && e.status === "alive" && scope.canView(e) && (!filter || matchesFilter(filter, e)));
-    if (!exact) {
-      const rendered = await engine.texts(domain, candidates);
-      candidates = candidates.filter((element, i) => {
+    // Phrases are checked against the text, and so is every hit of an element whose indexed text holds
+    // fields this reader may not see: the index matched what others may find.
+    const checked = exact ? candidates.filter((element) => hidden(element.structure).size > 0) : candidates;
+    if (checked.length > 0) {
+      const rendered = await engine.texts(domain, checked, hidden);
+      const failed = new Set<ElementRevision>();
+      checked.forEach((element, i) => {
         const text = fullText(rendered[i]!);
-        if (!matchesQuery(query, termPositions(analyzer.tokens(text)))) return false;
-        texts.set(element, text);
-        return true;
+        if (matchesQuery(query, termPositions(analyzer.tokens(text)))) texts.set(element, text);
+        else failed.add(element);
       });
+      candidates = candidates.filter((element) => !failed.has(element));
     }
     for (const element of candidates) {
       if (skipped < offset) {
@@ -84,6 +92,31 @@ async function matchingElements(
       if (rows.length >= limit) return rows;
     }
   }
+}
+
+/**
+ * The fields of a structure the index holds (some reader may see them: widestStructure) that this
+ * reader may not see, by structure name (memoised for the request).
+ */
+function hiddenFields(scope: RequestScope): (structure: string) => ReadonlySet<string> {
+  const found = new Map<string, ReadonlySet<string>>();
+  return (name) => {
+    let hidden = found.get(name);
+    if (hidden) return hidden;
+    const defined = scope.definitions.structure(name);
+    const mine = scope.structure(name);
+    hidden = new Set<string>();
+    if (defined && mine) {
+      const wide = widestStructure(defined, defined.fieldAccess === undefined ? undefined : scope.definitions.fieldAccess(defined.fieldAccess));
+      const seen = fieldIndex(mine);
+      for (const field of flattenFields(wide)) {
+        const own = seen.get(field.id);
+        if (visibilityOf(field) !== "I" && (!own || visibilityOf(own) === "I")) (hidden as Set<string>).add(field.id);
+      }
+    }
+    found.set(name, hidden);
+    return hidden;
+  };
 }
 
 /**
@@ -132,7 +165,7 @@ export async function searchElements(scope: RequestScope, engine: SearchEngine, 
   await scope.prepare(rows, selection);
   if (parsed !== undefined) {
     const untexted = rows.filter((row) => !texts.has(row));
-    const rendered = await engine.texts(domain, untexted);
+    const rendered = await engine.texts(domain, untexted, hiddenFields(scope));
     untexted.forEach((row, i) => texts.set(row, fullText(rendered[i]!)));
   }
   const documents: SearchResultItem[] = rows.map((row) => ({

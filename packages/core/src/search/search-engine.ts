@@ -15,6 +15,7 @@ import type { DocumentTextExtractor } from "../ports/document-text.port.ts";
 import { createIndexLanes } from "./index-lanes.ts";
 import { createIndexOpening, type RebuildOptions } from "./index-opening.ts";
 import { createIndexPersistence } from "./index-persistence.ts";
+import type { IndexPacing } from "./index-pacing.ts";
 import { withInheritedConfigs, type SearchDomain } from "./search-domain.ts";
 import type { SearchQuery } from "./search-query.ts";
 
@@ -40,6 +41,8 @@ export interface SearchEngineOptions {
   readonly openWaitMs?: number | undefined;
   /** Reads the text of attached documents that are not text (PDF, ODT, DOCX); none read when not given. */
   readonly documents?: DocumentTextExtractor | undefined;
+  /** How index builds share the event loop with requests (a server's); unpaced by default. */
+  readonly pacing?: IndexPacing | undefined;
 }
 
 export interface StartOptions {
@@ -83,10 +86,17 @@ export interface SearchEngine {
   search(domain: SearchDomain, query: SearchQuery, structures?: readonly string[], stamp?: ChangeStamp): Promise<Iterable<SearchHit>>;
   /** Rebuilds a domain's index from the store, then persists it; returns the elements indexed. */
   rebuild(name: string, options?: RebuildOptions): Promise<number>;
+  /**
+   * Brings a domain's index current with the store (loading its snapshot or building it, then
+   * applying every change committed since) and writes its snapshot, so that the next process on the
+   * same data loads it and has nothing to build: what `lineage import` leaves. Answers the
+   * documents the index holds.
+   */
+  refresh(name: string): Promise<number>;
   /** The domain's members as a list filter, when its configs name collections (domain-collections.ts); undefined when they name none. */
   members(domain: SearchDomain): Promise<ElementFilter | undefined>;
   /** The texts elements have in a domain, in their order (read in a few batch calls). */
-  texts(domain: SearchDomain, elements: readonly ElementRevision[]): Promise<ElementText[]>;
+  texts(domain: SearchDomain, elements: readonly ElementRevision[], omit?: (structure: string) => ReadonlySet<string>): Promise<ElementText[]>;
   /** Reindexes what is outdated in each domain: pending changes, missing and stray documents. */
   reindexOutdated(): Promise<Record<string, ElementRevision[]>>;
   readonly index: SearchIndex;
@@ -151,7 +161,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log, folderMembers: (folder) => store.folders.members(folder.initid) });
   const feed = createChangeFeed(shared, documents);
   const persistence = createIndexPersistence(shared);
-  const opening = createIndexOpening(shared, { feed, documents, persistence, domain: domainNamed, openWaitMs });
+  const opening = createIndexOpening(shared, { feed, documents, persistence, domain: domainNamed, openWaitMs, pacing: options.pacing });
   const { prepared, firstOpening, rebuild } = opening;
   const { apply: applyChanges, catchUp } = feed;
 
@@ -252,6 +262,17 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       });
     },
     rebuild,
+    async refresh(name) {
+      await prepared(await domainNamed(name));
+      // A definition changed: the index in place is rebuilt in the background, waited for here.
+      await opening.settled();
+      const limit = 10_000;
+      while ((await catchUp(name, limit)) >= limit);
+      const state = open.get(name);
+      if (state && state.changedSincePersist > 0) await persistence.persist(state);
+      await persistence.written();
+      return index.ids(name).length;
+    },
     texts: documents.texts,
     members: async (domain) => (await documents.collections(domain))?.filter,
     async reindexOutdated() {

@@ -8,7 +8,7 @@ const WRITES = {
   catalog: ["saveStructure", "saveEnumerate", "saveLifecycle", "saveProfile", "saveFieldAccess", "saveDashboard"],
   accounts: ["saveAccount", "removeAccount", "saveRole", "saveGroup"],
   vault: ["store"],
-  search: ["saveDomain", "markChanged", "setGeneration"],
+  search: ["saveDomain", "setGeneration"],
   sessions: ["create", "extend", "delete", "deleteForAccount", "deleteExpired"],
   tokens: ["create", "delete", "consume", "deleteExpired"],
   changes: [],

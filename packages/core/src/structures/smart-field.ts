@@ -24,6 +24,10 @@ export interface SmartField {
   readonly structure?: string;
   readonly options?: Readonly<Record<string, string>>;
   readonly fields?: readonly SmartField[];
+  /** The frame a field (not a column) stands in; none: at the top, before the field sets (structure-layout.ts). */
+  readonly fieldSet?: string;
+  /** The field or set of the same set it stands right after (`::first`: first of it), else where it is listed. */
+  readonly insertAfter?: string;
   /** The value a new element takes when it is given none (as a writer gives it: an enum key, a number...); not for columns. */
   readonly default?: string | number | readonly (string | number)[];
 }

@@ -1,4 +1,5 @@
 import type { Label } from "../i18n/label.ts";
+import type { FieldSetDefinition } from "./field-set.ts";
 import type { ResolvedField, SmartField } from "./smart-field.ts";
 
 /** The definition of a Smart Structure, as a bundle gives it. */
@@ -16,6 +17,8 @@ export interface StructureDefinition {
   /** Several fields whose values, joined by spaces, make the title (bundle `titleFields`). */
   readonly titleFields?: readonly string[];
   readonly fields: readonly SmartField[];
+  /** Its frames and tabs (bundle `fieldSets`); resolved, in the order they stand (structure-layout.ts). */
+  readonly fieldSets?: readonly FieldSetDefinition[];
 }
 
 /**

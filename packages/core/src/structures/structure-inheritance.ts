@@ -1,10 +1,13 @@
+import type { FieldSetDefinition } from "./field-set.ts";
 import type { SmartField } from "./smart-field.ts";
 import type { StructureDefinition } from "./smart-structure.ts";
+import { layOut } from "./structure-layout.ts";
 
 /*
  * Structure inheritance (bundle `extends`), as the original's families inherit: a structure takes
  * its parent's fields, then adds its own; a field it gives with the id of an inherited one changes
- * that field's label or visibility only, where the parent has it (the original's MODATTR). Its
+ * that field's label, visibility, frame or place only, where the parent has it (the original's
+ * MODATTR); so does an entry for an inherited frame or tab (label, visibility, place). Its
  * profile, lifecycle, field access, icon and title fields are the parent's unless it names its own. The catalog
  * keeps each structure as its bundle gave it; they are resolved whenever definitions are loaded,
  * so a parent changed by a later bundle changes its descendants too.
@@ -14,7 +17,10 @@ import type { StructureDefinition } from "./smart-structure.ts";
 const INHERITED_SETTINGS = ["icon", "lifecycle", "profile", "fieldAccess"] as const;
 
 /** What of an inherited field a structure may change. */
-export const OVERRIDABLE_FIELD_KEYS = ["label", "visibility"] as const;
+export const OVERRIDABLE_FIELD_KEYS = ["label", "visibility", "fieldSet", "insertAfter"] as const;
+
+/** What of an inherited frame or tab a structure may change. */
+export const OVERRIDABLE_SET_KEYS = ["label", "visibility", "insertAfter"] as const;
 
 /** A structure as resolved: whole, with its ancestors, parent first. */
 export type ResolvedStructure<T extends StructureDefinition> = T & { readonly ancestors: readonly string[] };
@@ -36,7 +42,7 @@ export function resolveStructures<T extends StructureDefinition>(definitions: re
     visiting.add(definition.name);
     const parentDefinition = definition.extends === undefined ? undefined : byName.get(definition.extends);
     const parent = parentDefinition && !visiting.has(parentDefinition.name) ? resolve(parentDefinition, visiting) : undefined;
-    const result = parent ? inherit(parent, definition) : { ...definition, ancestors: [] };
+    const result = parent ? inherit(parent, definition) : { ...definition, ...laidOut(definition.fields, definition.fieldSets ?? []), ancestors: [] };
     resolved.set(definition.name, result);
     return result;
   };
@@ -75,9 +81,29 @@ function inherit<T extends StructureDefinition>(parent: ResolvedStructure<T>, ow
     ...own,
     ...settings,
     ...title,
-    fields: inheritFields(parent.fields, own.fields),
+    ...laidOut(inheritFields(parent.fields, own.fields), inheritSets(parent.fieldSets ?? [], own.fieldSets ?? [])),
     ancestors: [parent.name, ...parent.ancestors],
   };
+}
+
+/** Fields and sets laid out; no `fieldSets` key for a structure without any, which stays as its bundle gave it. */
+function laidOut(fields: readonly SmartField[], sets: readonly FieldSetDefinition[]): { fields: readonly SmartField[]; fieldSets?: readonly FieldSetDefinition[] } {
+  const layout = layOut(fields, sets);
+  return layout.fieldSets.length === 0 ? { fields: layout.fields } : layout;
+}
+
+/** The parent's frames and tabs, changed by the child's entries of the same id, then the child's own. */
+function inheritSets(inherited: readonly FieldSetDefinition[], own: readonly FieldSetDefinition[]): FieldSetDefinition[] {
+  const changes = new Map(own.map((set) => [set.id, set]));
+  const inheritedIds = new Set(inherited.map((set) => set.id));
+  const sets = inherited.map((set) => {
+    const change = changes.get(set.id);
+    if (!change) return set;
+    let result: FieldSetDefinition = set;
+    for (const key of OVERRIDABLE_SET_KEYS) if (change[key] !== undefined) result = { ...result, [key]: change[key] };
+    return result;
+  });
+  return [...sets, ...own.filter((set) => !inheritedIds.has(set.id))];
 }
 
 /** The parent's fields, changed by the child's entries of the same id, then the child's own fields. */

@@ -1,3 +1,4 @@
+import { boundBySets } from "../access/field-visibility.ts";
 import type { Enumerate } from "../enumerates/enumerate.ts";
 import type { FieldType, SmartField } from "./smart-field.ts";
 import type { SmartStructure } from "./smart-structure.ts";
@@ -39,7 +40,8 @@ const NUMBER_TYPES: ReadonlySet<FieldType> = new Set(["int", "double", "money", 
 
 /**
  * The value types of a structure's fields as the API serves them (inheritance resolved by the
- * store): array columns after their array, the array itself and invisible fields (I) left out.
+ * store): array columns after their array, the array itself and invisible fields (I) left out,
+ * those of an invisible frame or tab included (as a reader granted no field access layer sees them).
  */
 export function structureValueTypes(structure: SmartStructure, enumerate: (name: string) => Enumerate | undefined): FieldValueType[] {
   const itemOf = (field: SmartField): ValueItemType => {
@@ -51,7 +53,7 @@ export function structureValueTypes(structure: SmartStructure, enumerate: (name:
     }
     return { kind: "text" };
   };
-  return placedFields(structure.fields)
+  return placedFields(boundBySets(structure).fields)
     .filter(({ field }) => (field.visibility ?? "W") !== "I" && field.type !== "array")
     .map(({ field, column }) => {
       const needed = field.needed === true && !column;

@@ -2,10 +2,8 @@ import type { SearchRepository } from "../ports/search-repository.port.ts";
 import type { MemoryContext } from "./memory-context.ts";
 import { frozenCopy } from "./memory-tables.ts";
 
-/** The memory store's search domains and change log; saving a domain raises the definitions counter. */
+/** The memory store's search domains and their generations; saving a domain raises the definitions counter. */
 export function createMemorySearchRepository({ tables, definitionsWritten }: MemoryContext): SearchRepository {
-  const changes = () => [...tables.searchChanges.values()];
-  const lastSeq = () => changes().reduce((last, change) => Math.max(last, change.seq), 0);
   const aliveLatest = (structures: readonly string[]) => {
     const wanted = new Set(structures);
     return [...tables.elements.values()].filter((e) => !e.fixed && e.status === "alive" && wanted.has(e.structure));
@@ -20,20 +18,6 @@ export function createMemorySearchRepository({ tables, definitionsWritten }: Mem
     async saveDomain(domain) {
       definitionsWritten();
       tables.searchDomains.set(domain.name, frozenCopy(domain));
-    },
-    async markChanged(initid, structure) {
-      tables.searchChanges.set(initid, { initid, structure, seq: lastSeq() + 1 });
-    },
-    async changesAfter(seq, limit) {
-      return changes().filter((c) => c.seq > seq).sort((a, b) => a.seq - b.seq).slice(0, limit);
-    },
-    async lastSeq() {
-      return lastSeq();
-    },
-    async changedAfterByStructure(seq) {
-      const counts: Record<string, number> = {};
-      for (const change of changes()) if (change.seq > seq) counts[change.structure] = (counts[change.structure] ?? 0) + 1;
-      return counts;
     },
     async aliveCounts(structures) {
       const counts: Record<string, number> = {};

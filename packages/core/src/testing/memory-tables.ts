@@ -10,7 +10,6 @@ import type { HistoryEntry } from "../elements/history-entry.ts";
 import type { ElementLock } from "../elements/element-lock.ts";
 import type { ElementEvent } from "../events/element-event.ts";
 import type { ElementRevision } from "../elements/smart-element.ts";
-import type { SearchChange } from "../ports/search-repository.port.ts";
 import type { VaultFile } from "../ports/vault.port.ts";
 import type { SearchDomain } from "../search/search-domain.ts";
 import type { SmartStructure } from "../structures/smart-structure.ts";
@@ -51,7 +50,6 @@ interface Rows {
   tokens: [string, AccessToken];
   searchDomains: [string, SearchDomain];
   searchGenerations: [string, number];
-  searchChanges: [number, SearchChange];
   /** The event log by seq, in seq order. */
   events: [number, ElementEvent];
   /** Id sequences and the definitions counter: they roll back with the rest. */
@@ -63,7 +61,7 @@ export type CommittedTables = { readonly [K in keyof Rows]: Map<Rows[K][0], Rows
 
 const NAMES = [
   "elements", "folderMembers", "locks", "history", "structures", "enumerates", "lifecycles", "profiles", "fieldAccesses", "dashboards", "accounts", "roles", "groups",
-  "files", "blobs", "sessions", "tokens", "searchDomains", "searchGenerations", "searchChanges", "events", "counters",
+  "files", "blobs", "sessions", "tokens", "searchDomains", "searchGenerations", "events", "counters",
 ] as const satisfies readonly (keyof Rows)[];
 
 export function createCommittedTables(): CommittedTables {

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { Repositories, Store } from "../ports/store.port.ts";
 import type { ElementRevision } from "../elements/smart-element.ts";
+import type { NewEvent } from "../events/element-event.ts";
 import { account, bytes, date, deferred, draft, entry, lifecycle, MISSING_ID, richStructure } from "./store-fixtures.ts";
 
 const SESSION = {
@@ -12,6 +13,9 @@ const TOKEN = {
   description: "ci", createdAt: date(1),
 };
 const DOMAIN = { name: "articles", lang: "en", stem: "english", configs: [] };
+const event = (initid: number): NewEvent => ({
+  type: "element.updated", time: date(1), initid, id: initid, name: null, structure: "article", revision: 0, state: null, actor: "test",
+});
 
 /**
  * The transactions and the change clock of a Store, part of storeContract: atomicity, isolation
@@ -59,7 +63,7 @@ export function storeTransactionsContract(current: () => Store): void {
           await tx.accounts.saveGroup({ id: "kept", roles: [] });
           const file = await tx.vault.store(bytes("kept"), { name: "kept.txt", mime: "text/plain" });
           await tx.search.saveDomain(DOMAIN);
-          await tx.search.markChanged(first.initid, "article");
+          await tx.events.append(event(first.initid));
           await tx.sessions.create(SESSION);
           await tx.tokens.create(TOKEN);
           await tx.folders.add(first.initid, 7);
@@ -95,7 +99,7 @@ export function storeTransactionsContract(current: () => Store): void {
           files: [await store.vault.file(kept.files[0]!), await store.vault.read(kept.files[0]!)],
           lost: [await store.vault.files(lost.files), await store.elements.byIds(lost.elements)],
           domains: await store.search.domains(),
-          changes: await store.search.changesAfter(0, 100),
+          events: await store.events.after(0, 100),
           generation: await store.search.generation(DOMAIN.name),
           sessions: [await store.sessions.byId("s1"), await store.sessions.byId("s2")],
           tokens: await store.tokens.list(),
@@ -133,7 +137,7 @@ export function storeTransactionsContract(current: () => Store): void {
         { name: "a vault file of known content", write: async (tx) =>
           lost.files.push((await tx.vault.store(bytes("kept"), { name: "other.txt", mime: "text/plain" })).id) },
         { name: "a search domain", write: (tx) => tx.search.saveDomain({ ...DOMAIN, stem: "simple" }) },
-        { name: "a search change", write: (tx) => tx.search.markChanged(MISSING_ID, "article") },
+        { name: "an event", write: (tx) => tx.events.append(event(MISSING_ID)) },
         { name: "a search generation", write: (tx) => tx.search.setGeneration(DOMAIN.name, 3) },
         { name: "a session", write: (tx) => tx.sessions.create({ ...SESSION, id: "s2" }) },
         { name: "a session's end", write: (tx) => tx.sessions.delete("s1") },
@@ -344,7 +348,7 @@ export function storeTransactionsContract(current: () => Store): void {
       await committed((tx) => tx.elements.appendHistory(entry({ initid: element.initid })), false);
       await committed((tx) => tx.elements.setLineageStatus(element.initid, "deleted", date(2)), false);
       await committed((tx) => tx.vault.store(bytes("x"), { name: "x.txt", mime: "text/plain" }), false);
-      await committed((tx) => tx.search.markChanged(element.initid, "article"), false);
+      await committed((tx) => tx.events.append(event(element.initid)), false);
       await committed((tx) => tx.sessions.create(SESSION), false);
       await committed((tx) => tx.tokens.create(TOKEN), false);
       await committed((tx) => tx.catalog.saveStructure({ name: "s", fields: [] }), true);

@@ -160,6 +160,24 @@ export function webhookRepositoryContract(name: string, open: () => Store | Prom
       expect(await store.webhooks.settleAll("a", [])).toEqual([]);
     });
 
+    it("leaves a webhook settled several times at once as those settlements one after the other would", async () => {
+      await store.webhooks.create(webhook());
+      await store.webhooks.enqueue("wh_1", 10, 16, [11, 12, 13, 14, 15, 16].map((seq) => delivery(seq, seq)), T0);
+      await claim("a", T0);
+      const settle = (id: number, settlement: DeliverySettlement) => ({ deliveryId: `msg_${id}`, attempt: 1, settlement });
+      // Delivered, then two failures: failing since the first failure after the delivery.
+      await store.webhooks.settleAll("a", [settle(11, ok(T0 + 10)), settle(12, failed(T0 + 20, T0 + 900)), settle(13, failed(T0 + 30, T0 + 900))]);
+      expect(await store.webhooks.byId("wh_1")).toMatchObject({ failingSince: T0 + 20, disabledAt: null });
+      // Failures only: failing since as before; one given up for good disables it at its time.
+      await store.webhooks.settleAll("a", [
+        settle(14, failed(T0 + 40, T0 + 900)), settle(15, { status: "failed", nextAttemptAt: T0 + 50, statusCode: 500, error: "answered 500", at: T0 + 50 }),
+      ]);
+      expect(await store.webhooks.byId("wh_1")).toMatchObject({ failingSince: T0 + 20, disabledAt: T0 + 50 });
+      // A delivery last: no longer failing (disabled stays until a retry).
+      await store.webhooks.settleAll("a", [settle(16, ok(T0 + 60))]);
+      expect(await store.webhooks.byId("wh_1")).toMatchObject({ failingSince: null, disabledAt: T0 + 50 });
+    });
+
     it("lists a webhook's deliveries newest first, at most the limit", async () => {
       await store.webhooks.create(webhook());
       await store.webhooks.enqueue("wh_1", 10, 15, [11, 12, 13, 14, 15].map((seq) => delivery(seq)), T0);

@@ -1,3 +1,4 @@
+import { titleAsSeen } from "../elements/element-title.ts";
 import { enumAncestry, findEnumItem } from "../enumerates/enumerate.ts";
 import type { ElementRevision, FieldValue } from "../elements/smart-element.ts";
 import { translate } from "../i18n/label.ts";
@@ -126,7 +127,7 @@ function renderScalar(field: ResolvedField, value: FieldValue, context: ReadCont
         initid: target.initid,
         fromid: structure?.id ?? null,
         value,
-        displayValue: target.title,
+        displayValue: titleAsSeen(structure, target, context.locale),
       };
     }
     case "file":

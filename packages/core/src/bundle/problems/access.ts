@@ -24,7 +24,8 @@ export function checkFieldAccesses(view: BundleView, known: Known, report: Repor
   view.fieldAccesses.forEach((access, i) => {
     if (!access) return;
     const users = known.fieldAccessUsers(access.name);
-    const fields = new Set(users.flatMap((structure) => [...fieldIndex(structure).keys()]));
+    // Frames and tabs too: a layer that grants a set lets its fields have the rights they are granted.
+    const fields = new Set(users.flatMap((structure) => [...fieldIndex(structure).keys(), ...(structure.fieldSets ?? []).map((set) => set.id)]));
     access.layers.forEach((layer, k) => {
       const path = `$.fieldAccesses[${i}].layers[${k}]`;
       checkGrant(layer.grant, `${path}.grant`, known, report);

@@ -4,6 +4,7 @@ import { filePathProblem } from "../bundle-values.ts";
 import { extendsProblem, inheritedFieldProblems } from "../inheritance-problems.ts";
 import type { BundleView } from "./bundle-view.ts";
 import { checkEnumOf } from "./enumerates.ts";
+import { checkFieldSets } from "./field-sets.ts";
 import type { Known } from "./known-names.ts";
 import { duplicates, type Report } from "./problem-report.ts";
 import { isSystemName } from "../../queries/system-structures.ts";
@@ -50,6 +51,7 @@ export function checkStructures(view: BundleView, known: Known, report: Report):
       field.fields?.forEach((column, k) => checkField(column, `${at}.fields[${k}]`, field.id));
     };
     (structure.fields ?? []).forEach((field, k) => checkField(field, `${path}.fields[${k}]`, undefined));
+    checkFieldSets(structure, path, parent, known.structure(structure.name), report);
     // Title fields may be inherited ones.
     const fields = fieldIndex(known.structure(structure.name) ?? { ...structure, fields: structure.fields ?? [] });
     const checkTitleField = (id: string, at: string) => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ChildProcess } from "node:child_process";
 import { benchArgOptions, benchOptions, positive } from "./bench-options.ts";
-import { firstMessage, openBenchSession } from "./bench-session.ts";
+import { cpuMs, firstMessage, openBenchSession } from "./bench-session.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD, elementName, writeBenchBundle } from "./generate-bundle.ts";
 import { basicAuth, percentile, probe } from "./load.ts";
@@ -98,6 +98,8 @@ async function main(): Promise<void> {
   }
 
   const loads = [loadavg()[0] ?? NaN];
+  const pid = server.child.pid!;
+  const cpuBefore = cpuMs(pid);
   const writes = options.rate * options.duration;
   console.log(`bench: ${writes} PUTs at ${options.rate} a second`);
   const started = performance.now();
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
   loads.push(loadavg()[0] ?? NaN);
   // The last events' time to arrive: far more than the target, so a slow stream shows as late, not lost.
   await new Promise((done) => setTimeout(done, 3_000));
+  const serverCpuMs = cpuMs(pid) - cpuBefore;
   const reports = await Promise.all(clients.map(async (child) => {
     const report = firstMessage<ClientReport>(child, "event-stream-clients.ts", 60);
     child.send("stop");
@@ -122,7 +125,8 @@ async function main(): Promise<void> {
   const received = reports.reduce((sum, r) => sum + r.arrivals.length, 0);
   const expected = writes * options.clients;
   const p99 = percentile(delays, 99);
-  console.log(`bench: ${received} of ${expected} deliveries, p50 ${ms(percentile(delays, 50))} ms, p99 ${ms(p99)} ms`);
+  const cpuPerDeliveryUs = (serverCpuMs * 1000) / Math.max(1, received);
+  console.log(`bench: ${received} of ${expected} deliveries, p50 ${ms(percentile(delays, 50))} ms, p99 ${ms(p99)} ms, server CPU ${cpuPerDeliveryUs.toFixed(1)} µs per delivery`);
   publishSection([
     SECTION,
     "",
@@ -137,13 +141,15 @@ async function main(): Promise<void> {
     `| Delivery delay to ${thousands(options.clients)} streams, p99 | ${ms(p99)} ms | < ${TARGET_P99_MS} ms | ${mark(p99 < TARGET_P99_MS)} |`,
     `| Deliveries received (events × streams) | ${thousands(received)} of ${thousands(expected)} | all | ${mark(received === expected)} |`,
     "",
+    `Server CPU (user and system, from the first write to 3 s after the last) per delivery: ${cpuPerDeliveryUs.toFixed(1)} µs, the ${thousands(writes)} PUTs included (${thousands(Math.round(serverCpuMs))} ms in all).`,
+    "",
     "| delay | p50 ms | p90 ms | p99 ms | max ms |",
     "|---|---|---|---|---|",
     `| event time (before the commit) to arrival | ${ms(percentile(delays, 50))} | ${ms(percentile(delays, 90))} | ${ms(p99)} | ${ms(delays[delays.length - 1] ?? NaN)} |`,
     `| the writer's answer (after the commit) to arrival | ${ms(percentile(afterAnswer, 50))} | ${ms(percentile(afterAnswer, 90))} | ${ms(percentile(afterAnswer, 99))} | ${ms(afterAnswer[afterAnswer.length - 1] ?? NaN)} |`,
     `| the PUT itself, as its writer sees it | ${ms(percentile(puts, 50))} | ${ms(percentile(puts, 90))} | ${ms(percentile(puts, 99))} | ${ms(puts[puts.length - 1] ?? NaN)} |`,
     "",
-    "- The commit is seen by no one outside the server, so the delay from it to a client is bounded from both sides: from the event's `time`, taken as the write starts (the write's own transaction and commit counted in: the target's figure), and from the moment the writer has the PUT's answer, after the commit (the answer's own way back left out: below zero when a stream had the event first). Between them: the wake-up of the streams, one read of the log for them all, the rights check once per reader's rights, each event's message built once and written to every stream's connection.",
+    "- The commit is seen by no one outside the server, so the delay from it to a client is bounded from both sides: from the event's `time`, taken as the write starts (the write's own transaction and commit counted in: the target's figure), and from the moment the writer has the PUT's answer, after the commit (the answer's own way back left out: below zero when a stream had the event first). Between them: the wake-up of the streams, one read of the log for them all, the rights checked once for the streams of one account, each event's message built once and written to every stream's connection.",
     "- The clients are other processes than the server (each reads its streams on its own event loop), on the same cores; each stamps a message with Date.now() as its bytes come in, the clock the writer reads too.",
     "",
   ].join("\n"), { heading: SECTION, write: options.writeDocs });

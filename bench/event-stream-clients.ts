@@ -3,9 +3,9 @@ import { request, type IncomingMessage } from "node:http";
 /*
  * A child process of bench/event-stream.ts: opens COUNT streams of `GET /api/v2/events/stream`
  * after SEQ on the server at URL, as a browser's EventSource would, and for each event each stream
- * receives, the delay from the event's `time` (when the change was made, before its commit) to its
- * arrival. Sends { ready } over IPC once every stream is open; on "stop", sends { delays, received }
- * and exits.
+ * receives, its `time` (when the change was made, before its commit), its element's name and the
+ * moment it arrived (Date.now(), the clock the bench's writer reads too). Sends { ready } over IPC
+ * once every stream is open; on "stop", sends { times, names, arrivals } and exits.
  */
 
 const [url, countText, after, authorization] = process.argv.slice(2);
@@ -14,8 +14,9 @@ if (!url || !Number.isSafeInteger(count) || count < 1 || !after || !authorizatio
   throw new Error("usage: event-stream-clients.ts URL COUNT AFTER AUTHORIZATION");
 }
 
-const delays: number[] = [];
-let received = 0;
+const times: number[] = [];
+const names: string[] = [];
+const arrivals: number[] = [];
 const responses: IncomingMessage[] = [];
 
 /** Reads one stream's messages; resolves once its first bytes (the opening comment) arrive. */
@@ -43,9 +44,10 @@ function follow(): Promise<void> {
           buffer = buffer.slice(end + 2);
           const data = message.split("\n").find((line) => line.startsWith("data:"));
           if (!data) continue;
-          const event = JSON.parse(data.slice(5)) as { time: string };
-          delays.push(now - Date.parse(event.time));
-          received++;
+          const event = JSON.parse(data.slice(5)) as { time: string; name: string };
+          times.push(Date.parse(event.time));
+          names.push(event.name);
+          arrivals.push(now);
         }
       });
     });
@@ -60,5 +62,5 @@ process.send?.({ ready: true });
 process.on("message", (message) => {
   if (message !== "stop") return;
   for (const res of responses) res.destroy();
-  process.send?.({ delays, received }, () => process.exit(0));
+  process.send?.({ times, names, arrivals }, () => process.exit(0));
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  answeredValue, createPlatform, createSharedLogReads, eventSeenBy, fieldChanges, flattenFields, isLineageError, LineageError, parseEventQuery,
+  answeredValue, createPlatform, createSharedLogReads, eventSeenBy, fieldChanges, flattenFields, isLineageError, LineageError, parseEventQuery, rightsKey,
   type ElementEvent, type Platform, type Principal, type SmartStructure,
 } from "./internals.ts";
 import { countingStore, createMemoryStore, lifecyclePlatform, seededPlatform } from "../src/testing/index.ts";
@@ -428,6 +428,53 @@ describe("readers at one position share their reads of the log", () => {
     // carol has no role: ARTICLE's profile grants her nothing; the others see both.
     expect(pages.map((page) => page.events.map((e) => e.name))).toEqual(readers.map((reader) => (reader === carol ? ["AUTHOR_ADA"] : ["ART_HELLO", "AUTHOR_ADA"])));
     expect(new Set(pages.map((page) => page.last)).size).toBe(1);
+  });
+
+  it("streams of readers with the same rights share one page, its events the same objects; other rights get their own", async () => {
+    const store = createMemoryStore();
+    const platform = createPlatform({ store, clock: tickingClock(), hasher: countingHasher() });
+    await platform.bundles.import({
+      accounts: {
+        roles: [{ id: "auditor" }, { id: "clerk" }],
+        users: [{ login: "admin", roles: ["admin"] }, { login: "audrey", roles: ["auditor", "clerk"] }, { login: "clara", roles: ["clerk"] }],
+      },
+      profiles: [{ name: "PRF_INVOICE", grants: { view: ["role:clerk"], edit: ["role:clerk"] } }],
+      fieldAccesses: [{ name: "FAL_INVOICE", layers: [{ grant: "role:auditor", fields: { inv_secret: "R" } }] }],
+      structures: [{
+        name: "INVOICE", profile: "PRF_INVOICE", fieldAccess: "FAL_INVOICE", titleField: "inv_ref",
+        fields: [{ id: "inv_ref", type: "text" }, { id: "inv_secret", type: "text", visibility: "I" }],
+      }],
+    }, { readFile: folder({}) });
+    const as = async (login: string) => (await platform.accounts.principal(login))!;
+    const [audrey, clara, admin] = [await as("audrey"), await as("clara"), await as("admin")];
+    const start = (await platform.events.read(admin, {})).last;
+    await platform.elements.create(admin, { structure: "INVOICE", name: "INV_1", values: { inv_ref: "I1", inv_secret: "swordfish" } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Each stream holds a principal of its own (one per request), equal in rights to the others of its account.
+    const readers = [clara, await as("clara"), audrey, await as("audrey"), clara];
+    const pages = await Promise.all(readers.map((reader) => platform.events.follow(reader, { after: start })));
+    expect(pages[1]).toBe(pages[0]);
+    expect(pages[4]).toBe(pages[0]);
+    expect(pages[3]).toBe(pages[2]);
+    expect(pages[2]).not.toBe(pages[0]);
+    // Rights are still each reader's: clara's copy has no secret, audrey's has it.
+    expect(pages[0]!.events.map((e) => Object.keys(e.changes ?? {}))).toEqual([["inv_ref"]]);
+    expect(pages[2]!.events.map((e) => Object.keys(e.changes ?? {}))).toEqual([["inv_ref", "inv_secret"]]);
+    // Another query is another page; once the read is over, the next one is read afresh, with the rights of then.
+    expect(await platform.events.follow(clara, { after: start, types: ["element.created"] })).not.toBe(pages[0]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await store.transaction((tx) => tx.catalog.saveProfile({ name: "PRF_INVOICE", grants: { view: ["role:auditor"], edit: ["role:auditor"] } }));
+    expect((await platform.events.follow(clara, { after: start })).events).toEqual([]);
+  });
+
+  it("rightsKey: equal for principals of equal rights, different when roles, groups or the account differ", () => {
+    const account = { id: 7, login: "x", displayName: "X", passwordHash: null, roles: ["a"], groups: [], locale: "en", rights: [], disabled: false } as const;
+    const principal = (roles: string[], groups: string[] = [], id = 7) => ({ account: { ...account, id }, roles: new Set(roles), groups: new Set(groups), isAdmin: false });
+    expect(rightsKey(principal(["a", "b"]))).toBe(rightsKey(principal(["b", "a"])));
+    expect(rightsKey(principal(["a"]))).not.toBe(rightsKey(principal(["a", "b"])));
+    expect(rightsKey(principal(["a"], ["g"]))).not.toBe(rightsKey(principal(["a"])));
+    // A profile's `owner` grant holds for one account only.
+    expect(rightsKey(principal(["a"], [], 8))).not.toBe(rightsKey(principal(["a"])));
   });
 
   it("many readers following the log while it is written each see every event once, in order", async () => {

@@ -190,6 +190,24 @@ describe("putting an element in a folder", () => {
   });
 });
 
+describe("a folder's content in the event log", () => {
+  it("appends folder.added and folder.removed, the folder's events naming the element; none for a change that changes nothing or does not commit", async () => {
+    const { platform, alice, mine } = await world();
+    const admin = await principalsOf(platform)("admin");
+    const start = (await platform.events.read(admin, {})).last;
+    const added = await platform.folders.add(alice, mine, "ART_ALPHA");
+    await platform.folders.add(alice, mine, "ART_ALPHA");
+    await refusal(platform.folders.add(alice, mine, "MEMO_DELTA", { deadline: { aborted: true } }));
+    await platform.folders.remove(alice, mine, "ART_ALPHA");
+    const { events } = await platform.events.read(admin, { after: start });
+    expect(events.map((e) => [e.type, e.initid, e.name, e.element, e.actor])).toEqual([
+      ["folder.added", Number(mine), added.folder.name, added.element.initid, "alice"],
+      ["folder.removed", Number(mine), added.folder.name, added.element.initid, "alice"],
+    ]);
+    expect(events.every((e) => e.changes === undefined && e.structure === "DIR")).toBe(true);
+  });
+});
+
 describe("taking an element out of a folder", () => {
   it("removes it, with a history line on each, and refuses one the folder does not hold", async () => {
     const { platform, as, alice, mine, titles } = await world();

@@ -106,6 +106,7 @@ export * from "../src/events/field-changes.ts";
 export * from "../src/events/read-events.ts";
 export * from "../src/events/record-event.ts";
 export * from "../src/events/shared-log-reads.ts";
+export * from "../src/events/shared-pages.ts";
 export * from "../src/files/field-file.ts";
 export * from "../src/files/files-facade.ts";
 export * from "../src/i18n/label.ts";

@@ -1,9 +1,9 @@
 import { EventQuerySchema, isLineageError, parseEventQuery, type ElementEvent, type EventPage, type EventQuery, type EventWait, type Platform, type Principal } from "@lineage/core";
 import { Hono, type Context } from "hono";
-import { streamSSE, type SSEStreamingApi } from "hono/streaming";
 import * as v from "valibot";
 import { ElementEventSchema, describedRoute, type RouteDescription } from "../openapi/index.ts";
 import { successEnvelope } from "../envelope.ts";
+import { eventStreamResponse, type EventStreamBody } from "../event-stream-body.ts";
 import type { Readiness } from "../health.ts";
 import type { HttpEnv } from "../http-env.ts";
 import { headerOf } from "../request-header.ts";
@@ -80,7 +80,7 @@ export function eventRoutes({ readiness, keepAliveMs = KEEP_ALIVE_MS }: EventRou
     // Read before the answer starts: a refusal (an unknown structure, 410) is answered as an error.
     const first = await platform.events.read(principal, query);
     c.header("X-Accel-Buffering", "no");
-    return streamSSE(c, (stream) => followEvents(stream, { platform, principal, query, first, keepAliveMs, running: () => readiness?.ready ?? true }));
+    return eventStreamResponse(c, (stream) => followEvents(stream, { platform, principal, query, first, keepAliveMs, running: () => readiness?.ready ?? true }));
   }));
   return app;
 }
@@ -96,13 +96,16 @@ interface Follow {
   running(): boolean;
 }
 
-// Streams woken by one commit share the log's read (shared-log-reads.ts), so most hold the same
-// event objects (a reader's own copy only when fields are hidden from it): each message is
-// formatted and encoded once, however many streams send it.
+// Streams woken by one commit, of readers with the same rights, share one page (platform.events.follow),
+// and the pages of readers with other rights share the event objects of the events they see alike
+// (a reader's own copy only when fields are hidden from it): a page's chunk is built once, however
+// many streams send it, and each event's message once per distinct form in which readers see it.
 const messages = new WeakMap<ElementEvent, Uint8Array>();
+const chunks = new WeakMap<EventPage, Uint8Array>();
 const encoder = new TextEncoder();
+const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
 
-/** The event as one SSE message (`event:`, `data:`, `id:`, as SSEStreamingApi.writeSSE writes them): its JSON holds no line break. */
+/** The event as one SSE message (`event:`, `data:`, `id:`, as hono's writeSSE writes them): its JSON holds no line break. */
 function eventMessage(event: ElementEvent): Uint8Array {
   let message = messages.get(event);
   if (message === undefined) {
@@ -113,20 +116,25 @@ function eventMessage(event: ElementEvent): Uint8Array {
 }
 
 /** A page's messages as one chunk: one write to the client's connection per page, not one per event. */
-function pageMessages(events: readonly ElementEvent[]): Uint8Array {
-  if (events.length === 1) return eventMessage(events[0]!);
-  const parts = events.map(eventMessage);
-  const chunk = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    chunk.set(part, at);
-    at += part.length;
+function pageChunk(page: EventPage): Uint8Array {
+  let chunk = chunks.get(page);
+  if (chunk !== undefined) return chunk;
+  const parts = page.events.map(eventMessage);
+  if (parts.length === 1) chunk = parts[0]!;
+  else {
+    chunk = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      chunk.set(part, at);
+      at += part.length;
+    }
   }
+  chunks.set(page, chunk);
   return chunk;
 }
 
 /** Writes the events as they come until the client leaves or the server stops. */
-async function followEvents(stream: SSEStreamingApi, { platform, principal, query, first, keepAliveMs, running }: Follow): Promise<void> {
+async function followEvents(stream: EventStreamBody, { platform, principal, query, first, keepAliveMs, running }: Follow): Promise<void> {
   let waiting: EventWait | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let wakeRetry: (() => void) | undefined;
@@ -137,7 +145,7 @@ async function followEvents(stream: SSEStreamingApi, { platform, principal, quer
   });
   const open = () => !stream.aborted && !stream.closed && running();
   // A first comment at once: it sends the headers, so the client knows the stream is open.
-  await stream.write(": keep-alive\n\n");
+  await stream.write(KEEP_ALIVE);
   let keepAliveAt = Date.now() + keepAliveMs;
   let page: EventPage | undefined = first;
   let position = first.last;
@@ -145,12 +153,15 @@ async function followEvents(stream: SSEStreamingApi, { platform, principal, quer
     // A turn of the event loop at each round: reads that answer at once (SQLite, in memory) never starve the rest.
     await new Promise((resolve) => setImmediate(resolve));
     if (page) {
-      if (page.events.length > 0) await stream.write(pageMessages(page.events));
+      // A write waits only for a client slower than the stream (event-stream-body.ts).
+      const slow = page.events.length > 0 ? stream.write(pageChunk(page)) : undefined;
+      if (slow) await slow;
       position = page.last;
       page = undefined;
     }
     if (Date.now() >= keepAliveAt) {
-      await stream.write(": keep-alive\n\n");
+      const slow = stream.write(KEEP_ALIVE);
+      if (slow) await slow;
       keepAliveAt = Date.now() + keepAliveMs;
     }
     waiting = platform.events.wait(position, Math.min(WAIT_MS, Math.max(0, keepAliveAt - Date.now())));
@@ -166,7 +177,7 @@ async function followEvents(stream: SSEStreamingApi, { platform, principal, quer
     } catch (error) {
       // Pruned past this stream's position (410): it ends, and its client's next request is told so.
       if (isLineageError(error) && error.code === "EVENT0410") {
-        await stream.close();
+        stream.close();
         return undefined;
       }
       await new Promise<void>((resolve) => {

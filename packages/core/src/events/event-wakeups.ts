@@ -46,6 +46,7 @@ export function createEventWakeups(store: Store, options: EventWakeupsOptions = 
   let unwatch: (() => void) | undefined;
   let reading = false;
   let readAgain = false;
+  const deadlines = createDeadlines();
 
   const wake = () => {
     for (const waiter of waiters) if (last > waiter.after) waiter.done(true);
@@ -91,13 +92,13 @@ export function createEventWakeups(store: Store, options: EventWakeupsOptions = 
   return {
     wait(after, timeoutMs) {
       let waiter: Waiter | undefined;
-      let timeout: ReturnType<typeof setTimeout> | undefined;
+      let leave: (() => void) | undefined;
       const promise = new Promise<boolean>((resolve) => {
         const self: Waiter = {
           after,
           done(found) {
             if (!waiters.delete(self)) return;
-            clearTimeout(timeout);
+            leave?.();
             stopWhenIdle();
             resolve(found);
           },
@@ -105,8 +106,7 @@ export function createEventWakeups(store: Store, options: EventWakeupsOptions = 
         waiter = self;
         waiters.add(self);
       });
-      timeout = setTimeout(() => waiter?.done(false), timeoutMs);
-      timeout.unref?.();
+      if (waiter) leave = deadlines.add(waiter, timeoutMs);
       const watchedSince = start();
       // What is already known may answer at once. A read confirms it when nothing watched the log
       // until now, or when the store tells no commit: while the store's watch runs, every commit
@@ -115,6 +115,45 @@ export function createEventWakeups(store: Store, options: EventWakeupsOptions = 
       if (last > after) waiter?.done(true);
       else if (watchedSince || !store.watchEvents) void check();
       return { promise, cancel: () => waiter?.done(false) };
+    },
+  };
+}
+
+/** How finely the waits' timeouts are told apart: those ending in the same slice of time share one timer. */
+const DEADLINE_SLICE_MS = 25;
+
+/** Timeouts of many waits: one timer per slice of DEADLINE_SLICE_MS in which some end, not one per wait. */
+interface Deadlines {
+  /** Answers the waiter false once `timeoutMs` passed (up to one slice later); gives what to call when it ends before. */
+  add(waiter: Waiter, timeoutMs: number): () => void;
+}
+
+// A thousand streams each waiting up to a second, again at every commit, would otherwise make and
+// clear a thousand timers per commit.
+function createDeadlines(): Deadlines {
+  const slices = new Map<number, { readonly due: Set<Waiter>; readonly timer: ReturnType<typeof setTimeout> }>();
+  return {
+    add(waiter, timeoutMs) {
+      const end = Math.ceil((Date.now() + timeoutMs) / DEADLINE_SLICE_MS) * DEADLINE_SLICE_MS;
+      let slice = slices.get(end);
+      if (!slice) {
+        const due = new Set<Waiter>();
+        const timer = setTimeout(() => {
+          slices.delete(end);
+          for (const late of due) late.done(false);
+        }, Math.max(0, end - Date.now()));
+        timer.unref?.();
+        slice = { due, timer };
+        slices.set(end, slice);
+      }
+      const { due, timer } = slice;
+      due.add(waiter);
+      return () => {
+        due.delete(waiter);
+        if (due.size > 0 || slices.get(end)?.due !== due) return;
+        clearTimeout(timer);
+        slices.delete(end);
+      };
     },
   };
 }

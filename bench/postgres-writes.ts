@@ -155,6 +155,7 @@ async function main(): Promise<void> {
       speedup === undefined ? "" : `- Target: PUT at least ${TARGET_SPEEDUP} times the rate before: ${speedup.toFixed(2)} times, ${mark(speedup >= TARGET_SPEEDUP)}.`,
       `- Target: PUT over two nodes at least ${TARGET_RAW_RATIO} of raw PostgreSQL's rate: ${rawRatio.toFixed(3)}, ${mark(rawRatio >= TARGET_RAW_RATIO)}.`,
       "- Both checkouts were measured one after the other on this machine, which runs other work: compare the ratios to raw PostgreSQL as much as the rates. With a load average far above the machine's cores, both nodes lack CPU whatever the locks, and the rates of both checkouts say so rather than what the locks cost; the test that a write of another element goes through while a hook waits (packages/adapter-postgres/test/side-by-side-writes.test.ts) holds whatever the load.",
+      "- What a PUT sends to PostgreSQL, statement by statement, with what its commit sets off on the node: `pnpm bench:put-round-trips` (it counts them on node-postgres's client; with `--profile FILE`, the CPU profile of the same requests).",
       LATENCY_NOTE,
     ].filter((line, i, all) => line !== "" || all[i - 1] !== "").join("\n"), { heading: SECTION, write: options.writeDocs });
   } finally {

@@ -101,15 +101,20 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const loop = (async () => {
     let horizon = -1;
     let lookAtLog = true;
+    // No webhook at the last look: no delivery to claim, and no commit to wake for (a webhook added
+    // since is found at the next poll, and queues the events after its creation then).
+    let none = false;
     while (!stopped) {
       let claimedAll = false;
       try {
         if (lookAtLog) {
-          horizon = (await platform.webhooks.enqueue()).last;
+          const queued = await platform.webhooks.enqueue();
+          horizon = queued.last;
+          none = queued.webhooks === 0;
           lookAtLog = false;
         }
         const free = concurrency - inFlight;
-        if (free >= claimBatch || inFlight === 0) {
+        if (!(none && inFlight === 0) && (free >= claimBatch || inFlight === 0)) {
           const claimed = await platform.webhooks.claim(node, free, options.leaseMs);
           for (const one of claimed) attempt(one);
           claimedAll = claimed.length === free;
@@ -120,8 +125,9 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       if (stopped) break;
       // Every slot taken: more may be due as soon as some end.
       if (claimedAll) continue;
-      // Wait for attempts to end, for new events, or for the poll (retries come due).
-      const wait = platform.events.wait(horizon, pollMs);
+      // Wait for attempts to end, for new events, or for the poll (retries come due); without
+      // webhooks, for the poll only: every node's commits would else cost each node a look at the log.
+      const wait = none && inFlight === 0 ? pause(pollMs) : platform.events.wait(horizon, pollMs);
       const woken = await Promise.race([wait.promise.then(() => "log" as const), new Promise<"ended">((resolve) => {
         if (kicked) resolve("ended");
         else kick = () => resolve("ended");
@@ -139,6 +145,23 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       wakeUp();
       await loop;
       await Promise.allSettled([...flights]);
+    },
+  };
+}
+
+/** A wait of `ms` that can be given up, as an event wait is. */
+function pause(ms: number): { promise: Promise<boolean>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let done: (value: boolean) => void = () => {};
+  const promise = new Promise<boolean>((resolve) => {
+    done = resolve;
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return {
+    promise,
+    cancel() {
+      clearTimeout(timer);
+      done(false);
     },
   };
 }

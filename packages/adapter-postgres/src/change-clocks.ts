@@ -82,10 +82,10 @@ export interface NotificationSource {
  * counter committed as it began until it writes a definition. Another transaction may commit
  * definitions meanwhile: this one goes on with those it began with, as if it had run just before.
  */
-export function createTransactionClock(committedDefinitions: string, counter: DefinitionsCounter): ChangeClock {
+export function createTransactionClock(committedDefinitions: () => Promise<string>, counter: DefinitionsCounter): ChangeClock {
   return {
     async read() {
-      return { data: "", definitions: counter.raised() ? "" : committedDefinitions };
+      return { data: "", definitions: counter.raised() ? "" : await committedDefinitions() };
     },
   };
 }

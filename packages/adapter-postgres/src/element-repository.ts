@@ -42,10 +42,13 @@ const INSERT = statement(
    from (select nextval(pg_get_serial_sequence('elements', 'id'))::int as n) as next_id
    returning id`,
 );
+// Sent with the transaction's next statement (sql-client.ts, `defer`): a revision that is not there
+// fails it all the same, by a division by zero (no revision saved, count 0).
 const SAVE = statement(
-  `update elements set initid = $2, revision = $3, structure = $4, structure_id = (select id from structures where name = $4), name = $5,
+  `with saved as (update elements set initid = $2, revision = $3, structure = $4, structure_id = (select id from structures where name = $4), name = $5,
    title = $6, owner = $7, status = $8, fixed = $9, state = $10, "values" = $11::json, created_at = $12, modified_at = $13, import_key = $14,
-   own_profile = $15, profile = $16 where id = $1`,
+   own_profile = $15, profile = $16 where id = $1 returning id)
+   select 1 / count(*) from saved`,
 );
 // Fixed revisions are snapshots: only the live one records when the lineage moved.
 const SET_STATUS = statement(
@@ -91,11 +94,10 @@ export function createElementRepository(client: SqlClient, locks: TransactionLoc
     async save(revision) {
       await locks.take([lineageKey(revision.initid)]);
       const r = columns(revision);
-      const changed = await client.run(SAVE, [
+      await client.defer(SAVE, [
         revision.id, revision.initid, r.revision, r.structure, r.name, r.title, r.owner, r.status, r.fixed, r.state,
         JSON.stringify(r.values), r.createdAt, r.modifiedAt, r.importKey, r.ownProfile, r.profile,
       ]);
-      if (changed === 0) throw new Error(`No revision ${revision.id} to save`);
     },
     // An id is most often its lineage's initid (a lineage's first revision): locked first on that guess.
     byId: (id) => lockedRead(locks, [lineageKey(id)], () => one(BY_ID, id), (r) => initidsOf([r])),
@@ -170,8 +172,9 @@ export function createElementRepository(client: SqlClient, locks: TransactionLoc
       await locks.take(ALL_ELEMENT_KEYS);
       return write();
     },
+    // Nothing to answer: in a transaction, sent with its next statement (sql-client.ts, `defer`).
     async appendHistory(e) {
-      await client.run(APPEND_HISTORY, [e.initid, e.revisionId, e.revision, e.accountId, e.accountName, e.date, e.level, e.code, e.comment]);
+      await client.defer(APPEND_HISTORY, [e.initid, e.revisionId, e.revision, e.accountId, e.accountName, e.date, e.level, e.code, e.comment]);
     },
     async history(initid) {
       return (await client.rows(HISTORY, [initid])).map((row): HistoryEntry => ({

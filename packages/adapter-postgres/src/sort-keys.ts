@@ -46,6 +46,9 @@ export async function ensureSortKeys(connection: pg.PoolClient): Promise<void> {
       return (await connection.query({ text: s.text, values: values as unknown[] })).rowCount ?? 0;
     },
     snapshot: (fn) => fn(sql),
+    async defer(s, values = []) {
+      await connection.query({ text: s.text, values: values as unknown[] });
+    },
   };
   await connection.query("begin");
   try {

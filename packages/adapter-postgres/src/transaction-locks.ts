@@ -16,7 +16,11 @@ const TAKE = statement(
 
 /** The keys a write transaction locks before it reads what it may change, so that concurrent writers of one thing take turns. */
 export interface TransactionLocks {
-  /** Locks the keys this transaction does not hold yet; answers true when it locked some (a read made before must be made again). */
+  /**
+   * Locks the keys this transaction does not hold yet, with its next statement (sql-client.ts,
+   * `defer`: the read it guards, made after the lock in one round trip); answers true when it
+   * locked some (a read made before must be made again).
+   */
   take(keys: readonly number[]): Promise<boolean>;
   /** False outside a transaction: reads of committed data lock nothing. */
   readonly active: boolean;
@@ -30,7 +34,7 @@ export function createTransactionLocks(sql: SqlClient): TransactionLocks {
     async take(keys) {
       const missing = keys.filter((key) => !held.has(key));
       if (missing.length === 0) return false;
-      await sql.rows(TAKE, [missing]);
+      await sql.defer(TAKE, [missing]);
       for (const key of missing) held.add(key);
       return true;
     },

@@ -5,7 +5,7 @@ import { HOLD, RECORD_COMMIT } from "./change-horizon.ts";
 import { connectionRepositories } from "./connection-repositories.ts";
 import { asDatabaseUnavailable } from "./database-unavailable.ts";
 import { createDefinitionsCounter } from "./definitions-counter.ts";
-import { transactionSql } from "./sql-client.ts";
+import { statement, transactionSql } from "./sql-client.ts";
 import { createTransactionLocks } from "./transaction-locks.ts";
 import type { TransactionSlots } from "./transaction-slots.ts";
 
@@ -17,13 +17,13 @@ import type { TransactionSlots } from "./transaction-slots.ts";
 export const LOCK_TIMEOUT_MS = 10_000;
 
 /**
- * The transaction's hold (change-horizon.ts) and the definitions counter as committed, sent with
- * BEGIN as one simple query: one round trip. No lock any other writer waits for: writers of
- * different lineages go side by side, on one node or several (transaction-locks.ts orders the
- * writers of one lineage).
+ * BEGIN, the transaction's hold (change-horizon.ts) and the definitions counter as committed: sent
+ * with the transaction's first statement, in its round trip (sql-client.ts, `later`). No lock any
+ * other writer waits for: writers of different lineages go side by side, on one node or several
+ * (transaction-locks.ts orders the writers of one lineage).
  */
-const BEGIN = `begin; set local lock_timeout = '${LOCK_TIMEOUT_MS}ms'; ${HOLD};
-  select definitions::text from lineage_clock where id = 1`;
+const BEGIN = [statement("begin"), statement(`set local lock_timeout = '${LOCK_TIMEOUT_MS}ms'`), statement(HOLD)];
+const DEFINITIONS = statement("select definitions::text from lineage_clock where id = 1");
 
 /**
  * The commit's number for the change clock, the commit, and then the notification to the nodes
@@ -53,10 +53,18 @@ export function createWriteTransactions(
       broken = true;
     };
     connection.on("error", onError);
-    const { sql, end } = transactionSql(connection);
+    const { sql, later, flush, end, abort } = transactionSql(connection);
     try {
-      const results = (await connection.query(BEGIN)) as unknown as pg.QueryResult[];
-      const definitions = results[3]!.rows[0].definitions as string;
+      for (const s of BEGIN) void later(s).catch(() => {});
+      const committedDefinitions = later(DEFINITIONS).then(([row]) => row![0] as string);
+      // Read only if the transaction reads the clock; failed, it fails the statement it went with.
+      committedDefinitions.catch(() => {});
+      let definitionsRead = false;
+      void committedDefinitions.then(() => (definitionsRead = true), () => {});
+      const definitions = async () => {
+        if (!definitionsRead) await flush();
+        return committedDefinitions;
+      };
       const counter = createDefinitionsCounter(sql);
       let appended = false;
       const eventAppended = () => {
@@ -66,12 +74,13 @@ export function createWriteTransactions(
       const tx = connectionRepositories({ sql, counter, changes: createTransactionClock(definitions, counter), clock, eventAppended, locks });
       const result = await fn(tx);
       readyToCommit(options);
-      await end(COMMIT);
+      // A transaction that sent nothing has nothing to commit: nothing is sent.
+      await end(COMMIT, "");
       committed(appended);
       return result;
     } catch (error) {
       try {
-        await end("rollback");
+        await abort();
       } catch {
         // The connection is broken: it leaves the pool below.
         broken = true;

@@ -22,7 +22,7 @@ export async function enqueueDeliveries(store: Store, definitions: () => Promise
   let made = 0;
   const last = await store.events.lastSeq();
   const webhooks = await store.webhooks.list();
-  if (webhooks.length === 0) return { queued: 0, last };
+  if (webhooks.length === 0) return { queued: 0, last, webhooks: 0 };
   const defs = await definitions();
   for (const { webhook } of webhooks) {
     let cursor = webhook.cursor;
@@ -44,7 +44,7 @@ export async function enqueueDeliveries(store: Store, definitions: () => Promise
       if (reachedEnd) break;
     }
   }
-  return { queued: made, last };
+  return { queued: made, last, webhooks: webhooks.length };
 }
 
 /** What a round of queueing did. */
@@ -53,6 +53,8 @@ export interface QueuedDeliveries {
   readonly queued: number;
   /** The log's last seq as the round started. */
   readonly last: number;
+  /** How many webhooks there were: with none, no delivery is due, nor will be before one is added. */
+  readonly webhooks: number;
 }
 
 /** How long a claimed delivery stays a node's by default: an attempt's 10 s timeout, and time to record it. */

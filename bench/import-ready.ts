@@ -16,7 +16,7 @@ import { cachedMillionBundle, MILLION_DOMAIN, RARE_TERM } from "./million-bundle
  *  1. builds the command (`node scripts/build.mjs`, unless --no-build); takes the million bundle with
  *     texts of --words words (bench/million-bundle.ts), written once under the temporary folder;
  *  2. `lineage import` of it into a new data directory: wall and CPU time, peak memory (VmHWM read
- *     from /proc while it runs), and how long bringing the search index current took in it;
+ *     from /proc while it runs), bytes written, and how long bringing the search index current took in it;
  *  3. `lineage serve` on that data: what /health says is building at its first answer, and the time
  *     from the process's start until its first search answers 200;
  *  4. `lineage search reindex` (wall, CPU, peak memory), then `lineage serve` again: the same;
@@ -47,14 +47,15 @@ interface Run {
   readonly seconds: number;
   readonly cpuSeconds: number;
   readonly peakMb: number;
+  readonly writtenGb: number;
   readonly out: string[];
 }
 
 async function finished(watched: WatchedLineage, what: string): Promise<Run> {
   const status = await watched.exited;
   if (status !== 0) throw new Error(`${what} failed (${status}): ${watched.stderr.slice(-20).join("\n")}`);
-  const run = { seconds: seconds(watched.started), cpuSeconds: watched.usage.cpuSeconds, peakMb: mb(watched.usage.peakKb), out: watched.stdout };
-  log(`${what}: ${run.seconds.toFixed(1)} s, ${run.cpuSeconds.toFixed(1)} s of CPU, peak ${thousands(run.peakMb)} MB`);
+  const run = { seconds: seconds(watched.started), cpuSeconds: watched.usage.cpuSeconds, peakMb: mb(watched.usage.peakKb), writtenGb: watched.usage.writtenBytes / 1e9, out: watched.stdout };
+  log(`${what}: ${run.seconds.toFixed(1)} s, ${run.cpuSeconds.toFixed(1)} s of CPU, peak ${thousands(run.peakMb)} MB, ${run.writtenGb.toFixed(1)} GB written`);
   return run;
 }
 
@@ -150,7 +151,7 @@ try {
     "|---|---|---|---|",
     ...rows.map(([what, measured, goal, met]) => `| ${what} | ${measured} | ${goal} | ${mark(met)} |`),
     "",
-    `- Import: \`${report}\`; ${indexLine ? `\`${indexLine}\` (the index built in the import and its snapshot written)` : "no search index line"}.`,
+    `- Import: ${imported.writtenGb.toFixed(1)} GB written to storage (write_bytes of /proc/PID/io: the database, its WAL and the staged elements); \`${report}\`; ${indexLine ? `\`${indexLine}\` (the index built in the import and its snapshot written)` : "no search index line"}.`,
     ready("`lineage serve` after the import", afterImport),
     `- \`lineage search reindex\`: ${reindexed.seconds.toFixed(1)} s wall, ${reindexed.cpuSeconds.toFixed(1)} s of CPU, peak memory ${thousands(reindexed.peakMb)} MB.`,
     ready("`lineage serve` after the reindex", afterReindex),

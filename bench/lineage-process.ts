@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 /*
  * The built `lineage` command as a child process of a benchmark, as users run it (its JavaScript,
  * without the workspace's source condition), watched through /proc: peak resident memory (VmHWM)
- * and CPU seconds, read every 100 ms while it runs.
+ * CPU seconds and bytes written, read every 100 ms while it runs.
  */
 
 export const ROOT = resolve(import.meta.dirname, "..");
@@ -19,6 +19,8 @@ export interface Usage {
   peakKb: number;
   rssKb: number;
   cpuSeconds: number;
+  /** Bytes the process has caused to be written to storage (write_bytes of /proc/PID/io): unlike time, the same under any load. */
+  writtenBytes: number;
 }
 
 export interface WatchedLineage {
@@ -42,6 +44,7 @@ export function readUsage(pid: number, usage: Usage): void {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     usage.cpuSeconds = (Number(fields[11]) + Number(fields[12])) / TICKS;
+    usage.writtenBytes = Number(/^write_bytes:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? usage.writtenBytes);
   } catch {
     // The process has exited between two reads.
   }
@@ -51,7 +54,7 @@ export function readUsage(pid: number, usage: Usage): void {
 export function runLineage(cliArgs: readonly string[], onLine?: (line: string) => void, onError?: (line: string) => void): WatchedLineage {
   const started = performance.now();
   const child = spawn(process.execPath, [LINEAGE, ...cliArgs], { cwd: ROOT, env: CHILD_ENV, stdio: ["ignore", "pipe", "pipe"] });
-  const usage: Usage = { peakKb: 0, rssKb: 0, cpuSeconds: 0 };
+  const usage: Usage = { peakKb: 0, rssKb: 0, cpuSeconds: 0, writtenBytes: 0 };
   const stdout: string[] = [];
   const stderr: string[] = [];
   createInterface({ input: child.stdout! }).on("line", (line) => {

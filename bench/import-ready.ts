@@ -149,7 +149,8 @@ try {
     "",
     "| Target | Measured | Goal | Status |",
     "|---|---|---|---|",
-    ...rows.map(([what, measured, goal, met]) => `| ${what} | ${measured} | ${goal} | ${mark(met)} |`),
+    // The import's goals are a million elements'; at another count its row only tells.
+    ...rows.map(([what, measured, goal, met], i) => `| ${what} | ${measured} | ${goal} | ${i < 1 && count !== 1_000_000 ? "not held (goal at 1,000,000)" : mark(met)} |`),
     "",
     `- Import: ${imported.writtenGb.toFixed(1)} GB written to storage (write_bytes of /proc/PID/io: the database, its WAL and the staged elements); \`${report}\`; ${indexLine ? `\`${indexLine}\` (the index built in the import and its snapshot written)` : "no search index line"}.`,
     ready("`lineage serve` after the import", afterImport),

@@ -8,19 +8,20 @@ import { positive } from "./bench-options.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD } from "./generate-bundle.ts";
 import { basicAuth, runLoad, type LoadResult } from "./load.ts";
-import { MILLION_DOMAIN, millionName, writeMillionBundle } from "./million-bundle.ts";
+import { cachedMillionBundle, MILLION_DOMAIN, millionName } from "./million-bundle.ts";
 
 /*
  * Index work beside the API, by `pnpm bench:index-build`, as users run it (the built `lineage`
  * command as child processes, from its JavaScript; HTTP on loopback):
- *  1. writes the million bundle (bench/million-bundle.ts) and runs `lineage import` of it, which
+ *  1. takes the million bundle with texts of --words words (bench/million-bundle.ts, written once
+ *     under the temporary folder) and runs `lineage import` of it, which
  *     leaves the search domain's index current (its snapshot written): wall time;
  *  2. `lineage serve` on that data: time until its first search answers (200);
  *  3. GET one element (a different one each time) with autocannon, 16 connections: no build running;
  *  4. stops it, removes the snapshots, `lineage serve` again: the domain's index builds, and the same
  *     load runs at once, back to back with 3, while /health still names the domain building;
  *  5. time until the build is over; writes the section "## Index builds beside the API" of docs/benchmarks.md.
- * Options: --count N (1000000), --duration S (15), --no-docs.
+ * Options: --count N (1000000), --words N (40), --duration S (15), --no-docs.
  */
 
 const SECTION = "## Index builds beside the API";
@@ -30,10 +31,11 @@ const CHILD_ENV = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "
 const AUTH = basicAuth(BENCH_LOGIN, BENCH_PASSWORD);
 
 const { values: args } = parseArgs({
-  options: { count: { type: "string", default: "1000000" }, duration: { type: "string", default: "15" }, "no-docs": { type: "boolean", default: false } },
+  options: { count: { type: "string", default: "1000000" }, words: { type: "string", default: "40" }, duration: { type: "string", default: "15" }, "no-docs": { type: "boolean", default: false } },
 });
 const count = positive("count", args.count, 5_000_000);
 const duration = positive("duration", args.duration, 600);
+const textWords = positive("words", args.words, 1000);
 const seconds = (from: number) => (performance.now() - from) / 1000;
 const log = (line: string) => console.log(`bench:index-build ${line}`);
 const load1 = () => loadavg()[0]!.toFixed(1);
@@ -99,8 +101,7 @@ const getOne = (server: Server) => runLoad(`${server.url}${nextElement()}`, { au
 const folder = mkdtempSync(join(tmpdir(), "lineage-index-build-"));
 try {
   const loadAtStart = load1();
-  const bundle = join(folder, "million.json");
-  writeMillionBundle(bundle, { count });
+  const bundle = cachedMillionBundle({ count, textWords });
   const data = join(folder, "data");
   log(`importing ${thousands(count)} elements`);
   const importStarted = performance.now();
@@ -129,10 +130,11 @@ try {
   const p99Ratio = busy.p99 / quiet.p99;
   const row = (label: string, result: LoadResult) =>
     `| ${label} | ${thousands(result.requestsPerSecond)} | ${ms(result.p50)} | ${ms(result.p99)} | ${ms(result.max)} | ${result.non2xx + result.errors} |`;
+  const flags = [count !== 1_000_000 ? `--count ${count}` : "", textWords !== 40 ? `--words ${textWords}` : "", duration !== 15 ? `--duration ${duration}` : ""].filter(Boolean).join(" ");
   const section = [
     SECTION,
     "",
-    `Run on ${new Date().toISOString().slice(0, 10)}: \`pnpm bench:index-build\` (${thousands(count)} elements of the million bundle, one search domain over both text fields; ` +
+    `Run on ${new Date().toISOString().slice(0, 10)}: \`pnpm bench:index-build${flags ? ` ${flags}` : ""}\` (${thousands(count)} elements of the million bundle, a text of ${textWords} words each, one search domain over both text fields; ` +
     `GET one element, a different one each time, autocannon with 16 connections for ${duration} s after 2 s of warm-up, in the benchmark's own process).`,
     "",
     `${machineLine()} The built \`lineage\` command runs as child processes on SQLite. Load average (1 min) at the start and the end of the run: ${loadAtStart} and ${loadAtEnd}; ` +

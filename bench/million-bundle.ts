@@ -1,4 +1,6 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BENCH_LOGIN, BENCH_PASSWORD, createRandom } from "./generate-bundle.ts";
 
 /*
@@ -51,8 +53,12 @@ export function millionHead() {
   };
 }
 
-/** The i-th element entry (1-based), from the shared PRNG: a title of 3 to 6 words and a text of 20 to 36. */
-export function millionElement(index: number, random: () => number) {
+/**
+ * The i-th element entry (1-based), from the shared PRNG: a title of 3 to 6 words and a text of
+ * 20 to 36 words and the terms above, or of exactly `textWords` words, those terms included.
+ */
+export function millionElement(index: number, random: () => number, textWords?: number) {
+  if (textWords !== undefined) return fixedLengthElement(index, random, textWords);
   const parts = [words(random, between(random, 20, 36))];
   if (random() < 0.8) parts.push(COMMON_TERM);
   if (random() < 0.01) parts.push(PHRASE);
@@ -65,8 +71,25 @@ export function millionElement(index: number, random: () => number) {
   };
 }
 
+// The terms are drawn first, so that the text's other words fill it up to its length.
+function fixedLengthElement(index: number, random: () => number, textWords: number) {
+  const terms: string[] = [];
+  if (random() < 0.8) terms.push(COMMON_TERM);
+  if (random() < 0.01) terms.push(PHRASE);
+  if (index % 100_000 === 1) terms.push(RARE_TERM);
+  const termWords = terms.reduce((sum, term) => sum + term.split(" ").length, 0);
+  const text = [words(random, Math.max(1, textWords - termWords - 2)), ...terms, words(random, 2)].join(" ");
+  return {
+    structure: MILLION_STRUCTURE,
+    name: millionName(index),
+    values: { mn_title: `${words(random, between(random, 3, 6))} ${index}`, mn_text: text },
+  };
+}
+
 export interface MillionBundleOptions {
   readonly count: number;
+  /** Every text exactly this many words long (see millionElement); by default about 20 to 40. */
+  readonly textWords?: number;
   /** Where the elements go among the keys: after the definitions (as most tools write), or before them. */
   readonly elementsFirst?: boolean;
 }
@@ -84,7 +107,7 @@ export function writeMillionBundle(file: string, options: MillionBundleOptions):
     write(options.elementsFirst ? `{"elements":[` : `{${head},"elements":[`);
     let chunk: string[] = [];
     for (let i = 1; i <= options.count; i++) {
-      chunk.push(JSON.stringify(millionElement(i, random)));
+      chunk.push(JSON.stringify(millionElement(i, random, options.textWords)));
       if (chunk.length === 1000 || i === options.count) {
         write(`${i > chunk.length ? "," : ""}\n${chunk.join(",\n")}`);
         chunk = [];
@@ -95,6 +118,22 @@ export function writeMillionBundle(file: string, options: MillionBundleOptions):
     closeSync(fd);
   }
   return bytes;
+}
+
+/**
+ * The bundle of `count` elements, written once under the system's temporary folder and found there
+ * by the runs after (the same options always write the same bytes); answers its path.
+ */
+export function cachedMillionBundle(options: MillionBundleOptions): string {
+  const dir = join(tmpdir(), "lineage-bench-bundles");
+  const file = join(dir, `million-${options.count}-${options.textWords ?? "short"}${options.elementsFirst ? "-elements-first" : ""}.json`);
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  // Renamed once whole: a run stopped while writing leaves no partial bundle under the name.
+  const partial = `${file}.${process.pid}.partial`;
+  writeMillionBundle(partial, options);
+  renameSync(partial, file);
+  return file;
 }
 
 export const LARGE_STRUCTURE = "LARGE_NOTE";

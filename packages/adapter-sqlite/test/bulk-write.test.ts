@@ -97,4 +97,23 @@ describe("withBulkWrite", () => {
     expect(indexes()).toEqual(before);
     expect(count()).toBe(rows);
   });
+
+  it("grows SQLite's page cache for a large bulk write only, and gives the cache size back after, even when it fails", async () => {
+    const cacheSize = () => client.pragma("cache_size", { simple: true }) as number;
+    const before = cacheSize();
+    const during: number[] = [];
+    await inTransaction(() => elements.bulkWrite!(BULK_MIN_ROWS, async () => {
+      during.push(cacheSize());
+    }));
+    await inTransaction(() => elements.bulkWrite!(BULK_MIN_ROWS - 1, async () => {
+      during.push(cacheSize());
+    }));
+    await expect(inTransaction(() => elements.bulkWrite!(BULK_MIN_ROWS, async () => {
+      throw new Error("refused");
+    }))).rejects.toThrow("refused");
+    // Negative: KiB; the large write's cache over 100 MB, the small one's as before.
+    expect(during[0]).toBeLessThan(-100_000);
+    expect(during[1]).toBe(before);
+    expect(cacheSize()).toBe(before);
+  });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +27,10 @@ import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-d
  *     cases that may scan (`contains` on the long text, `or` across fields), documented as limits;
  *  4. writes the section "## List filters at 1,000,000 elements" of docs/benchmarks.md.
  * Options: --count N (1000000), --runs N (5), --store sqlite|postgres|both, --url URL (an existing
- * PostgreSQL server whose user may create databases), --no-docs.
+ * PostgreSQL server whose user may create databases), --no-docs, --keep DIR (seed into DIR once and keep it:
+ * a later run with the same DIR and count opens the stores seeded before, migrating them to the code's schema, and
+ * measures at once; seeding and indexing take minutes), --match TEXT (only the cases whose label, or "count=1",
+ * holds TEXT: to study a few).
  */
 
 interface SqliteDatabase {
@@ -50,6 +53,7 @@ const { values: args } = parseArgs({
   options: {
     count: { type: "string", default: "1000000" }, runs: { type: "string", default: "5" },
     store: { type: "string", default: "both" }, url: { type: "string" }, "no-docs": { type: "boolean", default: false },
+    keep: { type: "string" }, match: { type: "string" },
   },
 });
 const count = positive("count", args.count, 5_000_000);
@@ -184,7 +188,7 @@ async function measure(store: Store): Promise<Pick<StoreFigures, "pages" | "coun
     platform.elements.list(reader.principal, { family: "FLT", filter: c.filter, orderBy: c.orderBy, slice: "10", offset: String(offset) });
   const pages: StoreFigures["pages"] = [];
   for (const reader of readers) {
-    for (const c of cases()) {
+    for (const c of cases().filter((c) => !args.match || c.label.includes(args.match))) {
       const times = c.target ? runs : 1;
       const timing = { first: await median(() => page(reader, c, 0), times), offset: await median(() => page(reader, c, OFFSET), times) };
       pages.push({ c, reader: reader.name, timing });
@@ -192,7 +196,7 @@ async function measure(store: Store): Promise<Pick<StoreFigures, "pages" | "coun
     }
   }
   const counts: StoreFigures["counts"] = [];
-  for (const reader of readers) {
+  for (const reader of args.match && !"count=1".includes(args.match) ? [] : readers) {
     for (const [label, filter] of [
       ["state = published (50 %)", { field: "state", operator: "eq", value: "published" }],
       ["f_enum = half (50 %)", { field: "f_enum", operator: "eq", value: "half" }],
@@ -212,6 +216,11 @@ async function measure(store: Store): Promise<Pick<StoreFigures, "pages" | "coun
 
 async function runSqlite(tempDir: string): Promise<StoreFigures> {
   const dataDir = join(tempDir, "sqlite");
+  if (args.keep && existsSync(join(dataDir, "seeded"))) {
+    const seconds = JSON.parse(readFileSync(join(dataDir, "seeded"), "utf8")) as StoreFigures["seconds"];
+    console.log(`bench: sqlite: the ${thousands(count)} elements seeded before in ${dataDir}`);
+    return measureSqlite(dataDir, seconds);
+  }
   const store = openSqliteStore({ dataDir });
   await saveDefinitions(store);
   await store.close();
@@ -230,9 +239,14 @@ async function runSqlite(tempDir: string): Promise<StoreFigures> {
   const built = (performance.now() - started) / 1000;
   db.close();
   console.log(`bench: sqlite: ${thousands(count)} elements seeded in ${seed.toFixed(0)} s, indexes in ${built.toFixed(0)} s`);
+  if (args.keep) writeFileSync(join(dataDir, "seeded"), JSON.stringify({ seed, indexes: built }));
+  return measureSqlite(dataDir, { seed, indexes: built });
+}
+
+async function measureSqlite(dataDir: string, seconds: StoreFigures["seconds"]): Promise<StoreFigures> {
   const opened = openSqliteStore({ dataDir });
   try {
-    return { name: "SQLite", seconds: { seed, indexes: built }, ...(await measure(opened)) };
+    return { name: "SQLite", seconds, ...(await measure(opened)) };
   } finally {
     await opened.close();
   }
@@ -248,12 +262,20 @@ async function runPostgres(tempDir: string): Promise<StoreFigures> {
   }
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  const database = `lineage_bench_filters_${process.pid}`;
-  await admin.query(`drop database if exists ${database}`);
-  await admin.query(`create database ${database}`);
+  const database = args.keep ? "lineage_bench_filters_kept" : `lineage_bench_filters_${process.pid}`;
   const url = new URL(base);
   url.pathname = `/${database}`;
+  const kept = args.keep && existsSync(join(tempDir, "postgres-seeded"));
+  if (!kept) {
+    await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.query(`create database ${database}`);
+  }
   try {
+    if (kept) {
+      const seconds = JSON.parse(readFileSync(join(tempDir, "postgres-seeded"), "utf8")) as StoreFigures["seconds"];
+      console.log(`bench: postgres: the ${thousands(count)} elements seeded before in ${database}`);
+      return await measurePostgres(url.toString(), seconds);
+    }
     const store = await openPostgresStore({ url: url.toString() });
     await saveDefinitions(store);
     await store.close();
@@ -273,8 +295,8 @@ async function runPostgres(tempDir: string): Promise<StoreFigures> {
       await db.query("select setval(pg_get_serial_sequence('elements', 'id'), (select max(id) from elements))");
       seed = (performance.now() - started) / 1000;
       started = performance.now();
-      await db.query(`insert into element_sort_keys (element_id, structure, field, status, rank, num, txt, profile)
-        select e.id, e.structure, f.field, e.status, k.rank, k.num, k.txt, e.profile
+      await db.query(`insert into element_sort_keys (element_id, structure, field, status, rank, num, txt, profile, owner, state)
+        select e.id, e.structure, f.field, e.status, k.rank, k.num, k.txt, e.profile, e.owner, e.state
         from elements e join structures s on s.name = e.structure cross join unnest(s.sort_fields) as f(field)
         cross join lateral lineage_sort_key(e."values", f.field) as k where not e.fixed`);
       for (const { sql } of indexes) await db.query(sql);
@@ -285,16 +307,21 @@ async function runPostgres(tempDir: string): Promise<StoreFigures> {
       await db.end();
     }
     console.log(`bench: postgres: ${thousands(count)} elements seeded in ${seed.toFixed(0)} s, indexes and sort keys in ${built.toFixed(0)} s`);
-    const opened = await openPostgresStore({ url: url.toString() });
-    try {
-      return { name: "PostgreSQL", seconds: { seed, indexes: built }, ...(await measure(opened)) };
-    } finally {
-      await opened.close();
-    }
+    if (args.keep) writeFileSync(join(tempDir, "postgres-seeded"), JSON.stringify({ seed, indexes: built }));
+    return await measurePostgres(url.toString(), { seed, indexes: built });
   } finally {
-    await admin.query(`drop database if exists ${database} with (force)`);
+    if (!args.keep) await admin.query(`drop database if exists ${database} with (force)`);
     await admin.end();
     await server?.stop();
+  }
+}
+
+async function measurePostgres(url: string, seconds: StoreFigures["seconds"]): Promise<StoreFigures> {
+  const opened = await openPostgresStore({ url });
+  try {
+    return { name: "PostgreSQL", seconds, ...(await measure(opened)) };
+  } finally {
+    await opened.close();
   }
 }
 
@@ -340,7 +367,8 @@ function section(figures: StoreFigures[], started: Date, loads: number[]): strin
 async function main(): Promise<void> {
   const started = new Date();
   const loads = [loadavg()[0]!];
-  const tempDir = mkdtempSync(join(tmpdir(), "lineage-bench-filters-"));
+  const tempDir = args.keep ? join(args.keep, `count-${count}`) : mkdtempSync(join(tmpdir(), "lineage-bench-filters-"));
+  mkdirSync(tempDir, { recursive: true });
   try {
     const figures: StoreFigures[] = [];
     if (args.store !== "postgres") figures.push(await runSqlite(tempDir));
@@ -348,7 +376,7 @@ async function main(): Promise<void> {
     loads.push(loadavg()[0]!);
     publishSection(section(figures, started, loads), { heading: SECTION, write: !args["no-docs"] });
   } finally {
-    rmSync(tempDir, { recursive: true, force: true });
+    if (!args.keep) rmSync(tempDir, { recursive: true, force: true });
   }
 }
 

@@ -41,7 +41,7 @@ const TEXT_OPERATORS: ReadonlySet<FilterOperator> = new Set(["startswith", "cont
 
 /**
  * The SQL condition of a filter on the elements row `row`; `id`, the expression of its id, when
- * the row is another table's that has the element's id and structure (a filter of keyed
+ * the row is another table's that has the element's id, structure and state (a filter of keyed
  * conditions alone, `keyedOnly`, on a page of sort keys).
  */
 export function filterCondition(filter: FilterNode, row: string, list: FilterList, bind: Bind, id = `${row}.id`): string {
@@ -58,9 +58,13 @@ export function filterCondition(filter: FilterNode, row: string, list: FilterLis
   return `(${ofStructures}${holds})`;
 }
 
-/** True when a filter reads nothing but sort keys (and structures): it needs no row of `elements`. */
+/**
+ * True when a filter reads nothing but sort keys: keyed field conditions, and conditions on the
+ * state, which each entry holds (migration 0019); it needs no row of `elements`.
+ */
 export function keyedOnly(filter: FilterNode): boolean {
-  return filter.kind === "group" ? filter.nodes.every(keyedOnly) : filter.kind === "field" && isKeyed(filter);
+  if (filter.kind === "group") return filter.nodes.every(keyedOnly);
+  return filter.kind === "field" ? isKeyed(filter) : filter.property === "state";
 }
 
 /** The conditions a filter's rows must all pass: the nodes of its `and` groups, as deep as they nest. */

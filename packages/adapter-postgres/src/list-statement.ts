@@ -110,7 +110,8 @@ interface Page {
 function pageOf(query: ListShape): Page {
   const terms = decisiveOrder(query.orderBy, { oneStructure: query.structures?.length === 1 });
   const [id] = terms;
-  const equal = terms.length === 1 && query.filter ? conjuncts(query.filter).find(isOneValue) : undefined;
+  // The id's order only: a live revision's initid is its lineage's first id, in another order than its own id.
+  const equal = terms.length === 1 && id!.kind === "property" && id!.key === "id" && query.filter ? conjuncts(query.filter).find(isOneValue) : undefined;
   const structures = equal && conditionStructures(equal, filterList(query));
   if (!equal || !structures || structures.length === 0 || structures.length > MERGED_FIELD_STRUCTURES) {
     return { query, terms, bind: (parameters) => parameters.bind };
@@ -198,7 +199,7 @@ function splitFilter(query: ListShape, field: string, parameters: Parameters): {
   }).join("");
   if (others.length === 0) return { onKeys, rest: "", join: false };
   const remaining: FilterNode = { kind: "group", logic: "and", nodes: others };
-  // Conditions on other fields' sort keys look them up by the entry's element: its row is not read.
+  // Conditions on other fields' sort keys look them up by the entry's element, and the state is the entry's own: its row is not read.
   const join = !keyedOnly(remaining);
   const rest = ` and ${join ? filterCondition(remaining, "e", list, parameters.value) : filterCondition(remaining, "k", list, parameters.value, "k.element_id")}`;
   return { onKeys, rest, join };

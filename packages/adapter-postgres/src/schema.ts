@@ -104,15 +104,22 @@ export const elementSortKeys = pgTable(
     /** The element's profile and owner (elements.profile, .owner), so that a field order filters rights on the index entries. */
     profile: text("profile"),
     owner: integer("owner"),
+    /** The element's state (elements.state), so that a field order tests a condition on the state on the index entries. */
+    state: text("state"),
   },
   (t) => [
     // Migration 0008 makes it hold the key, structure, status and profile too (INCLUDE, which the schema cannot say): a
     // filter tests an element's field on it alone (filter-sql.ts); and gives the planner statistics of the values.
     primaryKey({ columns: [t.elementId, t.field] }),
     index("element_sort_keys_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, t.rank, t.num, sql`${t.txt} collate "C"`, sql`${t.elementId} desc`,
-      t.profile, t.owner),
+      t.profile, t.owner, sql`${t.state} collate "C"`),
     index("element_sort_keys_desc_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, sql`${t.rank} desc`, sql`${t.num} desc`,
-      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`, t.profile, t.owner),
+      sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`, t.profile, t.owner, sql`${t.state} collate "C"`),
+    // A field order of one state's elements (migration 0019): one range of these, in order.
+    index("element_sort_keys_state_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, sql`${t.state} collate "C"`, t.rank, t.num,
+      sql`${t.txt} collate "C"`, sql`${t.elementId} desc`, t.profile, t.owner),
+    index("element_sort_keys_state_desc_idx").on(sql`${t.structure} collate "C"`, t.field, t.status, sql`${t.state} collate "C"`, sql`${t.rank} desc`,
+      sql`${t.num} desc`, sql`${t.txt} collate "C" desc`, sql`${t.elementId} desc`, t.profile, t.owner),
   ],
 );
 

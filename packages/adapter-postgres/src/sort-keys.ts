@@ -13,8 +13,8 @@ import { statement, type SqlClient } from "./sql-client.ts";
 const DROP_KEYS = statement(`delete from element_sort_keys where structure collate "C" = $1 and field <> all($2::text[])`);
 // Through the live revisions' index of structures (list-indexes.ts): a structure's revisions only are read.
 const MAKE_KEYS = statement(
-  `insert into element_sort_keys (element_id, structure, field, status, rank, num, txt, profile, owner)
-   select e.id, e.structure, f.field, e.status, k.rank, k.num, k.txt, e.profile, e.owner
+  `insert into element_sort_keys (element_id, structure, field, status, rank, num, txt, profile, owner, state)
+   select e.id, e.structure, f.field, e.status, k.rank, k.num, k.txt, e.profile, e.owner, e.state
    from elements e cross join unnest($2::text[]) as f(field) cross join lateral lineage_sort_key(e."values", f.field) as k
    where e.status in ('alive', 'deleted') and not e.fixed and e.structure collate "C" = $1`,
 );

@@ -118,3 +118,16 @@ describe.each(Object.entries(SCOPES))("filtered lists of %s", (_, scope) => {
     }
   }, 120_000);
 });
+
+describe("a field order of one state", () => {
+  it("follows a change of an element's state: its sort keys hold the state the element has", async () => {
+    const query: ElementQuery = {
+      status: "alive", structures: ["s1"], orderBy: [by("f_date", "asc", "field"), by("id")], filter: property("state", "eq", ["e9"]), limit: 10, offset: 0,
+    };
+    expect(await store.elements.list(query)).toEqual([]);
+    const { rows } = await client.query<{ id: number }>("update elements set state = 'e9' where id = (select min(id) from elements where structure = 's1' and status = 'alive' and not fixed) returning id");
+    expect((await store.elements.list(query)).map((row) => row.id)).toEqual([rows[0]!.id]);
+    const { rows: keys } = await client.query<{ state: string }>("select distinct state from element_sort_keys where element_id = $1", [rows[0]!.id]);
+    expect(keys).toEqual([{ state: "e9" }]);
+  });
+});

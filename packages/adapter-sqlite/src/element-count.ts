@@ -1,6 +1,6 @@
 import type { ElementCountQuery } from "@lineage/core";
 import { compileFilter } from "./filter-sql.ts";
-import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
+import { readableCondition, readableKeys } from "./readable-condition.ts";
 
 /** The statement of a count, and how a query fills its parameters. */
 export interface CountStatement {
@@ -25,7 +25,7 @@ export function countSql(query: ElementCountQuery): CountStatement {
     binders.push((q) => [JSON.stringify(q.structures)]);
   }
   if (query.readable) {
-    where.push(READABLE_CONDITION);
+    where.push(readableCondition(query.readable));
     binders.push((q) => [readableKeys(q.readable!)]);
   }
   if (query.filter) {

@@ -5,12 +5,12 @@ import type { ElementCountQuery, ElementQuery, ElementRepository, ElementRevisio
 import { withoutConstants } from "./constant-filter.ts";
 import { countSql, type CountStatement } from "./element-count.ts";
 import { registerFilterFunctions } from "./filter-functions.ts";
-import { createFilterPlanner } from "./filter-plan.ts";
+import { createFilterPlanner, seekLookups } from "./filter-plan.ts";
 import { compileFilter } from "./filter-sql.ts";
 import { groupedPageSql, prepareGroupedPage, type GroupedPage } from "./grouped-page.ts";
-import { listPageSql, type PageStatement } from "./list-statement.ts";
+import { listPageSql, walkProbes, type PageStatement } from "./list-statement.ts";
 import { ID_INDEX } from "./list-indexes.ts";
-import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
+import { READABLE_CONDITION, readableForm, readableKeys } from "./readable-condition.ts";
 import { elements, history } from "./schema.ts";
 import { seekCountSql, seekPageSql } from "./seek-statements.ts";
 import { createStatementCache } from "./statement-cache.ts";
@@ -86,6 +86,7 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
   const lists = new Map<string, ListStatements>();
   const counts = new Map<string, { readonly statement: Statement; readonly bind: CountStatement["bind"] }>();
   const planner = createFilterPlanner(client);
+  const lookups = seekLookups(client);
   const prepared = createStatementCache(client);
   // The walk of a list's order (list-statement.ts, grouped-page.ts).
   const walkedIds = (query: ElementQuery): number[] => {
@@ -93,14 +94,15 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
     const fieldOrder = query.orderBy.some((term) => term.kind === "field");
     // Several structures are merged from each one's index (list-statement.ts): their count shapes the statement.
     const scope = query.structures === undefined ? "all" : fieldOrder ? query.structures : query.structures.length;
-    // A filter's condition is part of the statement (its values are bound): one statement per shape of filter.
-    const filter = query.filter ? compileFilter(query.filter).sql : null;
-    const key = JSON.stringify([query.orderBy, scope, query.limit, query.readable !== undefined, filter]);
+    // A filter's condition is part of the statement (its values are bound; the structure and indexes its probes read named):
+    // one statement per shape of filter.
+    const filter = query.filter ? compileFilter(query.filter, undefined, walkProbes(query, lookups.hasIndex)).sql : null;
+    const key = JSON.stringify([query.orderBy, scope, query.limit, readableForm(query.readable), filter]);
     let statement = lists.get(key);
     if (!statement) {
       // Orders and slices come from requests: bound the cache rather than keep every combination ever asked.
       if (lists.size >= 200) lists.clear();
-      const page = listPageSql(query);
+      const page = listPageSql(query, { hasIndex: lookups.hasIndex });
       const grouped = groupedPageSql(query);
       statement = { ids: client.prepare(page.sql).pluck(), bind: page.bind, grouped: grouped && prepareGroupedPage(client, grouped) };
       lists.set(key, statement);
@@ -122,7 +124,7 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       const { sql, params } = seekCountSql(query, plan.seek);
       return prepared(sql).pluck().get(...params) as number;
     }
-    const key = JSON.stringify([query.structures?.length === 1 ? 1 : query.structures ? "many" : "all", query.readable !== undefined,
+    const key = JSON.stringify([query.structures?.length === 1 ? 1 : query.structures ? "many" : "all", readableForm(query.readable),
       query.filter ? compileFilter(query.filter).sql : null]);
     let statement = counts.get(key);
     if (!statement) {

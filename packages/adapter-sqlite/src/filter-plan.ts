@@ -1,8 +1,10 @@
 import type { Database } from "better-sqlite3";
 import { decisiveOrder, type ElementCountQuery, type ElementQuery, type FilterCondition, type FilterNode, type OrderTerm } from "@lineage/core";
 import { filterSeeks, type Seek, type SeekLookups } from "./filter-seeks.ts";
+import type { FieldProbes } from "./filter-sql.ts";
 import { groupedPageSql, SMALL_GROUP } from "./grouped-page.ts";
 import { KEYED_PROPERTIES, keyedIndexName } from "./list-indexes.ts";
+import { walkProbes } from "./list-statement.ts";
 import { seekProbeSql, seekSampleSql } from "./seek-statements.ts";
 import { createStatementCache } from "./statement-cache.ts";
 
@@ -67,7 +69,7 @@ const SAMPLE_SIZE = 128;
  * What reading costs, relative to testing an index entry, as measured on 300,000 rows (a file of
  * 870 MB, SQLite's page cache of 16 MB): reading a row, and parsing its values (JSON) as well.
  */
-const COSTS = { entry: 1, row: 8, values: 8 } as const;
+const COSTS = { entry: 1, row: 8, values: 8, probe: 6 } as const;
 
 /** The properties every order index holds besides its key (list-indexes.ts): the grouped keys and the structure. */
 const HELD_PROPERTIES: ReadonlySet<string> = new Set(["owner", "state", "revision", "name", "fromname"]);
@@ -88,13 +90,17 @@ function conditionsOf(node: FilterNode): FilterCondition[] {
  * tested without reading rows; any other condition, or order, reads them, and a field's condition
  * parses their values. The seek reads its rows for their sort keys, a field's in their values.
  */
-function walkCost(filter: FilterNode, terms: readonly OrderTerm[]): number {
+function walkCost(filter: FilterNode, terms: readonly OrderTerm[], probes: FieldProbes | undefined): number {
   const [first] = terms;
   const conditions = conditionsOf(filter);
   const indexed = first?.kind === "property" && (first.key === "initid" || Object.hasOwn(KEYED_PROPERTIES, first.key));
-  const held = indexed && conditions.every((c) => c.kind === "property" && (HELD_PROPERTIES.has(c.property) || c.property === first.key));
+  const held = (c: FilterCondition) => indexed && c.kind === "property" && (HELD_PROPERTIES.has(c.property) || c.property === first.key);
+  // A single field's condition a walk of one structure tests on the field's index (list-statement.ts, FieldProbes), its row unread.
+  const probed = (c: FilterCondition) => c.kind === "field" && probes !== undefined && c.shape === "single" && c.comparison !== "html" &&
+    (!c.structures || c.structures.includes(probes.structure)) && probes.index(c.field) !== undefined;
   const parses = (yes: boolean) => COSTS.row + (yes ? COSTS.values : 0);
-  const walk = held ? COSTS.entry : parses(conditions.some((c) => c.kind === "field"));
+  const readsRows = conditions.some((c) => !held(c) && !probed(c));
+  const walk = readsRows ? parses(conditions.some((c) => c.kind === "field" && !probed(c))) : conditions.some(probed) ? COSTS.probe : COSTS.entry;
   return walk / parses(terms.some((term) => term.kind === "field"));
 }
 
@@ -168,7 +174,10 @@ export function createFilterPlanner(client: Database): FilterPlanner {
       const total = highestId.get() as number;
       const reach = query.offset + (query.limit ?? total);
       // A grouped order counts its groups' rows up to SMALL_GROUP, filtered: its walk reaches that far.
-      const cap = probeCap(groupedPageSql(query) ? Math.max(reach, SMALL_GROUP) : reach, total, walkCost(query.filter!, terms));
+      // A grouped order's walk reads rows (grouped-page.ts): its filter's fields are not probed.
+      const grouped = groupedPageSql(query);
+      const probes = grouped ? undefined : walkProbes(query, lookups.hasIndex);
+      const cap = probeCap(grouped ? Math.max(reach, SMALL_GROUP) : reach, total, walkCost(query.filter!, terms, probes));
       const best = fewest(query, candidates, cap);
       if (best) return { kind: "seek", seek: best.seek };
       // Each seek finds too many for the rule, if the filter keeps what it finds; one whose rows it keeps few of may not.

@@ -50,23 +50,48 @@ const PROPERTY_COLUMNS: Readonly<Record<FilterProperty, string>> = {
  * Compiles a filter to one SQL condition on `elements`. Its constant parts (constant-filter.ts) are
  * written as constants, which a statement with INDEXED BY must not hold: leave them out first.
  */
-export function compileFilter(filter: FilterNode, placeholder: Placeholder = () => "?"): FilterSql {
+export function compileFilter(filter: FilterNode, placeholder: Placeholder = () => "?", probes?: FieldProbes): FilterSql {
   const params: unknown[] = [];
   const bind = (value: unknown) => {
     params.push(value);
     return placeholder(params.length - 1);
   };
-  return { sql: nodeSql(filter, bind), params };
+  return { sql: nodeSql(filter, bind, probes), params };
+}
+
+/**
+ * The indexes of single fields (field-indexes.ts) of the one structure a walk reads, by field: a
+ * condition on such a field is tested on the entry of the walked row in its index (an EXISTS that
+ * seeks status, value and id there) rather than on the row, which the walk then need not read nor
+ * parse its values. Measured on a million rows, a title order walking 20,000 entries for a condition
+ * on an enum field: a third of the time of reading the rows. The condition means the same: the
+ * entry is the row's own (same id; the walk's rows are live, of the structure the partial index holds).
+ */
+export interface FieldProbes {
+  readonly structure: string;
+  /** The index of a field in the structure, or undefined when it has none. */
+  index(field: string): string | undefined;
 }
 
 type Bind = (value: unknown) => string;
 
-function nodeSql(node: FilterNode, bind: Bind): string {
+function nodeSql(node: FilterNode, bind: Bind, probes?: FieldProbes): string {
   if (node.kind === "property") return propertySql(node, bind);
-  if (node.kind === "field") return fieldSql(node, bind);
+  if (node.kind === "field") return probedFieldSql(node, bind, probes) ?? fieldSql(node, bind);
   if (node.nodes.length === 0) return node.logic === "and" ? "1" : "0";
-  if (node.nodes.length === 1) return nodeSql(node.nodes[0]!, bind);
-  return `(${node.nodes.map((child) => nodeSql(child, bind)).join(` ${node.logic} `)})`;
+  if (node.nodes.length === 1) return nodeSql(node.nodes[0]!, bind, probes);
+  return `(${node.nodes.map((child) => nodeSql(child, bind, probes)).join(` ${node.logic} `)})`;
+}
+
+/** A single field's condition tested on its index's entry of the row (FieldProbes); undefined when it has none. */
+function probedFieldSql(condition: FieldCondition, bind: Bind, probes: FieldProbes | undefined): string | undefined {
+  if (!probes || condition.shape !== "single" || condition.comparison === "html") return undefined;
+  if (condition.structures && !condition.structures.includes(probes.structure)) return undefined;
+  const index = probes.index(condition.field);
+  if (!index) return undefined;
+  // Unqualified, `values` and `structure` in the condition are the probe's: the same row's, as the index holds it.
+  return `exists (select 1 from elements as probe indexed by "${index}" where probe.status = elements.status and probe.fixed = 0` +
+    ` and probe.structure = ${sqlText(probes.structure)} and probe.id = elements.id and ${fieldSql(condition, bind)})`;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type OrderTerm } from "@lineage/core";
-import { fieldSortExpression, sqlText } from "./field-indexes.ts";
-import { compileFilter, MAX_BOUND_VALUES } from "./filter-sql.ts";
+import { fieldIndexName, fieldSortExpression, sqlText } from "./field-indexes.ts";
+import { compileFilter, MAX_BOUND_VALUES, type FieldProbes } from "./filter-sql.ts";
 import {
   ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, STRUCTURE_DESC_INDEX, type KeyDirection, type KeyedProperty, type ListScope,
 } from "./list-indexes.ts";
-import { READABLE_CONDITION, readableKeys } from "./readable-condition.ts";
+import { readableCondition, readableKeys } from "./readable-condition.ts";
 
 /** The statement of a list page's ids, and how a query fills its parameters. */
 export interface PageStatement {
@@ -26,9 +26,19 @@ function binding(binders: readonly Binder[]): PageStatement["bind"] {
   };
 }
 
-/** The filter's condition as a term of a WHERE (` and ...`), or nothing. */
-function filterTerm(query: Pick<ElementQuery, "filter">): string {
-  return query.filter ? ` and ${compileFilter(query.filter).sql}` : "";
+/**
+ * The indexes a walk of one structure tests its filter's single fields on (FieldProbes), those that
+ * exist (`hasIndex`); undefined for a list of several structures or without a filter.
+ */
+export function walkProbes(query: Pick<ElementQuery, "structures" | "filter">, hasIndex: (name: string) => boolean): FieldProbes | undefined {
+  const structure = query.structures?.length === 1 ? query.structures[0]! : undefined;
+  if (structure === undefined || !query.filter) return undefined;
+  return { structure, index: (field) => [fieldIndexName(structure, field, "asc")].find(hasIndex) };
+}
+
+/** The filter's condition as a term of a WHERE (` and ...`), or nothing; `probes`: its single fields tested on their indexes. */
+function filterTerm(query: Pick<ElementQuery, "filter">, probes?: FieldProbes): string {
+  return query.filter ? ` and ${compileFilter(query.filter, undefined, probes).sql}` : "";
 }
 
 /** The filter's values, where an arm tests it. */
@@ -52,7 +62,7 @@ const PROPERTY_COLUMNS: Readonly<Record<SortableProperty, string>> = {
  * structure each entry holds. The limit is written out
  * (see createElementRepository); exported so that tests can check its query plan.
  */
-export function listPageSql(query: PageQuery): PageStatement {
+export function listPageSql(query: PageQuery, { hasIndex }: { hasIndex?: (name: string) => boolean } = {}): PageStatement {
   const limit = query.limit ?? -1;
   if (!Number.isSafeInteger(limit)) throw new RangeError(`A list limit must be a whole number, not ${limit}`);
   const structures = query.structures;
@@ -70,9 +80,9 @@ export function listPageSql(query: PageQuery): PageStatement {
     where.push("structure in (select value from json_each(?))");
     binders.push((q) => [JSON.stringify(q.structures)]);
   }
-  const readable = query.readable !== undefined;
+  const readable = query.readable === undefined ? undefined : readableCondition(query.readable);
   if (readable) {
-    where.push(READABLE_CONDITION);
+    where.push(readable);
     binders.push((q) => [readableKeys(q.readable!)]);
   }
   // The filter is tested on the entries the page walks: on the index entries alone when it names
@@ -88,8 +98,10 @@ export function listPageSql(query: PageQuery): PageStatement {
   if (merged) return merged;
   const index = indexOf(terms, oneStructure ? "structure" : "all");
   const order = terms.map((term) => `${sortExpression(term)} ${term.direction}`).join(", ");
+  const probes = hasIndex && walkProbes(query, hasIndex);
+  const walked = probes ? filterTerm(query, probes) : filter;
   return {
-    sql: `select id from elements${index ? ` indexed by ${index}` : ""} where ${where.join(" and ")}${filter} order by ${order} limit ${limit} offset ?`,
+    sql: `select id from elements${index ? ` indexed by ${index}` : ""} where ${where.join(" and ")}${walked} order by ${order} limit ${limit} offset ?`,
     bind: binding(binders),
   };
 }
@@ -103,7 +115,7 @@ export function listPageSql(query: PageQuery): PageStatement {
 const MERGED_STRUCTURES = 6;
 
 /** The page of an order of one key (then the id) over several structures, merged from theirs; else undefined. */
-function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number, readable: boolean, filter: string): PageStatement | undefined {
+function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number, readable: string | undefined, filter: string): PageStatement | undefined {
   const [first, second, more] = terms;
   if (count > MERGED_STRUCTURES || first?.kind !== "property" || more) return undefined;
   // The key then the id, or a key no two rows share alone (decisiveOrder).
@@ -114,7 +126,7 @@ function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number
   if (!index) return undefined;
   const column = sortExpression(first);
   const select = first.key === "id" ? "select id" : `select id, ${column}`;
-  const arm = `${select} from elements indexed by ${index} where status = ? and fixed = 0 and structure = ?${readable ? ` and ${READABLE_CONDITION}` : ""}${filter}`;
+  const arm = `${select} from elements indexed by ${index} where status = ? and fixed = 0 and structure = ?${readable ? ` and ${readable}` : ""}${filter}`;
   const order = first.key === "id" ? `1 ${first.direction}` : `2 ${first.direction}${second ? `, 1 ${second.direction}` : ""}`;
   const binders = Array.from({ length: count }, (_, i): Binder[] => [
     (q) => [q.status, q.structures![i]], ...(readable ? [(q: ElementQuery) => [readableKeys(q.readable!)]] : []), ...(filter ? [FILTER_VALUES] : []),
@@ -132,12 +144,12 @@ function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number
  * out, as the partial index does, so that SQLite reads it in order and merges the parts.
  */
 function mergedFieldPageSql(
-  terms: readonly OrderTerm[], structures: readonly string[], limit: number, readable: boolean, filter: string,
+  terms: readonly OrderTerm[], structures: readonly string[], limit: number, readable: string | undefined, filter: string,
 ): PageStatement | undefined {
   const [field, id, more] = terms;
   if (structures.length > MERGED_FIELD_STRUCTURES || field?.kind !== "field" || id?.kind !== "property" || id.key !== "id" || more) return undefined;
   const arm = (structure: string) => `select id, ${fieldSortExpression(field.key)} from elements where status = ? and fixed = 0` +
-    ` and structure = ${sqlText(structure)}${readable ? ` and ${READABLE_CONDITION}` : ""}${filter}`;
+    ` and structure = ${sqlText(structure)}${readable ? ` and ${readable}` : ""}${filter}`;
   const binders = structures.flatMap((): Binder[] => [
     (q) => [q.status], ...(readable ? [(q: ElementQuery) => [readableKeys(q.readable!)]] : []), ...(filter ? [FILTER_VALUES] : []),
   ]);

@@ -17,6 +17,29 @@ import type { ReadableFilter } from "@lineage/core";
  */
 export const READABLE_CONDITION = `json_extract(?, '$."' || coalesce('p:' || profile, 's:' || structure) || '"') in (-1, owner)`;
 
+/**
+ * The same condition for a filter without an owner grant, on the same bound value: a row's key is
+ * one of the object's keys, which SQLite reads once into a set of its own (a LIST SUBQUERY) and looks
+ * each entry's key up in. An entry costs half what READABLE_CONDITION's JSON look-up does (measured
+ * on a million rows: a reader of one element in ten walking 110,000 entries of a title index).
+ */
+const READABLE_SET_CONDITION = `coalesce('p:' || profile, 's:' || structure) in (select key from json_each(?))`;
+
+/** True when a filter holds an owner grant (what READABLE_SET_CONDITION cannot say). */
+function grantsOwned(filter: ReadableFilter): boolean {
+  return filter.owned !== undefined && (filter.owned.profiles.length > 0 || filter.owned.structures.length > 0);
+}
+
+/** The condition of a filter's rows, binding readableKeys(filter) once: its form depends on whether it grants to owners. */
+export function readableCondition(filter: ReadableFilter): string {
+  return grantsOwned(filter) ? READABLE_CONDITION : READABLE_SET_CONDITION;
+}
+
+/** What tells statements made for filters apart (readableCondition's form): none, a set of keys, or with an owner grant. */
+export function readableForm(filter: ReadableFilter | undefined): "none" | "set" | "owned" {
+  return filter === undefined ? "none" : grantsOwned(filter) ? "owned" : "set";
+}
+
 /** Who may view the rows of a key that any reader of the filter may view. */
 const ANYONE = -1;
 

@@ -168,7 +168,11 @@ function walked(query: ElementQuery): number[] {
     if (ids) return ids;
   }
   const page = listPageSql(query);
-  return prepared(page.sql).all(...page.bind(query)) as number[];
+  const ids = prepared(page.sql).all(...page.bind(query)) as number[];
+  // With its single fields tested on their indexes (a walk of one structure), the same page.
+  const probed = listPageSql(query, { hasIndex: seekLookups(client).hasIndex });
+  expect(prepared(probed.sql).all(...probed.bind(query)), `probed ${probed.sql}`).toEqual(ids);
+  return ids;
 }
 
 /** The page as each seek of its filter reads it. */
@@ -232,4 +236,18 @@ describe("a filtered page", () => {
       }
     }
   }, 120_000);
+});
+
+describe("a walk of one structure's order", () => {
+  it("tests a single field's condition on the field's index, the row unread, and a reader without owner grants on a set of keys", () => {
+    const query: ElementQuery = {
+      status: "alive", structures: ["fa"], filter: field("e", "eq", ["space"], { comparison: "text", indexed: true }), orderBy: [by("title")],
+      limit: 10, offset: 0, readable: { structures: ["fa"], profiles: [] },
+    };
+    const page = listPageSql(query, { hasIndex: seekLookups(client).hasIndex });
+    const plan = (client.prepare(`explain query plan ${page.sql}`).all(...page.bind(query)) as { detail: string }[]).map((row) => row.detail);
+    expect(plan.some((detail) => /^SEARCH elements USING COVERING INDEX elements_structure_by_title/.test(detail)), plan.join("\n")).toBe(true);
+    expect(plan.some((detail) => /^SEARCH probe USING INDEX elements_field_\w+_idx \(status=\? AND <expr>=\? AND id=\?\)/.test(detail)), plan.join("\n")).toBe(true);
+    expect(page.sql).toContain("in (select key from json_each(?))");
+  });
 });

@@ -47,7 +47,7 @@ export interface PlatformOptions {
   readonly workflow?: WorkflowEngine;
   /** The most elements one list answer may hold, `slice=all` included; 10,000 by default (docs/limits.md). */
   readonly maxSlice?: number;
-  /** How many answers of GET one element are kept until the next write (1000 by default; 0 keeps none). */
+  /** How many answers of GET one element, and as many of searches, are kept until the next write (1000 each by default; 0 keeps none). */
   readonly readingCacheSize?: number;
   /** Full-text indexes; in memory (rebuilt at each start) when not given. */
   readonly searchIndex?: SearchIndex;
@@ -151,7 +151,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     tokens: createTokensFacade(context),
     auth: createAuthFacade(context, accounts),
     lifecycle: createLifecycleFacade(context, options.workflow ?? createLifecycleEngine({ clock, hooks: options.hooks })),
-    fullsearch: createFullSearchFacade(context, search),
+    fullsearch: createFullSearchFacade(context, search, options.readingCacheSize),
     bundles: createBundlesFacade(context),
     events: createEventsFacade(context, options.eventPollMs === undefined ? {} : { pollMs: options.eventPollMs }),
     webhooks: createWebhooksFacade(context, { destinations: options.webhookDestinations }),

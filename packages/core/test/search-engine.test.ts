@@ -75,6 +75,34 @@ describe("full-text search", () => {
     expect(new Set(after.asked)).toEqual(new Set(["search.generation", "events.after"]));
   });
 
+  it("keeps an answer until the next write, per reader and request, once the index is known current at the stamp", async () => {
+    const counted = countingStore(createMemoryStore());
+    const { platform, as } = await searchWorld({ store: counted.store });
+    const admin = await as("admin");
+    const reader = await as("reader");
+    const search = async (principal: typeof admin, q: string, slice?: string) => {
+      const stamp = await counted.store.changes.read();
+      counted.reset();
+      const answer = await platform.fullsearch.search(principal, "news", { q, stamp, ...(slice ? { slice } : {}) });
+      return { answer, titles: answer.documents.map((d) => d.properties?.title), read: counted.reads().includes("elements.latestMany") };
+    };
+    // The first search of a stamp brings the index current; the second is kept, the third served from it.
+    await search(admin, "volcano");
+    const kept = await search(admin, "volcano");
+    const again = await search(admin, "volcano");
+    expect(again).toEqual({ ...kept, read: false });
+    expect(again.answer).toBe(kept.answer);
+    // Another reader, another request: answered on their own.
+    expect((await search(reader, "volcano")).titles).toEqual(["Volcano eruption", "Weekly digest"]);
+    expect((await search(reader, "volcano")).titles).toEqual(["Volcano eruption", "Weekly digest"]);
+    expect((await search(admin, "volcano", "1")).titles).toEqual(["Volcano eruption"]);
+    // A write: the next stamp is answered afresh.
+    await search(admin, "tsunami");
+    expect((await search(admin, "tsunami")).titles).toEqual([]);
+    await platform.elements.update(admin, "N_BODY", { values: { nw_summary: "A tsunami warning" } });
+    expect((await search(admin, "tsunami")).titles).toEqual(["Weekly digest"]);
+  });
+
   it("checks phrases on the text and supports the whole query language", async () => {
     const { platform, as } = await searchWorld();
     const admin = await as("admin");

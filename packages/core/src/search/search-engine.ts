@@ -84,6 +84,11 @@ export interface SearchEngine {
    * while nothing was committed since the last search asked it.
    */
   search(domain: SearchDomain, query: SearchQuery, structures?: readonly string[], stamp?: ChangeStamp): Promise<Iterable<SearchHit>>;
+  /**
+   * True when a search of this stamp already found the domain's index open and holding every change
+   * committed before the stamp: a search of the same stamp would search the very same index.
+   */
+  current(name: string, stamp: ChangeStamp | undefined): boolean;
   /** Rebuilds a domain's index from the store, then persists it; returns the elements indexed. */
   rebuild(name: string, options?: RebuildOptions): Promise<number>;
   /**
@@ -157,6 +162,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    * change log need not be read again. On a networked database, that is two round trips a search.
    */
   const currentAt = new Map<string, string>();
+  const isCurrent = (name: string, stamp: ChangeStamp | undefined) =>
+    stamp?.data !== undefined && stamp.data !== "" && currentAt.get(name) === stamp.data && open.has(name);
 
   const documents = createDomainDocuments({ store, definitions: definitionsOf, fileTexts, callables, log, folderMembers: (folder) => store.folders.members(folder.initid) });
   const feed = createChangeFeed(shared, documents);
@@ -247,7 +254,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     sync,
     async search(domain, query, structures, stamp) {
       const { name } = domain;
-      const current = stamp?.data !== undefined && stamp.data !== "" && currentAt.get(name) === stamp.data && open.has(name);
+      const current = isCurrent(name, stamp);
       if (!current) await (open.has(name) ? prepared(domain) : firstOpening(domain));
       // Read-your-writes: what was committed before the search is in its answer.
       return lanes.run(name, async () => {
@@ -261,6 +268,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         return index.search(name, query, structures ? { structures } : {});
       });
     },
+    current: isCurrent,
     rebuild,
     async refresh(name) {
       await prepared(await domainNamed(name));

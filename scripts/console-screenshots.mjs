@@ -67,7 +67,23 @@ const PAGES = [
   { name: "delete", login: "admin", go: (page, url) => page.goto(`${url}/console/elements/ART_HELLO/delete`) },
   { name: "trash", login: "admin", go: (page, url) => page.goto(`${url}/console/trash`) },
   { name: "dashboards", login: "admin", go: (page, url) => page.goto(`${url}/console/dashboards`) },
+  { name: "view", login: "admin", go: async (page, url) => {
+    // A list saved as a view, opened from it: who sees it is said under the table.
+    await page.goto(`${url}/console/elements?structure=ARTICLE&columns=ar_category`);
+    await page.getByText("Save this list as a view").click();
+    await page.getByLabel("Name of the view").fill("Articles by category");
+    await page.getByRole("button", { name: "Save the view" }).click();
+    const sharing = page.locator("main details.view-sharing summary");
+    if (await sharing.count()) await sharing.click();
+  } },
   { name: "admin", login: "admin", go: (page, url) => page.goto(`${url}/console/admin`) },
+  { name: "admin-users", login: "admin", go: (page, url) => page.goto(`${url}/console/admin/users`) },
+  { name: "admin-user", login: "admin", go: (page, url) => page.goto(`${url}/console/admin/users/alice`) },
+  { name: "admin-delete-user", login: "admin", go: (page, url) => page.goto(`${url}/console/admin/users/alice/delete`) },
+  { name: "admin-model", login: "admin", go: (page, url) => page.goto(`${url}/console/admin/model`) },
+  { name: "admin-structure", login: "admin", go: (page, url) => page.goto(`${url}/console/admin/model/structures/ARTICLE`) },
+  { name: "admin-lifecycle", login: "admin", go: (page, url) => page.goto(`${url}/console/admin/model/lifecycles/WFL_ARTICLE`) },
+  { name: "admin-webhooks", login: "admin", go: (page, url) => page.goto(`${url}/console/admin/webhooks`) },
 ];
 
 if (!ensureChromium()) process.exit(1);

@@ -24,8 +24,16 @@ function onOneField(nodes: readonly FilterNode[]): FieldCondition[] | undefined 
   return fields.length > 0 && fields.length === nodes.length && fields.every((node) => node.field === fields[0]!.field) ? fields : undefined;
 }
 
-/** The statement that counts the latest revisions a query matches. */
+/** The statement that counts the latest revisions a query matches; with `countUpTo`, up to that many (the rows read stop there). */
 export function countSql(query: ElementCountQuery): CountSql {
+  const statement = unlimitedCountSql(query);
+  const counted = /^select count\(\*\)::int from (.*)$/s.exec(statement.text);
+  if (query.countUpTo === undefined || !counted) return statement;
+  const values = [...statement.values, query.countUpTo];
+  return { text: `select count(*)::int from (select 1 from ${counted[1]} limit $${values.length}) as limited`, values };
+}
+
+function unlimitedCountSql(query: ElementCountQuery): CountSql {
   const values: unknown[] = [];
   const bind: Bind = (value) => {
     values.push(value);

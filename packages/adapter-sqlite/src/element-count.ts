@@ -32,5 +32,9 @@ export function countSql(query: ElementCountQuery): CountStatement {
     where.push(compileFilter(query.filter).sql);
     binders.push((q) => compileFilter(q.filter!).params);
   }
+  // A limited count reads at most `countUpTo` entries: the count of a subquery that stops there.
+  if (query.countUpTo !== undefined) {
+    return { sql: `select count(*) from (select 1 from elements where ${where.join(" and ")} limit ?)`, bind: (q) => [...binders.flatMap((bind) => bind(q)), q.countUpTo] };
+  }
   return { sql: `select count(*) from elements where ${where.join(" and ")}`, bind: (q) => binders.flatMap((bind) => bind(q)) };
 }

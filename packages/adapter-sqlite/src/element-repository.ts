@@ -124,7 +124,7 @@ export function createElementRepository(db: BetterSQLite3Database, client: Datab
       const { sql, params } = seekCountSql(query, plan.seek);
       return prepared(sql).pluck().get(...params) as number;
     }
-    const key = JSON.stringify([query.structures?.length === 1 ? 1 : query.structures ? "many" : "all", readableForm(query.readable),
+    const key = JSON.stringify([query.structures?.length === 1 ? 1 : query.structures ? "many" : "all", readableForm(query.readable), query.countUpTo !== undefined,
       query.filter ? compileFilter(query.filter).sql : null]);
     let statement = counts.get(key);
     if (!statement) {

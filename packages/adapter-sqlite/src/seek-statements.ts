@@ -86,5 +86,14 @@ export function seekSampleSql(query: ElementCountQuery, seek: Seek, size: number
 /** The statement of a filtered count through a seek: each arm counted on its own (a compound SELECT costs more per row), summed. */
 export function seekCountSql(query: ElementCountQuery, seek: Seek): BoundStatement {
   const arms = seekArms(query, seek, compileFilter(query.filter!));
-  return { sql: `select ${arms.sql.map((arm) => `(select count(*) ${arm})`).join(" + ")}`, params: arms.params };
+  if (query.countUpTo === undefined) return { sql: `select ${arms.sql.map((arm) => `(select count(*) ${arm})`).join(" + ")}`, params: arms.params };
+  // Limited: each arm stops at the limit, and their sum at it too.
+  return {
+    sql: `select min(${arms.sql.map((arm) => `(select count(*) from (select 1 ${arm} limit ?))`).join(" + ")}, ?)`,
+    params: [...arms.sql.flatMap((_arm, i) => {
+      // Every arm takes as many values, in the arms' order.
+      const each = arms.params.length / arms.sql.length;
+      return [...arms.params.slice(i * each, (i + 1) * each), query.countUpTo];
+    }), query.countUpTo],
+  };
 }

@@ -67,4 +67,33 @@ describe("accounts administered by a person", () => {
     expect(await platform.accounts.find("admin")).toMatchObject({ roles: ["admin"], disabled: false });
     expect((await platform.accounts.find("bob"))?.groups).toEqual([]);
   });
+
+  it("deletes an account keeping the elements it owns, never the administrator's own nor the last administrator", async () => {
+    const { platform, principal } = await seededPlatform();
+    const admin = await principal("admin");
+    const alice = await principal("alice");
+    const owned = [
+      await platform.elements.createByApi(alice, "ARTICLE", { values: { ar_title: "Alice's first" } }),
+      await platform.elements.createByApi(alice, "ARTICLE", { values: { ar_title: "Alice's second" } }),
+    ];
+    await expect(platform.accounts.remove("alice")).rejects.toMatchObject({ code: "ACCOUNT0004" });
+    await expect(platform.accounts.removeAs(await principal("bob"), "alice")).rejects.toMatchObject({ code: "ROUTES0131" });
+
+    const removed = await platform.accounts.removeAs(admin, "alice");
+    expect(removed).toMatchObject({ account: { login: "alice" }, owned: owned.length });
+    expect(await platform.accounts.find("alice")).toBeUndefined();
+    expect(await platform.accounts.authenticate("alice", "alice-pw")).toBeUndefined();
+    // Her elements stay, for whoever may view them.
+    for (const created of owned) await expect(platform.elements.read(admin, String(created.revision.initid))).resolves.toBeDefined();
+
+    await expect(platform.accounts.removeAs(admin, "admin")).rejects.toMatchObject({ code: "ACCOUNT0002", data: { problems: [{ path: "remove" }] } });
+    await expect(platform.accounts.removeAs(admin, "nobody")).rejects.toMatchObject({ code: "ACCOUNT0003" });
+    // Another administrator may go while one stays enabled; not the last one.
+    await platform.accounts.addAs(admin, { login: "dora", password: "dora-pw", roles: ["admin"] });
+    await platform.accounts.addAs(admin, { login: "eve", password: "eve-pw", roles: ["admin"] });
+    await platform.accounts.removeAs(admin, "eve");
+    await platform.accounts.setDisabled("admin", true);
+    await expect(platform.accounts.removeAs(admin, "dora")).rejects.toMatchObject({ code: "ACCOUNT0002", data: { problems: [{ path: "remove", message: "you cannot delete the last administrator" }] } });
+    expect(await platform.accounts.find("dora")).toBeDefined();
+  });
 });

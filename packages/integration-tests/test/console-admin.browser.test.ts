@@ -148,6 +148,55 @@ describe("users, administered in English", () => {
   });
 });
 
+describe("users, deleted", () => {
+  it("deletes a user after a question, keeping the elements they own; never one's own account", async () => {
+    const { platform } = live.seed;
+    await platform.accounts.add({ login: "leaver", password: "leaver-pw", displayName: "Lee Ver", roles: ["editor"] });
+    const leaver = (await platform.accounts.principal("leaver"))!;
+    const kept = await platform.elements.createByApi(leaver, "AUTHOR", { values: { au_name: "Written by Lee" } });
+    const { context, page } = await loggedIn("admin", 1280, "/console/admin/users/leaver");
+    await page.getByRole("button", { name: "Delete the account" }).click();
+    // Nothing is deleted before the answer to the question.
+    expect(await heading(page)).toBe("Delete the user leaver?");
+    expect(await platform.accounts.find("leaver")).toBeDefined();
+    expect(await page.locator("main").innerText()).toContain("the elements it owns stay");
+    await page.getByRole("link", { name: "Cancel" }).click();
+    expect(await heading(page)).toBe("User Lee Ver");
+    await page.getByRole("button", { name: "Delete the account" }).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    expect(new URL(page.url()).pathname).toBe("/console/admin/users");
+    expect(await page.getByRole("status").textContent()).toBe("The user leaver is deleted; the 1 element it owned stays.");
+    expect(await platform.accounts.find("leaver")).toBeUndefined();
+    expect(await page.getByRole("link", { name: "leaver", exact: true }).count()).toBe(0);
+    expect((await platform.elements.read(await live.seed.principal("admin"), String(kept.revision.initid))).revision.values.au_name).toBe("Written by Lee");
+    const gone = await page.goto(`${baseUrl}/console/admin/users/leaver/delete`);
+    expect(gone?.status()).toBe(404);
+
+    // One's own account: no button, the question refused, a forged post refused with the reason.
+    await page.goto(`${baseUrl}/console/admin/users/admin`);
+    expect(await page.getByRole("button", { name: "Delete the account" }).count()).toBe(0);
+    expect(await page.locator("main").innerText()).toContain("You cannot delete your own account.");
+    expect((await page.goto(`${baseUrl}/console/admin/users/admin/delete`))?.status()).toBe(400);
+    const csrf = await page.locator("header input[name=csrf]").getAttribute("value");
+    await context.request.post(`${baseUrl}/console/admin/users/admin/delete`, { form: { csrf: csrf ?? "" } });
+    expect(await platform.accounts.find("admin")).toBeDefined();
+    await context.close();
+
+    // In French, at phone width, and refused to others.
+    await platform.accounts.add({ login: "partant", password: "partant-pw" });
+    const french = await loggedIn("admine", 390, "/console/admin/users/partant");
+    await french.page.getByRole("button", { name: "Supprimer le compte" }).click();
+    expect(await heading(french.page)).toBe("Supprimer l'utilisateur partant ?");
+    await french.page.getByRole("button", { name: "Supprimer", exact: true }).click();
+    expect(await french.page.getByRole("status").textContent()).toBe("L'utilisateur partant est supprimé.");
+    expect(await french.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    await french.context.close();
+    const alice = await loggedIn("alice");
+    expect((await alice.page.goto(`${baseUrl}/console/admin/users/bob/delete`))?.status()).toBe(403);
+    await alice.context.close();
+  });
+});
+
 describe("users, administered in French", () => {
   it("speaks French on every user page, refusals included", async () => {
     const { context, page } = await loggedIn("admine", 390, "/console/admin/users");
@@ -381,7 +430,7 @@ describe.each([1280, 390])("the administration's accessibility at %i px", (width
     await page.getByRole("button", { name: "Log in" }).click();
     await page.waitForURL(`${baseUrl}/console/`);
     const found: string[] = [];
-    for (const path of ["admin", "admin/users", "admin/new-user", "admin/users/alice", "admin/webhooks", "admin/model",
+    for (const path of ["admin", "admin/users", "admin/new-user", "admin/users/alice", "admin/users/alice/delete", "admin/webhooks", "admin/model",
       "admin/model/structures/FEATURE", "admin/model/lifecycles/WFL_ARTICLE", ...await webhookPaths()]) {
       await page.goto(`${baseUrl}/console/${path}`);
       await page.addScriptTag({ content: AXE });

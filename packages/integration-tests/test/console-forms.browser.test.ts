@@ -257,6 +257,44 @@ describe("shared saved views", () => {
     expect(await bob.page.locator("section[aria-labelledby=panel-views]").innerText()).not.toContain("recettes");
     await bob.context.close();
   });
+
+  it("lets the owner change who sees a view after saving it, and nobody else", async () => {
+    // Alice's views of the test above: "Recettes de l'équipe" shared with the newsroom, "Mes recettes" private.
+    const { context, page } = await loggedIn("alice", 390, false);
+    await page.goto(`${baseUrl}/console/elements`);
+    await page.locator("section[aria-labelledby=panel-views]").getByRole("link", { name: "Mes recettes" }).click();
+    const sharing = page.locator("main details.view-sharing");
+    expect(await sharing.locator("summary").innerText()).toBe("Qui la voit : Moi seul");
+    await sharing.locator("summary").click();
+    const who = sharing.getByRole("group", { name: "Qui voit la vue « Mes recettes »" });
+    expect(await who.getByLabel("Moi seul").isChecked()).toBe(true);
+    await who.getByLabel("Partagée avec le groupe newsroom").check();
+    await sharing.getByRole("button", { name: "Changer qui la voit" }).click();
+    expect(await flash(page)).toBe("La vue « Mes recettes » est partagée avec le groupe newsroom désormais.");
+    expect(await page.locator("main table tbody").innerText()).toContain("Apple pie");
+    expect(await page.locator("main details.view-sharing summary").innerText()).toBe("Qui la voit : Partagée avec le groupe newsroom");
+    // The shared one made private again.
+    await page.locator("section[aria-labelledby=panel-views]").getByRole("link", { name: "Recettes de l'équipe" }).click();
+    await page.locator("main details.view-sharing summary").click();
+    await page.locator("main details.view-sharing").getByLabel("Moi seul").check();
+    await page.getByRole("button", { name: "Changer qui la voit" }).click();
+    expect(await flash(page)).toBe("Vous seul voyez la vue « Recettes de l'équipe » désormais.");
+    await context.close();
+
+    // Dave sees the view now shared, not the one made private, and cannot change who sees it.
+    const dave = await loggedIn("dave", 1280, false);
+    await dave.page.goto(`${baseUrl}/console/elements`);
+    const panel = dave.page.locator("section[aria-labelledby=panel-views]");
+    expect(await panel.getByRole("link").allInnerTexts()).toEqual(["Mes recettes"]);
+    await panel.getByRole("link", { name: "Mes recettes" }).click();
+    expect(await dave.page.locator("main details.view-sharing").count()).toBe(0);
+    const view = new URL(dave.page.url()).searchParams.get("view")!;
+    const csrf = await dave.page.locator("header input[name=csrf]").getAttribute("value");
+    await dave.context.request.post(`${baseUrl}/console/views/${view}/sharing`, { form: { csrf: csrf ?? "", share: "" } });
+    const reading = await live.seed.platform.elements.read(await live.seed.principal("admin"), view);
+    expect(reading.revision.ownProfile).toBe("PRF_TEAM_VIEWS");
+    await dave.context.close();
+  });
 });
 
 describe("a list sorted by an enum field", () => {

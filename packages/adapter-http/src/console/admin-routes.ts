@@ -7,7 +7,7 @@ import { describedRoute, type RouteDescription } from "../openapi/index.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { lifecycleModelPage, modelPage, structureModelPage } from "./model-pages.ts";
 import { createWebhookPage, removeWebhookPage, retryDeliveryPage, webhookPage, webhooksPage } from "./webhook-pages.ts";
-import { newUserPage, userPage, userPasswordPage, userStatePage, usersPage } from "./user-pages.ts";
+import { deleteUserPage, newUserPage, userPage, userPasswordPage, userStatePage, usersPage } from "./user-pages.ts";
 
 /*
  * The routes of the administration's own pages (users, the model, webhooks), beside the
@@ -36,6 +36,9 @@ export function adminConsoleRoutes(app: Hono<HttpEnv>, platform: Platform, handl
     handler((c) => (principal, t, csrf) => userStatePage(c, platform, principal, t, csrf, false))));
   app.post("/console/admin/users/:login/password", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.userPassword,
     handler((c) => (principal, t, csrf) => userPasswordPage(c, platform, principal, t, csrf))));
+  const deleteUser = () => handler((c) => (principal, t, csrf) => deleteUserPage(c, platform, principal, t, csrf));
+  app.get("/console/admin/users/:login/delete", describedRoute(DESCRIBED.deleteUserForm, deleteUser()));
+  app.post("/console/admin/users/:login/delete", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.deleteUser, deleteUser()));
 
   app.get("/console/admin/model", describedRoute(DESCRIBED.model, handler(() => (principal, t) => modelPage(platform, principal, t))));
   app.get("/console/admin/model/structures/:structure", describedRoute(DESCRIBED.structureModel,
@@ -89,6 +92,10 @@ const DESCRIBED = {
   enableUser: described("enable a user account again", { body: FORM_POST({}), response: redirect("To the account's page, with a message") }),
   userPassword: described("set a user account's password; its sessions end", {
     body: FORM_POST({ password: v.string() }), response: redirect("To the account's page, with a message"),
+  }),
+  deleteUserForm: described("the question before a user account is deleted"),
+  deleteUser: described("delete a user account with its sessions and access tokens; the elements it owns stay", {
+    body: FORM_POST({}), response: redirect("To the users, with a message (a refusal, to the account's page, for the person's own account or the last administrator)"),
   }),
   model: described("the model, read-only: the structures, lifecycles and profiles (who may do what)"),
   structureModel: described("a structure, read-only: its fields with type, visibility, needed, multiple, and the ancestor each comes from"),

@@ -24,7 +24,7 @@ import { searchPage } from "./search-page.ts";
 import { runBulk } from "./bulk-actions.ts";
 import { homePage } from "./home-page.ts";
 import { flashMessage, setFlash, takeFlash, type Flash } from "./flash.ts";
-import { openView, saveView } from "./saved-views.ts";
+import { changeViewSharing, openView, saveView } from "./saved-views.ts";
 import { adminConsoleRoutes } from "./admin-routes.ts";
 import { editableFields } from "./edit-form.ts";
 import { formText } from "./form-text.ts";
@@ -206,6 +206,8 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
   app.post("/console/bulk", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.bulk, consoleHandler(auth, (c) => (principal, t, csrf) => runBulk(c, platform, principal, t, csrf))));
   app.post("/console/views", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.saveView, consoleHandler(auth, (c) => (principal, t, csrf) => saveView(c, platform, principal, t, csrf))));
   app.get("/console/views/:view", describedRoute(DESCRIBED.view, consoleHandler(auth, (c) => (principal) => openView(c, platform, principal))));
+  app.post("/console/views/:view/sharing", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.viewSharing,
+    consoleHandler(auth, (c) => (principal, t, csrf) => changeViewSharing(c, platform, principal, t, csrf))));
 
   app.route("/", formRoutes(platform));
   app.get("/console/search", describedRoute(DESCRIBED.search, consoleHandler(auth, (c) => (principal, t) => searchPage(c, platform, principal, t))));
@@ -251,7 +253,7 @@ const TOO_LARGE = { status: 413, ...page("A file over the upload limit (API0102)
 const ADMIN_REFUSED = REFUSED.map((answer) => (answer.status === 403 ? { status: 403, ...page("Not an administrator (ROUTES0131), or a form without the session's form token: the page with the message") } : answer));
 const DESCRIBED: Record<"structures" | "elements" | "trash" | "element" | "search" | "editForm" | "edit" | "createForm" | "create" | "delete" | "restore"
   | "transitionForm" | "transition" | "revisions" | "dashboards" | "admin" | "createToken" | "revokeToken" | "reindex"
-  | "deleteForm" | "trashElement" | "bulk" | "saveView" | "view" | "home", RouteDescription> = {
+  | "deleteForm" | "trashElement" | "bulk" | "saveView" | "view" | "viewSharing" | "home", RouteDescription> = {
   home: { tag: "Console", summary: "The console's home: recent changes, the person's drafts, saved views and folders", authenticated: false, response: page("The page"), otherResponses: REFUSED },
   deleteForm: { tag: "Console", summary: "The console: the question before an element goes to the trash", authenticated: false, response: page("The page"), otherResponses: REFUSED },
   trashElement: { tag: "Console", summary: "The console: an element in the trash, read-only, with its restore button", authenticated: false, response: page("The page"), otherResponses: REFUSED },
@@ -268,6 +270,12 @@ const DESCRIBED: Record<"structures" | "elements" | "trash" | "element" | "searc
       orderBy: v.optional(v.string()), columns: v.optional(v.pipe(v.string(), v.description("A column (repeated)"))), size: v.optional(v.string()),
     }),
     response: { status: 303, contentType: null, description: "Saved: to the view" }, otherResponses: REFUSED },
+  viewSharing: { tag: "Console", summary: "The console: change who sees a saved view (its owner only): private, or shared under a profile for shared views", authenticated: false,
+    body: FORM_POST({
+      share: v.optional(v.pipe(v.string(), v.description("The profile to share the view under; empty: only its owner sees it"))),
+      return: v.optional(v.pipe(v.string(), v.description("The console page to go back to"))),
+    }),
+    response: { status: 303, contentType: null, description: "Back to the list, with a message" }, otherResponses: REFUSED },
   view: { tag: "Console", summary: "The console: open a saved view or search, as the list page it describes", authenticated: false,
     response: { status: 303, contentType: null, description: "To the list page of the view" }, otherResponses: REFUSED },
   transitionForm: { tag: "Console", summary: "The console: the form of a transition, with its parameters and a comment", authenticated: false,

@@ -10,7 +10,7 @@ import { fieldValue, localDate } from "./element-fields.ts";
 import { filterBar, filterRows, filterRowTitles, filterTargets, rowConditions, rowsOfFilter, type FilterRow } from "./filter-bar.ts";
 import { collectionsPanel } from "./collections-panel.ts";
 import { listHref, PAGE_SIZES, type ListKind, type ListParameters } from "./list-href.ts";
-import { saveViewForm } from "./saved-views.ts";
+import { saveViewForm, viewSharingForm } from "./saved-views.ts";
 import { viewShares } from "./view-sharing.ts";
 import { formText } from "./form-text.ts";
 import { relationTargets, settleFilterRows } from "./relation-picker.ts";
@@ -20,6 +20,8 @@ export type { ListKind } from "./list-href.ts";
 
 /** Elements per page by default. */
 const PAGE = 25;
+/** The total a list counts up to (at least; more on a page past it), past which it says "more than". */
+const COUNT_LIMIT = 10_000;
 
 interface Column {
   /** The key the list sorts by: a property, or a field's id. */
@@ -80,8 +82,10 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     rows = await settleFilterRows(platform, principal, formText(principal.account.locale), rows, titles, relationTargets(definitions, structureName));
   }
   const filter = pageFilter(rows, search, kept);
+  // Counting a million elements costs more than their page: the total is counted up to past the pages the links name, then "more than".
+  const countLimit = Math.max(COUNT_LIMIT, offset + size * 3) + 1;
   const query = {
-    orderBy, offset: String(offset), slice: String(size), count: true,
+    orderBy, offset: String(offset), slice: String(size), count: true, countLimit,
     fields: ["document.properties.title", "document.properties.initid", "document.properties.state", "document.properties.mdate", "document.properties.fromtitle",
       ...chosen.map((id) => `document.attributes.${id}`)].join(","),
     ...(filter ? { filter } : {}),
@@ -107,7 +111,9 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     refused = error;
   }
   const documents = answer?.documents ?? [];
-  const total = answer?.requestParameters.total ?? documents.length;
+  const counted = answer?.requestParameters.total ?? documents.length;
+  const capped = counted >= countLimit;
+  const total = capped ? countLimit - 1 : counted;
   const locale = principal.account.locale;
 
   const property = (document: DocumentView, name: string) => document.properties?.[name];
@@ -144,13 +150,13 @@ ${Object.entries({ ...here, columns: undefined }).flatMap(([name, value]) => (ty
 ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="columns" value="${field.id}"${chosen.includes(field.id) ? html` checked` : ""}> ${field.label}</label> `)}
 <button type="submit">${t.show}</button></fieldset></form></details>` : "";
   const from = documents.length === 0 ? 0 : offset + 1;
-  const summary = t.listTotal(total, from, offset + documents.length);
+  const summary = capped ? t.listTotalMore(total, from, offset + documents.length) : t.listTotal(total, from, offset + documents.length);
   const table = documents.length === 0 ? html`<p>${t.noElements}</p>` : html`<div class="scroll"><table>
 <caption>${summary}, ${t.sortedBy(columns.find((column) => column.key === sortKey)?.label ?? sortKey, sortDirection === "desc" ? "desc" : "asc")}</caption>
 <thead><tr>${bulk ? html`<th scope="col"><span class="visually-hidden">${t.select}</span></th>` : ""}${columns.map(header)}${restore ? html`<th scope="col">${t.actions}</th>` : ""}</tr></thead>
 <tbody>${documents.map((document) => html`<tr>${bulk ? html`<td>${rowCheckbox(document, t)}</td>` : ""}${columns.map((column) => html`<td>${column.cell(document)}</td>`)}${restore ? html`<td>${restore(document)}</td>` : ""}</tr>`)}</tbody>
 </table></div>`;
-  const pages = pageLinks(kind, here, offset, size, total, t);
+  const pages = pageLinks(kind, here, offset, size, total, t, capped);
   const create = structureName && csrf && (await platform.elements.mayCreate(principal, structureName))
     ? html`<p class="actions"><a href="/console/structures/${encodeURIComponent(structureName)}/new">${t.newElement}</a></p>` : "";
   const targets = await filterTargets(platform, principal, t, definitions, kind === "elements" ? structureName : undefined, fields);
@@ -167,11 +173,13 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
     ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) },
       { shares: viewShares(definitions, locale), locale })
     : "";
+  const viewRef = kind === "elements" ? c.req.query("view") : undefined;
+  const sharing = viewRef && csrf ? await viewSharingForm(platform, principal, csrf, viewRef, listHref(kind, { ...here, view: viewRef })) : "";
   const panel = await collectionsPanel(platform, principal, t);
   return {
     title,
     body: html`<div class="with-panel"><div class="list-main">${create}${bar}${keptNote}${refusal}${chooser}
-<p role="status" class="total">${summary}</p>${actions}${table}${pages}${save}</div>${panel}</div>`,
+<p role="status" class="total">${summary}</p>${actions}${table}${pages}${sharing}${save}</div>${panel}</div>`,
     current: kind === "trash" ? "trash" as const : "elements" as const,
   };
 }
@@ -192,9 +200,10 @@ function flatFields(tree: Readonly<Record<string, FieldDescription>>): FieldDesc
 }
 
 /** Page numbers: the first, the last, and those around the current one; previous and next. */
-function pageLinks(kind: ListKind, here: ListParameters, offset: number, size: number, total: number, t: ConsoleText): Fragment {
-  const count = Math.max(1, Math.ceil(total / size));
+function pageLinks(kind: ListKind, here: ListParameters, offset: number, size: number, total: number, t: ConsoleText, capped = false): Fragment {
   const current = Math.floor(offset / size) + 1;
+  // A total counted only up to a limit: the pages past the next two are unknown (no last page, "…" and Next).
+  const count = capped ? current + 2 : Math.max(1, Math.ceil(total / size));
   if (count === 1 && offset === 0) return html``;
   const href = (page: number) => listHref(kind, { ...here, offset: page > 1 ? String((page - 1) * size) : undefined });
   const shown = [...new Set([1, current - 2, current - 1, current, current + 1, current + 2, count])].filter((page) => page >= 1 && page <= count).sort((a, b) => a - b);
@@ -207,7 +216,8 @@ function pageLinks(kind: ListKind, here: ListParameters, offset: number, size: n
       : html`<li><a href="${href(page)}" aria-label="${t.pageNumber(page)}">${page}</a></li>`);
     previous = page;
   }
-  return html`<nav class="pages" aria-label="${t.pagesOf(count)}"><ul class="plain pages">
+  if (capped) items.push(html`<li aria-hidden="true">…</li>`);
+  return html`<nav class="pages" aria-label="${capped ? t.pages : t.pagesOf(count)}"><ul class="plain pages">
 ${current > 1 ? html`<li><a href="${href(current - 1)}" rel="prev">${t.previous}</a></li>` : ""}
 ${items}
 ${current < count ? html`<li><a href="${href(current + 1)}" rel="next">${t.next}</a></li>` : ""}

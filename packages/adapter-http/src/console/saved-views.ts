@@ -1,4 +1,4 @@
-import { LineageError, type Platform, type Principal } from "@lineage/core";
+import { isLineageError, LineageError, type ElementRevision, type Platform, type Principal } from "@lineage/core";
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
@@ -6,7 +6,7 @@ import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
 import type { Flash } from "./flash.ts";
 import { checkFormToken } from "./form-token.ts";
-import { listHref, PAGE_SIZES } from "./list-href.ts";
+import { consoleReturn, listHref, PAGE_SIZES } from "./list-href.ts";
 import { postedForm } from "./posted-form.ts";
 import { shareChoice, shareText, viewShares, type ViewShare } from "./view-sharing.ts";
 
@@ -71,6 +71,58 @@ export async function saveView(c: Context<HttpEnv>, platform: Platform, principa
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** A saved view (or search) the person may view, by its reference: its revision; ROUTES0126 for an element of another kind. */
+async function viewRevision(platform: Platform, principal: Principal, ref: string): Promise<ElementRevision> {
+  const reading = await platform.elements.read(principal, ref, { fields: "document.properties.title" });
+  const definitions = await platform.structures.definitions();
+  if (!definitions.withDescendants("SEARCH").includes(reading.revision.structure)) throw new LineageError("ROUTES0126", [ref]);
+  return reading.revision;
+}
+
+/**
+ * Under a list opened from a saved view: who sees that view, and for its owner (when views may be
+ * shared) the form that changes it; nothing for a view that is gone or not the person's to share.
+ */
+export async function viewSharingForm(platform: Platform, principal: Principal, csrf: string, ref: string, returnTo: string): Promise<Fragment> {
+  let revision: ElementRevision;
+  try {
+    revision = await viewRevision(platform, principal, ref);
+  } catch (error) {
+    if (isLineageError(error)) return html``;
+    throw error;
+  }
+  const locale = principal.account.locale;
+  const words = shareText(locale);
+  const shares = viewShares(await platform.structures.definitions(), locale);
+  if (revision.owner !== principal.account.id || shares.length === 0) return html``;
+  const title = revision.title;
+  const current = shares.find((share) => share.profile === revision.ownProfile);
+  return html`<details class="view-sharing"><summary>${words.whoSees}${words.colon}${current ? words.sharedWith(current.viewers) : words.onlyMe}</summary>
+<form method="post" action="/console/views/${revision.initid}/sharing">
+<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="return" value="${returnTo}">
+${shareChoice(shares, locale, current ? current.profile : null, words.whoSeesView(title))}
+<button type="submit">${words.change}</button>
+</form></details>`;
+}
+
+/** POST /console/views/ID/sharing: the view kept private or shared under another profile, by its owner; then back to the list. */
+export async function changeViewSharing(c: Context<HttpEnv>, platform: Platform, principal: Principal, t: ConsoleText, csrf: string | undefined): Promise<Answer> {
+  const form = await postedForm(c);
+  checkFormToken(csrf, form.one("csrf"), t);
+  const ref = c.req.param("view") ?? "";
+  const revision = await viewRevision(platform, principal, ref);
+  const back = consoleReturn(form.one("return"), `/console/views/${revision.initid}`);
+  const locale = principal.account.locale;
+  const words = shareText(locale);
+  if (revision.owner !== principal.account.id) return { redirect: back, flash: { message: words.notOwner, refused: true } };
+  const share = form.one("share")?.trim() ?? "";
+  const shared = share ? viewShares(await platform.structures.definitions(), locale).find((candidate) => candidate.profile === share) : undefined;
+  if (share && !shared) return { redirect: back, flash: { message: words.badShare, refused: true } };
+  const message = shared ? words.nowShared(revision.title, shared.viewers) : words.nowPrivate(revision.title);
+  await platform.elements.update(principal, String(revision.initid), { values: {}, ownProfile: shared ? shared.profile : null, comment: message });
+  return { redirect: back, flash: { message } };
+}
 
 /** GET /console/views/ID: the list page the saved view (or search) describes. */
 export async function openView(c: Context<HttpEnv>, platform: Platform, principal: Principal): Promise<Answer> {

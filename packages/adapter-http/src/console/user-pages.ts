@@ -39,6 +39,7 @@ function refusalsOf(error: unknown, a: AdminText): FieldRefusal[] | undefined {
       login: a.loginRule, password: a.passwordNeeded, locale: a.localeRule, displayName: a.nameNeeded, disabled: a.cannotDisableSelf,
       roles: path === "roles" ? a.keepOwnAdmin : a.unknownRole, groups: a.unknownGroup,
     };
+    if (key === "remove") return { field: key, message: message.includes("last") ? a.cannotDeleteLastAdmin : a.cannotDeleteSelf };
     return { field: key, message: words[key] ?? message };
   });
 }
@@ -191,7 +192,10 @@ ${account.disabled
 <div class="field"><label for="user-new-password">${a.newPassword}</label>
 <input id="user-new-password" name="password" type="password" autocomplete="new-password" required aria-describedby="user-new-password-hint">
 <p id="user-new-password-hint" class="hint">${a.passwordHint}</p></div>
-<button type="submit">${a.setPassword}</button></form></section>`;
+<button type="submit">${a.setPassword}</button></form></section>
+<section aria-labelledby="user-delete"><h2 id="user-delete">${a.deleteUser}</h2><p class="hint">${a.deleteHint}</p>
+${isSelf ? html`<p>${a.cannotDeleteSelf}</p>` : html`<form method="get" action="${base}/delete"><button type="submit" class="danger">${a.deleteUser}</button></form>`}
+</section>`;
 }
 
 /** GET and POST /console/admin/users/LOGIN: an account's page, and the save of its form. */
@@ -243,4 +247,30 @@ export async function userPasswordPage(c: Context<HttpEnv>, platform: Platform, 
   if (password === "") return { redirect: `${target}#user-password-title`, flash: { message: `${a.newPassword}${a.colon}${a.passwordNeeded}`, refused: true } };
   const { sessionsEnded } = await platform.accounts.setPasswordAs(principal, account.login, password);
   return { redirect: target, flash: { message: a.passwordSet(account.login, sessionsEnded) } };
+}
+
+/** GET and POST /console/admin/users/LOGIN/delete: the question before an account is deleted, and its deletion (its elements stay). */
+export async function deleteUserPage(c: Context<HttpEnv>, platform: Platform, principal: Principal, t: ConsoleText, csrf: string | undefined) {
+  requireAdministrator(principal);
+  const a = adminText(principal.account.locale);
+  if (c.req.method === "GET") {
+    const account = await accountOf(platform, principal, c.req.param("login") ?? "", a);
+    const base = `/console/admin/users/${encodeURIComponent(account.login)}`;
+    const title = `${a.deleteUserOf(account.login)}${a.questionMark}`;
+    if (!csrf) return page(title, html`<p role="alert" class="alert">${t.needSession}</p>`);
+    if (account.login === principal.account.login) return page(title, html`${adminNav("users", t, a)}<p role="alert" class="alert">${a.cannotDeleteSelf}</p><p><a href="${base}">${a.backToUsers}</a></p>`, 400);
+    return page(title, html`${adminNav("users", t, a)}<p>${account.displayName} (<code>${account.login}</code>)</p><p>${a.deleteHint}</p>
+<form method="post" action="${base}/delete" class="actions"><input type="hidden" name="csrf" value="${csrf}">
+<button type="submit" class="danger">${a.deleteConfirm}</button> <a href="${base}">${t.cancel}</a></form>`);
+  }
+  checkFormToken(csrf, (await postedForm(c)).one("csrf"), t);
+  const account = await accountOf(platform, principal, c.req.param("login") ?? "", a);
+  try {
+    const { owned } = await platform.accounts.removeAs(principal, account.login);
+    return { redirect: "/console/admin/users", flash: { message: a.userDeleted(account.login, owned) } };
+  } catch (error) {
+    const refusals = refusalsOf(error, a);
+    if (!refusals) throw error;
+    return { redirect: `/console/admin/users/${encodeURIComponent(account.login)}`, flash: { message: refusals.map((refusal) => refusal.message).join(" "), refused: true } };
+  }
 }

@@ -24,6 +24,12 @@ const EN = {
   and: " and ",
   shared: "shared",
   badShare: "This view cannot be shared that way: choose who sees it again.",
+  colon: ": ",
+  whoSeesView: (title: string) => `Who sees the view "${title}"`,
+  change: "Change who sees it",
+  nowPrivate: (title: string) => `Only you see the view "${title}" now.`,
+  nowShared: (title: string, viewers: string) => `The view "${title}" is shared with ${viewers} now.`,
+  notOwner: "Only the owner of a view changes who sees it.",
 };
 const FR: typeof EN = {
   whoSees: "Qui la voit",
@@ -34,6 +40,12 @@ const FR: typeof EN = {
   and: " et ",
   shared: "partagée",
   badShare: "Cette vue ne peut pas être partagée ainsi : choisissez à nouveau qui la voit.",
+  colon: " : ",
+  whoSeesView: (title) => `Qui voit la vue « ${title} »`,
+  change: "Changer qui la voit",
+  nowPrivate: (title) => `Vous seul voyez la vue « ${title} » désormais.`,
+  nowShared: (title, viewers) => `La vue « ${title} » est partagée avec ${viewers} désormais.`,
+  notOwner: "Seul le propriétaire d'une vue change qui la voit.",
 };
 
 /** The sharing words in a locale. */
@@ -58,12 +70,13 @@ export function viewShares(definitions: Pick<Definitions, "profiles">, locale: s
   })).sort((a, b) => a.profile.localeCompare(b.profile));
 }
 
-/** The choice of who sees a view: only its owner, or one of the shares. */
-export function shareChoice(shares: readonly ViewShare[], locale: string): Fragment {
+/** The choice of who sees a view: only its owner, or one of the shares; `current`, the profile it is under now (none: only its owner). */
+export function shareChoice(shares: readonly ViewShare[], locale: string, current: string | null = null, legend?: string): Fragment {
   const text = shareText(locale);
   if (shares.length === 0) return html`<p class="hint">${text.noShare}</p>`;
-  return html`<fieldset><legend>${text.whoSees}</legend>
-<label class="choice"><input type="radio" name="share" value="" checked> ${text.onlyMe}</label>
-${shares.map((share) => html`<label class="choice"><input type="radio" name="share" value="${share.profile}"> ${text.sharedWith(share.viewers)}</label>`)}
+  const checked = (profile: string | null) => (profile === current ? html` checked` : "");
+  return html`<fieldset><legend>${legend ?? text.whoSees}</legend>
+<label class="choice"><input type="radio" name="share" value=""${checked(null)}> ${text.onlyMe}</label>
+${shares.map((share) => html`<label class="choice"><input type="radio" name="share" value="${share.profile}"${checked(share.profile)}> ${text.sharedWith(share.viewers)}</label>`)}
 </fieldset>`;
 }

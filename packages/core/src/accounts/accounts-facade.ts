@@ -4,9 +4,9 @@ import type { ChangeStamp } from "../ports/change-clock.port.ts";
 import type { PlatformContext } from "../scope/platform-context.ts";
 import type { Account, AddUserInput } from "./account.ts";
 import { listAccountsAs } from "./administration.ts";
-import { accountAs, addAccountAs, editAccountAs, membershipsAs, setDisabledAs, setPasswordAs, type AccountEdit, type Memberships } from "./administer-accounts.ts";
+import { accountAs, addAccountAs, editAccountAs, membershipsAs, removeAccountAs, setDisabledAs, setPasswordAs, type AccountEdit, type Memberships } from "./administer-accounts.ts";
 import { createPasswordAuthenticator } from "./authenticate.ts";
-import { accountProblems, addUser, listUsers, removeUser, setAccountDisabled, setPassword, type AccountValues } from "./manage-accounts.ts";
+import { accountProblems, addUser, listUsers, removeUser, setAccountDisabled, setPassword, type AccountRemoval, type AccountValues } from "./manage-accounts.ts";
 import type { Principal } from "./principal.ts";
 
 /** What a change to an account ended. */
@@ -42,7 +42,7 @@ export interface AccountsFacade {
   /** Disables a login (no authentication by any method, its sessions end) or enables it again. */
   setDisabled(login: string, disabled: boolean): Promise<AccountChange>;
   /** Removes a login with its sessions and tokens; refused (ACCOUNT0004) while it owns elements. */
-  remove(login: string): Promise<AccountChange & { readonly tokensRevoked: number }>;
+  remove(login: string): Promise<AccountRemoval>;
   /** One account, for an administrator (403 ROUTES0131 for others, 404 ACCOUNT0003). */
   readAs(principal: Principal, login: string): Promise<Account>;
   /** The roles and groups accounts may be given, for an administrator. */
@@ -55,6 +55,8 @@ export interface AccountsFacade {
   setDisabledAs(principal: Principal, login: string, disabled: boolean): Promise<AccountChange>;
   /** Display name, locale, roles and groups, by an administrator, who cannot take the admin role from themselves (ACCOUNT0002). */
   editAs(principal: Principal, login: string, edit: AccountEdit): Promise<Account>;
+  /** Deletes an account, by an administrator: its elements stay; never their own account nor the last administrator (ACCOUNT0002). */
+  removeAs(principal: Principal, login: string): Promise<AccountRemoval>;
 }
 
 /** The accounts façade over a platform's context; verified passwords are remembered `credentialCacheMs` (60 s by default). */
@@ -81,5 +83,6 @@ export function createAccountsFacade(context: PlatformContext, credentialCacheMs
     setPasswordAs: (principal, login, password) => setPasswordAs(store, hasher, principal, login, password),
     setDisabledAs: (principal, login, disabled) => setDisabledAs(store, principal, login, disabled),
     editAs: (principal, login, edit) => editAccountAs(store, principal, login, edit),
+    removeAs: (principal, login) => removeAccountAs(store, principal, login),
   };
 }

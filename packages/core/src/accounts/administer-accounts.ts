@@ -3,14 +3,14 @@ import { LineageError } from "../errors/lineage-error.ts";
 import type { PasswordHasher } from "../ports/password-hasher.port.ts";
 import type { Repositories, Store } from "../ports/store.port.ts";
 import { ADMIN_ROLE, type Account, type AddUserInput, type Group, type Role } from "./account.ts";
-import { accountProblems, addUser, setAccountDisabled, setPassword } from "./manage-accounts.ts";
+import { accountProblems, addUser, removeUser, setAccountDisabled, setPassword, type AccountRemoval } from "./manage-accounts.ts";
 import { principalOf, type Principal } from "./principal.ts";
 
 /*
  * Accounts administered by a person (the console's user pages): the command line's operations,
  * refused (403 ROUTES0131) to anyone but an administrator, and refused (400 ACCOUNT0002) when
- * they would lock the administrator doing them out: disabling their own account, or taking the
- * admin role from themselves.
+ * they would lock the administrator doing them out: disabling or deleting their own account,
+ * taking the admin role from themselves, or deleting the last administrator.
  */
 
 /** What an administrator changes of an existing account; undefined keys stay as they are. */
@@ -100,4 +100,19 @@ export async function editAccountAs(store: Store, principal: Principal, login: s
     const { id: _id, ...saved } = next;
     return tx.accounts.saveAccount(saved);
   });
+}
+
+/**
+ * Deletes an account for an administrator: its sessions and tokens end, the elements it owns stay.
+ * Refused (ACCOUNT0002, at `remove`) for their own account and for the last enabled administrator.
+ */
+export async function removeAccountAs(store: Store, principal: Principal, login: string): Promise<AccountRemoval> {
+  requireAdmin(principal);
+  if (login === principal.account.login) throw lockout("remove", "you cannot delete your own account");
+  const [account, accounts, groups] = await Promise.all([existing(store, login), store.accounts.list(), store.accounts.groups()]);
+  const isAdmin = (candidate: Account) => !candidate.disabled && principalOf(candidate, groups).isAdmin;
+  if (isAdmin(account) && !accounts.some((other) => other.id !== account.id && isAdmin(other))) {
+    throw lockout("remove", "you cannot delete the last administrator");
+  }
+  return removeUser(store, login, { keepOwned: true });
 }

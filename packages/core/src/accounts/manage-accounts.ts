@@ -87,19 +87,29 @@ export function setAccountDisabled(store: Store, login: string, disabled: boolea
   });
 }
 
+/** What removing an account ended, and how many elements it owned (kept, when asked to keep them). */
+export interface AccountRemoval {
+  readonly account: Account;
+  readonly sessionsEnded: number;
+  readonly tokensRevoked: number;
+  readonly owned: number;
+}
+
 /**
- * Removes an account with its sessions and access tokens; refused (ACCOUNT0004) while it owns
- * elements, so that no element is left with an owner nobody is. Its history lines keep its name.
+ * Removes an account with its sessions and access tokens. By default refused (ACCOUNT0004) while
+ * it owns elements, so that no element is left with an owner nobody is; with `keepOwned` (the
+ * console's deletion, as the original deletes a user) its elements stay as they are, their owner
+ * a removed account (account ids are never given again). Its history lines keep its name.
  */
-export function removeUser(store: Store, login: string): Promise<{ account: Account; sessionsEnded: number; tokensRevoked: number }> {
+export function removeUser(store: Store, login: string, options: { readonly keepOwned?: boolean } = {}): Promise<AccountRemoval> {
   return store.transaction(async (tx) => {
     const account = await existing(tx.accounts, login);
     const owned = await tx.elements.countOwnedBy(account.id);
-    if (owned > 0) throw new LineageError("ACCOUNT0004", [login, owned], { data: { owned } });
+    if (owned > 0 && !options.keepOwned) throw new LineageError("ACCOUNT0004", [login, owned], { data: { owned } });
     const tokens = (await tx.tokens.list()).filter((token) => token.accountId === account.id);
     for (const token of tokens) await tx.tokens.delete(token.id);
     const sessionsEnded = await tx.sessions.deleteForAccount(account.id);
     await tx.accounts.removeAccount(account.id);
-    return { account, sessionsEnded, tokensRevoked: tokens.length };
+    return { account, sessionsEnded, tokensRevoked: tokens.length, owned };
   });
 }

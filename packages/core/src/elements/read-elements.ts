@@ -56,6 +56,8 @@ export interface ListOptions extends ListQuery, Stamped {
   readonly filter?: FilterOption | undefined;
   /** `true` or `1`: the answer tells how many elements match (`requestParameters.total`). */
   readonly count?: boolean | string | undefined;
+  /** With `count`: count up to this many elements (`total` is then at most this); a page that says "more than N" need not count them all. */
+  readonly countLimit?: number | undefined;
   /** List the elements of one structure (field keys become sortable). */
   readonly family?: string | undefined;
 }
@@ -110,7 +112,7 @@ export async function listElements(scope: RequestScope, options: ListOptions, sp
     offset: parameters.offset,
   });
   checkAllSlice(parameters.slice, rows, options.maxSlice);
-  const total = !wantsCount(options.count) ? undefined : where === "none" ? 0 : await storeCount(scope, query);
+  const total = !wantsCount(options.count) ? undefined : where === "none" ? 0 : await storeCount(scope, typeof options.countLimit === "number" && options.countLimit > 0 ? { ...query, countUpTo: Math.floor(options.countLimit) } : query);
   await scope.prepare(rows, selection);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", spec.itemUri(row)));
   return {
@@ -144,7 +146,8 @@ async function storePage(scope: RequestScope, query: ListQueryOf<ElementQuery>):
 async function storeCount(scope: RequestScope, query: ListQueryOf<ElementCountQuery>): Promise<number> {
   const { status, ...rest } = query;
   if (status !== "any") return scope.repos.elements.count({ ...rest, status });
-  return (await scope.repos.elements.count({ ...rest, status: "alive" })) + (await scope.repos.elements.count({ ...rest, status: "deleted" }));
+  const both = (await scope.repos.elements.count({ ...rest, status: "alive" })) + (await scope.repos.elements.count({ ...rest, status: "deleted" }));
+  return query.countUpTo === undefined ? both : Math.min(both, query.countUpTo);
 }
 
 /** The list's own filter and the request's, joined by `and` (each parsed apart: their depths do not add up). */

@@ -65,8 +65,12 @@ export interface ElementQuery {
   readonly offset: number;
 }
 
-/** Which latest revisions a count is of: a list's query without its order and page. */
-export type ElementCountQuery = Pick<ElementQuery, "status" | "structures" | "readable" | "filter">;
+/**
+ * Which latest revisions a count is of: a list's query without its order and page; with `countUpTo`,
+ * counted up to that many (the answer is the smaller of the count and that number), so that a page
+ * that only shows "more than N" does not count a million rows.
+ */
+export type ElementCountQuery = Pick<ElementQuery, "status" | "structures" | "readable" | "filter"> & { readonly countUpTo?: number | undefined };
 
 /** Where Smart Element revisions and their history live. Writes belong in a transaction (`Store.transaction`). */
 export interface ElementRepository {

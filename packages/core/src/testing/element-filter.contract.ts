@@ -157,6 +157,20 @@ export function elementFilterContract(name: string, open: () => Store | Promise<
       expect(await store.elements.count({ status: "alive", structures: ["fb"], filter })).toBe(expected(filter, "alive", ["fb"]).length);
     });
 
+    it("counts up to a limit when given one: the smaller of the count and the limit", async () => {
+      const indexed = field("n", "lt", [3], { comparison: "number", indexed: true });
+      const either = { kind: "group", logic: "or", nodes: [property("state", "eq", ["draft"]), field("tags", "eq", ["alpha"], { shape: "list" })] } as const;
+      for (const filter of [undefined, indexed, either]) {
+        const all = filter ? expected(filter).length : expected({ kind: "group", logic: "and", nodes: [] }).length;
+        expect(all).toBeGreaterThan(2);
+        const counted = (limit: number) => store.elements.count({ status: "alive", countUpTo: limit, ...(filter ? { filter } : {}) });
+        expect(await counted(2)).toBe(2);
+        expect(await counted(all + 5)).toBe(all);
+        expect(await store.elements.count({ status: "alive", countUpTo: 1, readable: { structures: ["fb"], profiles: [] }, ...(filter ? { filter } : {}) }))
+          .toBe(Math.min(1, filter ? expected(filter, "alive", ["fb"]).length : expected({ kind: "group", logic: "and", nodes: [] }, "alive", ["fb"]).length));
+      }
+    });
+
     it("keeps rights on a filtered list: the caller's readable filter still applies", async () => {
       const filter = property("state", "isnotempty", []);
       const readable = { structures: ["fb"], profiles: [] };

@@ -88,7 +88,8 @@ export function createMemoryElementRepository({ tables, nextId }: MemoryContext)
       return rows.slice(query.offset, query.limit === null ? undefined : query.offset + query.limit);
     },
     async count(query) {
-      return matching(query).length;
+      const found = matching(query).length;
+      return query.countUpTo === undefined ? found : Math.min(found, query.countUpTo);
     },
     async appendHistory(entry) {
       const seq = nextId("history");

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveOrExit } from "./serve-process.ts";
+import { runLineage } from "./lineage-command.ts";
+import { spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
 
 // `lineage serve --config` with the modules of `hooks` and `searchCallables`: a transition's m0 hook that asks a
 // local HTTP service (a real one, in this process) whether the transition may run, a callable whose text the
@@ -68,29 +70,51 @@ describe("hooks and search callables from the configuration's modules", () => {
     const started = await serveOrExit(["--bundle", join(dir, "bundle.json"), "--config", join(dir, "lineage.config.json"), "--data", tempDir()]);
     expect(started.url, started.stderr).toBeDefined();
     try {
-      const transition = `${started.url}/api/v2/smart-elements/NOTE_A/workflows/transitions/publish`;
-      const refused = await fetch(transition, { method: "POST", headers: ADMIN, body: "{}" });
-      const refusal = (await refused.json()) as { messages: { code: string; contentText: string }[] };
-      expect([refused.status, refusal.messages[0]!.code, refusal.messages[0]!.contentText]).toEqual([403, "WFL0300", "Waiting for the review"]);
-      expect(asked).toContainEqual({ name: "NOTE_A", transition: "publish", phase: "m0" });
-
-      answer = "";
-      const passed = await fetch(transition, { method: "POST", headers: ADMIN, body: "{}" });
-      expect(passed.status, await passed.clone().text()).toBe(200);
-      expect(((await passed.json()) as { data: { state: { id: string } } }).data.state.id).toBe("published");
-
-      // The callable's text is indexed: the search finds the element by it (the index is built in the background).
-      let found: string[] = [];
-      for (const giveUp = Date.now() + 20_000; found.length === 0 && Date.now() < giveUp; await new Promise((wait) => setTimeout(wait, 200))) {
-        const search = await fetch(`${started.url}/api/v2/fullsearch/domains/notes/smart-elements/?q=zebracorn&fields=document.properties.name`, { headers: ADMIN });
-        if (search.status !== 200) continue;
-        found = ((await search.json()) as { data: { documents: { properties: { name: string } }[] } }).data.documents.map((d) => d.properties.name);
-      }
-      expect(found).toEqual(["NOTE_A"]);
+      await hookAndCallableAnswer(started.url!, started.url!);
     } finally {
       started.process.kill("SIGTERM");
     }
   });
+
+  it("does the same on two nodes over one PostgreSQL: each node loads the modules, the hook refuses on either", async () => {
+    const postgres: PostgresProcess = await spawnPostgres(join(tempDir(), "postgres"), 0);
+    const nodes: Awaited<ReturnType<typeof serveOrExit>>[] = [];
+    try {
+      const imported = await runLineage(["import", "--database", postgres.url, "--data", tempDir(), join(dir, "bundle.json")]);
+      expect(imported.status, imported.stderr).toBe(0);
+      for (let i = 0; i < 2; i++) nodes.push(await serveOrExit(["--database", postgres.url, "--config", join(dir, "lineage.config.json"), "--data", tempDir()]));
+      expect(nodes.map((node) => node.url), nodes.map((node) => node.stderr).join("\n")).toEqual([expect.any(String), expect.any(String)]);
+      await hookAndCallableAnswer(nodes[0]!.url!, nodes[1]!.url!);
+    } finally {
+      for (const node of nodes) node.process.kill("SIGTERM");
+      await postgres.stop();
+    }
+  }, 300_000);
+
+  /** The transition refused through the first node while the service says so, then run through the second; the callable's text found. */
+  async function hookAndCallableAnswer(first: string, second: string) {
+    answer = "Waiting for the review";
+    asked.splice(0);
+    const transition = (node: string) => `${node}/api/v2/smart-elements/NOTE_A/workflows/transitions/publish`;
+    const refused = await fetch(transition(first), { method: "POST", headers: ADMIN, body: "{}" });
+    const refusal = (await refused.json()) as { messages: { code: string; contentText: string }[] };
+    expect([refused.status, refusal.messages[0]!.code, refusal.messages[0]!.contentText]).toEqual([403, "WFL0300", "Waiting for the review"]);
+    expect(asked).toContainEqual({ name: "NOTE_A", transition: "publish", phase: "m0" });
+
+    answer = "";
+    const passed = await fetch(transition(second), { method: "POST", headers: ADMIN, body: "{}" });
+    expect(passed.status, await passed.clone().text()).toBe(200);
+    expect(((await passed.json()) as { data: { state: { id: string } } }).data.state.id).toBe("published");
+
+    // The callable's text is indexed: the search finds the element by it (the index is built in the background).
+    let found: string[] = [];
+    for (const giveUp = Date.now() + 20_000; found.length === 0 && Date.now() < giveUp; await new Promise((wait) => setTimeout(wait, 200))) {
+      const search = await fetch(`${second}/api/v2/fullsearch/domains/notes/smart-elements/?q=zebracorn&fields=document.properties.name`, { headers: ADMIN });
+      if (search.status !== 200) continue;
+      found = ((await search.json()) as { data: { documents: { properties: { name: string } }[] } }).data.documents.map((d) => d.properties.name);
+    }
+    expect(found).toEqual(["NOTE_A"]);
+  }
 
   it("stops the start, naming each function the bundles name and no module gives", async () => {
     writeFileSync(join(dir, "empty.config.json"), JSON.stringify({ hooks: ["./callables.mjs"] }));

@@ -40,6 +40,15 @@ export function positive(name: string, raw: string, max: number): number {
   return value;
 }
 
+/** The trees a comparison runs, from `--trees LABEL=DIR,LABEL=DIR`: each a checkout with its own build. */
+export function benchTrees(raw: string): { label: string; dir: string }[] {
+  return raw.split(",").map((entry) => {
+    const [label, dir] = entry.split("=");
+    if (!label || !dir) throw new Error(`--trees: "${entry}" is not LABEL=DIR`);
+    return { label, dir: resolve(dir) };
+  });
+}
+
 /** The shared options, checked, from parseArgs' values. */
 export function benchOptions(args: {
   duration: string; warmup: string; connections: string; budget: string; profile?: string | undefined; "no-docs": boolean;

@@ -2,12 +2,12 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startPostgresServer, type PostgresServer } from "@lineage/postgres-server";
 import { createDatabase } from "./bench-database.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD, BENCH_STRUCTURE, benchElement, bundleHead, createRandom, elementName } from "./generate-bundle.ts";
-import { benchArgOptions, benchOptions, positive } from "./bench-options.ts";
+import { benchArgOptions, benchOptions, positive, benchTrees } from "./bench-options.ts";
 import { cpuMs, openBenchSession } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { basicAuth, checkLoads, probe, runLoad, type LoadResult, type RequestSetup } from "./load.ts";
@@ -48,11 +48,7 @@ const SECTION = args.heading;
 const ROUTES: readonly Route[] = args.routes === "writes" ? WRITES : ALL_ROUTES;
 
 const options = {
-  trees: args.trees.split(",").map((entry) => {
-    const [label, dir] = entry.split("=");
-    if (!label || !dir) throw new Error(`--trees: "${entry}" is not LABEL=DIR`);
-    return { label, dir: resolve(dir) };
-  }),
+  trees: benchTrees(args.trees),
   count: positive("count", args.count, 1_000_000),
   rounds: positive("rounds", args.rounds, 9),
   ...benchOptions(args),

@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { positive } from "./bench-options.ts";
+import { positive, benchTrees } from "./bench-options.ts";
 
 /*
  * `pnpm exec tsx bench/http-pieces.ts --trees before=DIR,after=DIR`: the app's CPU time per request
@@ -25,11 +24,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "4000" },
   },
 });
-const trees = args.trees.split(",").map((entry) => {
-  const [label, dir] = entry.split("=");
-  if (!label || !dir) throw new Error(`--trees: "${entry}" is not LABEL=DIR`);
-  return { label, dir: resolve(dir) };
-});
+const trees = benchTrees(args.trees);
 const rounds = positive("rounds", args.rounds, 50);
 const batches = positive("batches", args.batches, 50);
 const requests = positive("requests", args.requests, 1_000_000);

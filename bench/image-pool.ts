@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { positive } from "./bench-options.ts";
+import { positive, benchTrees } from "./bench-options.ts";
 import { percentile } from "./load.ts";
 
 /*
@@ -24,11 +24,7 @@ const { values: args } = parseArgs({
     large: { type: "string", default: "2" },
   },
 });
-const trees = args.trees.split(",").map((entry) => {
-  const [label, dir] = entry.split("=");
-  if (!label || !dir) throw new Error(`--trees: "${entry}" is not LABEL=DIR`);
-  return { label, dir: resolve(dir) };
-});
+const trees = benchTrees(args.trees);
 const rounds = positive("rounds", args.rounds, 20);
 /** jimp, resolved from the images adapter's package (the root does not depend on it); only what the photos need. */
 interface JimpImage { bitmap: { data: Buffer }; getBuffer(mime: "image/jpeg", options: { quality: number }): Promise<Buffer> }

@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 export const ROOT = resolve(import.meta.dirname, "..");
 const LINEAGE = join(ROOT, "packages/cli/bin/lineage.mjs");
 // `pnpm bench:*` sets the source condition for the script itself; the command runs dist/.
-const CHILD_ENV = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "").replace(/--conditions=@lineage\/source/g, "").trim() };
+export const CHILD_ENV = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "").replace(/--conditions=@lineage\/source/g, "").trim() };
 const TICKS = 100;
 
 export interface Usage {

@@ -1,11 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { positive } from "./bench-options.ts";
+import { CHILD_ENV, ROOT, readUsage, runLineage, type WatchedLineage as Watched } from "./lineage-process.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD } from "./generate-bundle.ts";
 import {
@@ -33,11 +33,6 @@ import {
  */
 
 const SECTION = "## A million elements";
-const ROOT = resolve(import.meta.dirname, "..");
-// The built command, as users run it: from the TypeScript sources each process would compile them at start.
-const LINEAGE = [join(ROOT, "packages/cli/bin/lineage.mjs")];
-// Without the workspace's source condition (`pnpm bench:million` sets it for this script), the command runs dist/.
-const CHILD_ENV = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "").replace(/--conditions=@lineage\/source/g, "").trim() };
 const AUTH = `Basic ${Buffer.from(`${BENCH_LOGIN}:${BENCH_PASSWORD}`).toString("base64")}`;
 const LARGE_COUNT = 50_000;
 const LARGE_BODY = 11_000;
@@ -60,56 +55,11 @@ const runs = positive("runs", args.runs, 1000);
 const seconds = (from: number) => (performance.now() - from) / 1000;
 const log = (line: string) => console.log(`bench:million ${line}`);
 
-/* ---------- a child process watched through /proc ---------- */
-
-interface Watched {
-  readonly child: ChildProcess;
-  /** The peak resident memory (VmHWM) and CPU seconds seen so far. */
-  readonly usage: { peakKb: number; rssKb: number; cpuSeconds: number };
-  readonly exited: Promise<number | null>;
-  readonly stdout: string[];
-  readonly stderr: string[];
-  readonly started: number;
-}
-
-const TICKS = 100;
-
-function readUsage(pid: number, usage: Watched["usage"]): void {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    usage.peakKb = Math.max(usage.peakKb, Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0));
-    usage.rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-    // Fields 14 and 15 of /proc/PID/stat (after the command in parentheses): user and system time, in ticks.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    usage.cpuSeconds = (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    // The process has exited between two reads.
-  }
-}
-
-/** Runs `lineage ARGS`, reading its memory and CPU every 100 ms; calls onLine for each line of stdout. */
-function lineage(cliArgs: readonly string[], onLine?: (line: string) => void): Watched {
-  const started = performance.now();
-  const child = spawn(process.execPath, [...LINEAGE, ...cliArgs], { cwd: ROOT, env: CHILD_ENV, stdio: ["ignore", "pipe", "pipe"] });
-  const usage = { peakKb: 0, rssKb: 0, cpuSeconds: 0 };
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  createInterface({ input: child.stdout! }).on("line", (line) => {
-    if (stdout.length < 10_000) stdout.push(line);
-    onLine?.(line);
-  });
-  createInterface({ input: child.stderr! }).on("line", (line) => {
-    stderr.push(line);
+/** Runs `lineage ARGS` watched, its progress lines logged. */
+const lineage = (cliArgs: readonly string[], onLine?: (line: string) => void): Watched =>
+  runLineage(cliArgs, onLine, (line) => {
     if (/ (writing|checking|reading) (\d*0|100)% /.test(line)) log(line);
   });
-  const timer = setInterval(() => readUsage(child.pid!, usage), 100);
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => {
-    clearInterval(timer);
-    done(code);
-  }));
-  return { child, usage, exited, stdout, stderr, started };
-}
 
 /* ---------- serve ---------- */
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { benchArgOptions, benchOptions, changedLoadArgs, positive } from "./bench-options.ts";
+import { benchArgOptions, benchOptions, changedLoadArgs, positive, benchTrees } from "./bench-options.ts";
 import { openBenchSession } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD, createRandom } from "./generate-bundle.ts";
@@ -50,11 +50,7 @@ const { values: args } = parseArgs({
 });
 if (args.routes !== "all" && args.routes !== "search") throw new Error(`--routes: "${args.routes}" is not all or search`);
 const options = {
-  trees: args.trees.split(",").map((entry) => {
-    const [label, dir] = entry.split("=");
-    if (!label || !dir) throw new Error(`--trees: "${entry}" is not LABEL=DIR`);
-    return { label, dir: resolve(dir) };
-  }),
+  trees: benchTrees(args.trees),
   count: positive("count", args.count, 2_000_000),
   rounds: positive("rounds", args.rounds, 9),
   ...benchOptions({ ...args, connections: args.connections === "10" ? "16" : args.connections }),

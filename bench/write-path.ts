@@ -3,12 +3,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { startPostgresServer, type PostgresServer } from "@lineage/postgres-server";
 import { createDatabase } from "./bench-database.ts";
-import { benchArgOptions, benchOptions, changedLoadArgs, positive } from "./bench-options.ts";
+import { benchArgOptions, benchOptions, changedLoadArgs, positive, benchTrees } from "./bench-options.ts";
 import { ROOT, openBenchSession } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD, benchElement, bundleHead, createRandom, elementName } from "./generate-bundle.ts";
@@ -48,11 +48,7 @@ const { values: args } = parseArgs({
 });
 if (args.routes !== "all" && args.routes !== "put") throw new Error(`--routes: "${args.routes}" is not all or put`);
 const options = {
-  trees: args.trees.split(",").map((entry) => {
-    const [label, dir] = entry.split("=");
-    if (!label || !dir) throw new Error(`--trees: "${entry}" is not LABEL=DIR`);
-    return { label, dir: resolve(dir) };
-  }),
+  trees: benchTrees(args.trees),
   count: positive("count", args.count, 1_000_000),
   rounds: positive("rounds", args.rounds, 9),
   ...benchOptions({ ...args, connections: args.connections === "10" ? "16" : args.connections }),

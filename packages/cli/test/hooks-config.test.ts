@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveOrExit } from "./serve-process.ts";
 import { runLineage } from "./lineage-command.ts";
-import { spawnPostgres, type PostgresProcess } from "./postgres-process.ts";
+import { freshDatabase } from "@lineage/adapter-postgres/testing";
 
 // `lineage serve --config` with the modules of `hooks` and `searchCallables`: a transition's m0 hook that asks a
 // local HTTP service (a real one, in this process) whether the transition may run, a callable whose text the
@@ -77,17 +77,17 @@ describe("hooks and search callables from the configuration's modules", () => {
   });
 
   it("does the same on two nodes over one PostgreSQL: each node loads the modules, the hook refuses on either", async () => {
-    const postgres: PostgresProcess = await spawnPostgres(join(tempDir(), "postgres"), 0);
-    const nodes: Awaited<ReturnType<typeof serveOrExit>>[] = [];
+    const database = await freshDatabase();
+    let nodes: Awaited<ReturnType<typeof serveOrExit>>[] = [];
     try {
-      const imported = await runLineage(["import", "--database", postgres.url, "--data", tempDir(), join(dir, "bundle.json")]);
+      const imported = await runLineage(["import", "--database", database, "--data", tempDir(), join(dir, "bundle.json")]);
       expect(imported.status, imported.stderr).toBe(0);
-      for (let i = 0; i < 2; i++) nodes.push(await serveOrExit(["--database", postgres.url, "--config", join(dir, "lineage.config.json"), "--data", tempDir()]));
+      const node = () => serveOrExit(["--database", database, "--config", join(dir, "lineage.config.json"), "--data", tempDir()]);
+      nodes = await Promise.all([node(), node()]);
       expect(nodes.map((node) => node.url), nodes.map((node) => node.stderr).join("\n")).toEqual([expect.any(String), expect.any(String)]);
       await hookAndCallableAnswer(nodes[0]!.url!, nodes[1]!.url!);
     } finally {
       for (const node of nodes) node.process.kill("SIGTERM");
-      await postgres.stop();
     }
   }, 300_000);
 

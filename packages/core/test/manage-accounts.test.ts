@@ -78,7 +78,7 @@ describe("password changes and removals", () => {
     const token = await platform.tokens.create("carol", ["GET /api/v2/*"]);
     await platform.tokens.create("bob", ["GET /api/v2/*"]);
     const carol = (await store.accounts.byLogin("carol"))!;
-    expect(await platform.accounts.remove("carol")).toEqual({ account: carol, sessionsEnded: 1, tokensRevoked: 1 });
+    expect(await platform.accounts.remove("carol")).toEqual({ account: carol, sessionsEnded: 1, tokensRevoked: 1, owned: 0 });
     expect(await store.accounts.byLogin("carol")).toBeUndefined();
     expect(await auth.resumeSession(secret)).toBeUndefined();
     expect(await auth.verifyToken(token, "GET", "/api/v2/smart-elements/", "10.0.0.1")).toEqual({ kind: "refused" });

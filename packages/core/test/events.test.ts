@@ -190,24 +190,7 @@ describe("reading the events, with the reader's rights of now", () => {
   });
 
   it("leaves out the changes of fields the reader may not see: invisible ones, unless a field access layer shows them", async () => {
-    const store = createMemoryStore();
-    const platform = createPlatform({ store, clock: tickingClock(), hasher: countingHasher() });
-    await platform.bundles.import({
-      accounts: {
-        roles: [{ id: "auditor" }, { id: "clerk" }],
-        users: [{ login: "admin", roles: ["admin"] }, { login: "audrey", roles: ["auditor", "clerk"] }, { login: "clara", roles: ["clerk"] }],
-      },
-      profiles: [{ name: "PRF_INVOICE", grants: { view: ["role:clerk"], edit: ["role:clerk"] } }],
-      fieldAccesses: [{ name: "FAL_INVOICE", layers: [{ grant: "role:auditor", fields: { inv_secret: "R" } }] }],
-      structures: [{
-        name: "INVOICE", profile: "PRF_INVOICE", fieldAccess: "FAL_INVOICE", titleField: "inv_ref",
-        fields: [
-          { id: "inv_ref", type: "text" }, { id: "inv_secret", type: "text", visibility: "I" },
-          { id: "inv_hidden_rows", type: "array", visibility: "I", fields: [{ id: "inv_row", type: "text" }] },
-        ],
-      }],
-    }, { readFile: folder({}) });
-    const as = async (login: string) => (await platform.accounts.principal(login))!;
+    const { store, platform, as } = await invoicePlatform();
     await platform.elements.create(await as("admin"), { structure: "INVOICE", name: "INV_1", values: { inv_ref: "I1", inv_secret: "swordfish", inv_row: ["r"] } });
     const changesOf = async (login: string) => (await allEvents(platform, await as(login))).map((e) => e.changes);
     expect(await changesOf("audrey")).toEqual([{ inv_ref: { before: null, after: "I1" }, inv_secret: { before: null, after: "swordfish" } }]);
@@ -431,21 +414,7 @@ describe("readers at one position share their reads of the log", () => {
   });
 
   it("streams of readers with the same rights share one page, its events the same objects; other rights get their own", async () => {
-    const store = createMemoryStore();
-    const platform = createPlatform({ store, clock: tickingClock(), hasher: countingHasher() });
-    await platform.bundles.import({
-      accounts: {
-        roles: [{ id: "auditor" }, { id: "clerk" }],
-        users: [{ login: "admin", roles: ["admin"] }, { login: "audrey", roles: ["auditor", "clerk"] }, { login: "clara", roles: ["clerk"] }],
-      },
-      profiles: [{ name: "PRF_INVOICE", grants: { view: ["role:clerk"], edit: ["role:clerk"] } }],
-      fieldAccesses: [{ name: "FAL_INVOICE", layers: [{ grant: "role:auditor", fields: { inv_secret: "R" } }] }],
-      structures: [{
-        name: "INVOICE", profile: "PRF_INVOICE", fieldAccess: "FAL_INVOICE", titleField: "inv_ref",
-        fields: [{ id: "inv_ref", type: "text" }, { id: "inv_secret", type: "text", visibility: "I" }],
-      }],
-    }, { readFile: folder({}) });
-    const as = async (login: string) => (await platform.accounts.principal(login))!;
+    const { store, platform, as } = await invoicePlatform();
     const [audrey, clara, admin] = [await as("audrey"), await as("clara"), await as("admin")];
     const start = (await platform.events.read(admin, {})).last;
     await platform.elements.create(admin, { structure: "INVOICE", name: "INV_1", values: { inv_ref: "I1", inv_secret: "swordfish" } });
@@ -509,3 +478,26 @@ describe("readers at one position share their reads of the log", () => {
     for (const reader of readers) expect(reader.seqs).toEqual(all);
   });
 });
+
+/** INVOICE with a field hidden to all (inv_secret) that a field access layer shows auditors: audrey is one, clara a clerk only. */
+async function invoicePlatform() {
+  const store = createMemoryStore();
+  const platform = createPlatform({ store, clock: tickingClock(), hasher: countingHasher() });
+  await platform.bundles.import({
+    accounts: {
+      roles: [{ id: "auditor" }, { id: "clerk" }],
+      users: [{ login: "admin", roles: ["admin"] }, { login: "audrey", roles: ["auditor", "clerk"] }, { login: "clara", roles: ["clerk"] }],
+    },
+    profiles: [{ name: "PRF_INVOICE", grants: { view: ["role:clerk"], edit: ["role:clerk"] } }],
+    fieldAccesses: [{ name: "FAL_INVOICE", layers: [{ grant: "role:auditor", fields: { inv_secret: "R" } }] }],
+    structures: [{
+      name: "INVOICE", profile: "PRF_INVOICE", fieldAccess: "FAL_INVOICE", titleField: "inv_ref",
+      fields: [
+        { id: "inv_ref", type: "text" }, { id: "inv_secret", type: "text", visibility: "I" },
+        { id: "inv_hidden_rows", type: "array", visibility: "I", fields: [{ id: "inv_row", type: "text" }] },
+      ],
+    }],
+  }, { readFile: folder({}) });
+  const as = async (login: string) => (await platform.accounts.principal(login))!;
+  return { store, platform, as };
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -8,7 +8,7 @@ import { createHttpApp } from "../packages/adapter-http/src/index.ts";
 import { createPlatform, type Store } from "../packages/core/src/index.ts";
 import { positive } from "./bench-options.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
-import { seedFltSqlite, withFltPostgres, type SeedSeconds } from "./flt-million.ts";
+import { FLT_KEPT_DATABASE, seedFltSqlite, withFltPostgres, type SeedSeconds } from "./flt-million.ts";
 import { medianTime } from "./median-time.ts";
 
 /*
@@ -20,7 +20,8 @@ import { medianTime } from "./median-time.ts";
  * the first page and page 401 (offset 10,000), each timed on the server: the request given to the
  * Hono app in the process (no socket), until the whole page is read. Options: --count N
  * (1000000), --runs N (9), --store sqlite|postgres|both, --url URL (an existing PostgreSQL server
- * whose user may create databases), --no-docs.
+ * whose user may create databases), --no-docs, --keep DIR (seed into DIR once and keep it: a later
+ * run with the same DIR and count, of this benchmark or of `pnpm bench:filters`, measures at once).
  */
 
 const SECTION = "## The console's list page at 1,000,000 elements";
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
   options: {
     count: { type: "string", default: "1000000" }, runs: { type: "string", default: "9" },
     store: { type: "string", default: "both" }, url: { type: "string" }, "no-docs": { type: "boolean", default: false },
+    keep: { type: "string" },
   },
 });
 const count = positive("count", args.count, 5_000_000);
@@ -54,7 +56,9 @@ const CASES: readonly Case[] = [
   { label: `state = published (50 %), page ${OFFSET / ROWS + 1}`, path: `/console/elements?structure=FLT&${COLUMNS}&${FILTER}&offset=${OFFSET}` },
 ];
 
+/** The console's reader, added once to a seed (a kept one is shared with `pnpm bench:filters`). */
 async function addReader(store: Store): Promise<void> {
+  if (await store.accounts.byLogin(LOGIN)) return;
   await createPlatform({ store }).accounts.add({ login: LOGIN, password: PASSWORD, roles: ["r_FLT"], locale: "en" });
 }
 
@@ -107,9 +111,10 @@ async function measure(store: Store): Promise<Figure[]> {
 
 async function runSqlite(tempDir: string): Promise<StoreFigures> {
   const dataDir = join(tempDir, "sqlite");
-  const seconds = await seedFltSqlite(dataDir, count, addReader);
+  const seconds = await seedFltSqlite(dataDir, count, undefined, args.keep !== undefined);
   const store = openSqliteStore({ dataDir });
   try {
+    await addReader(store);
     return { name: "SQLite", seconds, figures: await measure(store) };
   } finally {
     await store.close();
@@ -117,9 +122,11 @@ async function runSqlite(tempDir: string): Promise<StoreFigures> {
 }
 
 function runPostgres(tempDir: string): Promise<StoreFigures> {
-  return withFltPostgres({ tempDir, base: args.url, database: `lineage_bench_console_${process.pid}`, count, prepare: addReader }, async (url, seconds) => {
+  return withFltPostgres({ tempDir, base: args.url, database: args.keep ? FLT_KEPT_DATABASE : `lineage_bench_console_${process.pid}`, count,
+    keep: args.keep !== undefined }, async (url, seconds) => {
     const store = await openPostgresStore({ url });
     try {
+      await addReader(store);
       return { name: "PostgreSQL", seconds, figures: await measure(store) };
     } finally {
       await store.close();
@@ -155,7 +162,8 @@ function section(stores: StoreFigures[], started: Date, loads: number[]): string
 async function main(): Promise<void> {
   const started = new Date();
   const loads = [loadavg()[0]!];
-  const tempDir = mkdtempSync(join(tmpdir(), "lineage-bench-console-"));
+  const tempDir = args.keep ? join(args.keep, `count-${count}`) : mkdtempSync(join(tmpdir(), "lineage-bench-console-"));
+  mkdirSync(tempDir, { recursive: true });
   try {
     const stores: StoreFigures[] = [];
     if (args.store !== "postgres") stores.push(await runSqlite(tempDir));
@@ -163,7 +171,7 @@ async function main(): Promise<void> {
     loads.push(loadavg()[0]!);
     publishSection(section(stores, started, loads), { heading: SECTION, write: !args["no-docs"] });
   } finally {
-    rmSync(tempDir, { recursive: true, force: true });
+    if (!args.keep) rmSync(tempDir, { recursive: true, force: true });
   }
 }
 

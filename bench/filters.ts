@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { openSqliteStore } from "../packages/adapter-sqlite/src/index.ts";
 import { openPostgresStore } from "../packages/adapter-postgres/src/index.ts";
 import { createPlatform, systemPrincipal, type FilterInput, type Platform, type Principal, type Store } from "../packages/core/src/index.ts";
-import { FLT_ROW_READER, seedFltSqlite, withFltPostgres } from "./flt-million.ts";
+import { FLT_KEPT_DATABASE, FLT_ROW_READER, seedFltSqlite, withFltPostgres } from "./flt-million.ts";
 import { positive } from "./bench-options.ts";
 import { medianTime } from "./median-time.ts";
 import { machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
@@ -158,7 +158,7 @@ async function runSqlite(tempDir: string): Promise<StoreFigures> {
 }
 
 function runPostgres(tempDir: string): Promise<StoreFigures> {
-  return withFltPostgres({ tempDir, base: args.url, database: args.keep ? "lineage_bench_filters_kept" : `lineage_bench_filters_${process.pid}`, count, keep: args.keep !== undefined }, async (url, seconds) => {
+  return withFltPostgres({ tempDir, base: args.url, database: args.keep ? FLT_KEPT_DATABASE : `lineage_bench_filters_${process.pid}`, count, keep: args.keep !== undefined }, async (url, seconds) => {
     const opened = await openPostgresStore({ url });
     try {
       return { name: "PostgreSQL", seconds, ...(await measure(opened)) };

@@ -26,6 +26,8 @@ const Database = createRequire(new URL("../packages/adapter-sqlite/package.json"
 
 /** The profile of one element in ten, the one `FLT_ROW_READER` may view. */
 export const FLT_ROW_PROFILE = "PRF_FLT_ROW";
+/** The database a kept seed lives in (`--keep`), shared by the benchmarks that seed FLT. */
+export const FLT_KEPT_DATABASE = "lineage_bench_flt_kept";
 /** The login of the reader of one element in ten. */
 export const FLT_ROW_READER = "readerRow";
 

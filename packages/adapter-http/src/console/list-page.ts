@@ -70,12 +70,14 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     if (asStored && rows.length === 0) rows = asStored;
     else kept = stored;
   }
-  const described = structureName ? await platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" }) : undefined;
+  const [described, definitions] = await Promise.all([
+    structureName ? platform.structures.read(principal, structureName, { fields: "family.structure,document.properties.title" }) : undefined,
+    platform.structures.definitions(),
+  ]);
   const fields = flatFields((described?.data.family?.structure ?? {}) as Record<string, FieldDescription>)
     .filter((field) => field.type !== "array" && field.type !== "password")
     .sort((a, b) => a.logicalOrder - b.logicalOrder);
   const chosen = (c.req.queries("columns") ?? []).filter((id) => fields.some((field) => field.id === id));
-  const definitions = await platform.structures.definitions();
   // A relation's row holds a typed title: settled into the element (or elements) it names, as the forms do.
   if (structureName) {
     const titles = rows === asStored ? [] : filterRowTitles((name) => c.req.query(name));
@@ -90,6 +92,21 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
       ...chosen.map((id) => `document.attributes.${id}`)].join(","),
     ...(filter ? { filter } : {}),
   };
+  const [sortKey = "title", sortDirection = "asc"] = orderBy.split(",")[0]!.split(":").map((part) => part.trim());
+  const base = { structure: structureName, folder: folderRef, columns: chosen, size: size === PAGE ? undefined : String(size) };
+  const here = { ...base, orderBy, q: search, ...rowParameters(rows), filter: kept ? JSON.stringify(kept) : undefined };
+  const returnTo = listHref(kind, { ...here, offset: offset ? String(offset) : undefined });
+  const viewRef = kind === "elements" ? c.req.query("view") : undefined;
+  // What the page shows beside the list does not depend on its rows: read at the same time as them (a round trip each on PostgreSQL).
+  const beside = Promise.all([
+    structureName && csrf ? platform.elements.mayCreate(principal, structureName) : false,
+    filterTargets(platform, principal, t, definitions, kind === "elements" ? structureName : undefined, fields),
+    kind === "elements" && csrf ? bulkForm(platform, principal, t, csrf, { returnTo, structureName, folderRef, definitions }) : "",
+    viewRef && csrf ? viewSharingForm(platform, principal, csrf, viewRef, listHref(kind, { ...here, view: viewRef })) : "",
+    collectionsPanel(platform, principal, t),
+  ]);
+  // Awaited below, after the list: a failure of the list must not leave this one unobserved.
+  beside.catch(() => undefined);
   // An enum column sorts by its labels in the person's language (the API sorts by key).
   const labelKeys = labelSortOf(kind === "elements" && !folderRef ? structureName : undefined, orderBy, fields, definitions, principal.account.locale);
   let folderTitle: string | undefined;
@@ -135,9 +152,6 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     ? (document: DocumentView) => html`<form method="post" action="/console/trash/${String(property(document, "initid"))}/restore"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" aria-label="${t.restore} ${String(property(document, "title") ?? "")}">${t.restore}</button></form>`
     : undefined;
   const bulk = kind === "elements" && csrf && documents.length > 0;
-  const [sortKey = "title", sortDirection = "asc"] = orderBy.split(",")[0]!.split(":").map((part) => part.trim());
-  const base = { structure: structureName, folder: folderRef, columns: chosen, size: size === PAGE ? undefined : String(size) };
-  const here = { ...base, orderBy, q: search, ...rowParameters(rows), filter: kept ? JSON.stringify(kept) : undefined };
   const header = (column: Column) => {
     const sorted = column.key === sortKey;
     const next = sorted && sortDirection === "asc" ? "desc" : "asc";
@@ -157,9 +171,9 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
 <tbody>${documents.map((document) => html`<tr>${bulk ? html`<td>${rowCheckbox(document, t)}</td>` : ""}${columns.map((column) => html`<td>${column.cell(document)}</td>`)}${restore ? html`<td>${restore(document)}</td>` : ""}</tr>`)}</tbody>
 </table></div>`;
   const pages = pageLinks(kind, here, offset, size, total, t, capped);
-  const create = structureName && csrf && (await platform.elements.mayCreate(principal, structureName))
+  const [mayCreate, targets, bulkActions, sharing, panel] = await beside;
+  const create = structureName && mayCreate
     ? html`<p class="actions"><a href="/console/structures/${encodeURIComponent(structureName)}/new">${t.newElement}</a></p>` : "";
-  const targets = await filterTargets(platform, principal, t, definitions, kind === "elements" ? structureName : undefined, fields);
   const action = `/console/${kind}`;
   const bar = filterBar({
     action, keep: { ...base, size: undefined, orderBy }, rows, targets, search, t, size, sizes: PAGE_SIZES,
@@ -167,15 +181,11 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
   });
   const keptNote = kept ? html`<p class="hint">${t.keptFilter} <code>${JSON.stringify(kept)}</code></p>` : "";
   const refusal = refused ? html`<p role="alert" class="alert">${refused.userMessage ?? refused.message}</p>` : "";
-  const returnTo = listHref(kind, { ...here, offset: offset ? String(offset) : undefined });
-  const actions = bulk ? await bulkForm(platform, principal, t, csrf, { returnTo, structureName, folderRef, definitions }) : "";
+  const actions = bulk ? bulkActions : "";
   const save = kind === "elements" && csrf
     ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) },
       { shares: viewShares(definitions, locale), locale })
     : "";
-  const viewRef = kind === "elements" ? c.req.query("view") : undefined;
-  const sharing = viewRef && csrf ? await viewSharingForm(platform, principal, csrf, viewRef, listHref(kind, { ...here, view: viewRef })) : "";
-  const panel = await collectionsPanel(platform, principal, t);
   return {
     title,
     body: html`<div class="with-panel"><div class="list-main">${create}${bar}${keptNote}${refusal}${chooser}

@@ -105,6 +105,11 @@ export async function listElements(scope: RequestScope, options: ListOptions, sp
     ...(await listScope(scope.repos.elements, structures, scope.readable())),
     ...(narrowed ? { filter: narrowed } : {}),
   };
+  // The total is counted while the page is read and rendered (on PostgreSQL, on another connection of the pool).
+  const counting = !wantsCount(options.count) ? undefined : where === "none" ? 0
+    : storeCount(scope, typeof options.countLimit === "number" && options.countLimit > 0 ? { ...query, countUpTo: Math.floor(options.countLimit) } : query);
+  // Awaited below: a page refused first must not leave the count's failure unobserved.
+  if (counting instanceof Promise) counting.catch(() => undefined);
   const rows = where === "none" ? [] : await storePage(scope, {
     ...query,
     orderBy: parameters.orderBy,
@@ -112,8 +117,7 @@ export async function listElements(scope: RequestScope, options: ListOptions, sp
     offset: parameters.offset,
   });
   checkAllSlice(parameters.slice, rows, options.maxSlice);
-  const total = !wantsCount(options.count) ? undefined : where === "none" ? 0 : await storeCount(scope, typeof options.countLimit === "number" && options.countLimit > 0 ? { ...query, countUpTo: Math.floor(options.countLimit) } : query);
-  await scope.prepare(rows, selection);
+  const [total] = await Promise.all([counting, scope.prepare(rows, selection)]);
   const documents = rows.map((row) => renderDocument(row, selection, scope, "list", spec.itemUri(row)));
   return {
     requestParameters: {

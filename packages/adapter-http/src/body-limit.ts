@@ -4,7 +4,7 @@ import { bodyLimit as honoBodyLimit } from "hono/body-limit";
 import { onDeclaredBodySize } from "./declared-body-size.ts";
 
 interface NodeBindings {
-  readonly incoming?: object;
+  readonly incoming?: { readonly headers?: Readonly<Record<string, string | string[] | undefined>> };
 }
 
 /**
@@ -23,6 +23,13 @@ export function bodyLimit(maxSize: number): MiddlewareHandler {
   };
   const limit = honoBodyLimit({ maxSize, onError: tooLarge });
   return async (c, next) => {
+    // A body of declared length, under Node: its header is checked as Hono's bodyLimit would, without
+    // Hono's building a whole fetch Request to ask whether there is a body (request-text.ts reads it).
+    const headers = (c.env as NodeBindings | undefined)?.incoming?.headers;
+    const declared = headers?.["transfer-encoding"] === undefined ? headers?.["content-length"] : undefined;
+    if (typeof declared === "string" && c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "TRACE") {
+      return Number.parseInt(declared, 10) > maxSize ? tooLarge(c) : next();
+    }
     if (!c.req.raw.body || !c.req.raw.headers.has("transfer-encoding")) return limit(c, next);
     let stop = () => {};
     let declaredOver = false;

@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { AttributeInputSchema } from "./put-body.schema.ts";
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http-limits.ts";
 import { throwIfExpired } from "./request-timeout.ts";
+import { requestText } from "./request-text.ts";
 
 /** Request variables that steer the API itself and are never field names. */
 const CONTROL_VARIABLES = new Set(["ank-authorization", "authtype", "alt", "fields", "_method"]);
@@ -29,7 +30,7 @@ function jsonDepthExceeds(text: string, limit: number): boolean {
 
 /** Parses a JSON body, refusing malformed or too deep documents with a 400. */
 export async function readJsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await requestText(c);
   throwIfExpired(c);
   const { maxJsonDepth } = limitsOf(c);
   if (!text.trim()) throw new LineageError("API0009", ["the body is empty, a JSON object is expected"]);

@@ -178,6 +178,27 @@ describe("body limits", () => {
     expect(["Chunked, with a trailer", "Sent with a length"]).toContain(zebra.json.data.document.attributes.ar_title.value);
   });
 
+  it("a body of declared length arriving in pieces is read whole as UTF-8: a character split between two pieces, a byte order mark dropped", async () => {
+    const title = "Grüße 東京 ✓";
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ document: { attributes: { ar_title: { value: title } } } }))]);
+    // Cut inside the three bytes of 東.
+    const cut = body.indexOf(Buffer.from("東")) + 1;
+    const { port } = new URL(base);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.toString("utf8")));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(text));
+      socket.write(request("PUT /api/v2/smart-elements/ART_HELLO HTTP/1.1", ["Content-Type: application/json", `Content-Length: ${body.length}`]));
+      socket.write(body.subarray(0, cut));
+      setTimeout(() => socket.write(body.subarray(cut)), 100);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    const read = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN, accept: "application/json" } });
+    expect((await read.json()).data.document.attributes.ar_title.value).toBe(title);
+  });
+
   it("JSON deeper than the limit: 400 API0009", async () => {
     const answer = await put(`{"document":{"attributes":{"ar_title":{"value":${"[".repeat(10)}${"]".repeat(10)}}}}}`);
     expect(answer.status).toBe(400);

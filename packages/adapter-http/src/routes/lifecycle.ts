@@ -9,6 +9,7 @@ import { readJsonBody } from "../request-body.ts";
 import { headerOf } from "../request-header.ts";
 import { IF_MATCH } from "./elements.ts";
 import { splitFormat } from "../resource-name.ts";
+import { requestText } from "../request-text.ts";
 
 /** The two homes of an element's lifecycle collection. */
 const LIFECYCLE_BASES = ["/smart-elements/:docid/workflows", "/smart-structures/:family/smart-elements/:docid/workflows"] as const;
@@ -90,7 +91,7 @@ function lifecycleDescriptions(base: string): Record<LifecycleRoute, RouteDescri
 
 /** The comment and parameters of a POST: an empty body is none, else a JSON object. */
 async function readStateChange(c: Context): Promise<StateChangeInput> {
-  const text = await c.req.text();
+  const text = await requestText(c);
   if (!text.trim()) return {};
   const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   if (type !== "" && type !== "application/json" && !type.endsWith("+json")) throw new LineageError("API0012", [type]);

@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -11,6 +10,7 @@ import { benchArgOptions, benchOptions, positive, benchTrees } from "./bench-opt
 import { cpuMs, openBenchSession } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { basicAuth, checkLoads, probe, runLoad, type LoadResult, type RequestSetup } from "./load.ts";
+import { freePort, untilAnswering } from "./served-child.ts";
 
 /*
  * `pnpm bench:core`: the request paths, for one or more checkouts of Lineage side by side
@@ -79,28 +79,6 @@ function lineage(tree: string, argv: readonly string[]): string[] {
   return [join(tree, "packages/cli/bin/lineage.mjs"), ...argv];
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-async function waitForServer(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      await probe(`${url}/api/v2/smart-elements/?slice=1`, headers);
-      return;
-    } catch {
-      await new Promise((done) => setTimeout(done, 200));
-    }
-  }
-  throw new Error(`${url} did not answer within 60 s`);
-}
-
 /**
  * Element names in turn over `size` elements from `first`. autocannon resets a connection's context
  * after each request, so no connection can keep an element of its own; in turn, two requests in
@@ -129,7 +107,7 @@ async function measure(tree: { label: string; dir: string }, storage: Storage): 
   session.adopt(server);
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForServer(url, server);
+    await untilAnswering(server, `${url}/api/v2/smart-elements/?slice=1`, headers, 60_000);
     const results = new Map<Route, Figures>();
     const pid = server.pid ?? 0;
     const load = async (route: Route, path: string, next?: Parameters<typeof runLoad>[3]) => {

@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchArgOptions, benchOptions, changedLoadArgs, positive, benchTrees } from "./bench-options.ts";
@@ -8,6 +7,7 @@ import { openBenchSession } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD, createRandom } from "./generate-bundle.ts";
 import { basicAuth, checkLoads, probe, runLoad, type LoadResult } from "./load.ts";
+import { freePort, stopChild, untilAnswering } from "./served-child.ts";
 import { MILLION_DOMAIN, millionElement, millionHead } from "./million-bundle.ts";
 
 /*
@@ -90,14 +90,6 @@ function builtEnv(): NodeJS.ProcessEnv {
 
 const lineageArgs = (tree: string, argv: readonly string[]) => [join(tree, "packages/cli/bin/lineage.mjs"), ...argv];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
 /** `lineage serve` of a tree on a free port (its request log to /dev/null); resolves once a search answers 200. */
 async function serve(tree: string, data: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
@@ -106,24 +98,8 @@ async function serve(tree: string, data: string): Promise<{ child: ChildProcess;
     stdio: ["ignore", "ignore", "inherit"], env: builtEnv(),
   }));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`lineage serve exited with ${child.exitCode}`);
-    try {
-      await probe(`${url}${ROUTES.search.path}`, headers);
-      return { child, url };
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((done) => setTimeout(done, 250));
-    }
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once("exit", done));
-  child.kill("SIGTERM");
-  await exited;
+  await untilAnswering(child, `${url}${ROUTES.search.path}`, headers, 120_000, 250);
+  return { child, url };
 }
 
 const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
@@ -174,7 +150,7 @@ async function main(): Promise<void> {
         const search = await runLoad(`${server.url}${ROUTES.search.path}`, headers, options);
         trees.set(tree.label, { list, search });
       } finally {
-        await stop(server.child);
+        await stopChild(server.child);
       }
     }
     rounds.push({ load, trees });

@@ -1,12 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { request as httpRequest, Agent } from "node:http";
 import { cpuMs, openBenchSession } from "./bench-session.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD, benchElement, bundleHead, createRandom, elementName } from "./generate-bundle.ts";
 import { basicAuth, probe } from "./load.ts";
+import { freePort, stopChild, untilAnswering } from "./served-child.ts";
 
 /*
  * `pnpm bench:write-cpu`: the server's CPU time per write, which a shared machine's load disturbs far
@@ -53,38 +53,14 @@ const WRITES: readonly Write[] = args.writes === "put" ? ["PUT"] : ["PUT", "Tran
 
 const { NODE_OPTIONS: _sourceCondition, ...builtEnv } = process.env;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
 async function serve(tree: string, data: string): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const child = session.adopt(spawn(process.execPath, [...profile, join(tree, "packages/cli/bin/lineage.mjs"), "serve", "--data", data, "--synchronous", args.synchronous, "--port", String(port)], {
     stdio: ["ignore", "ignore", "inherit"], env: builtEnv,
   }));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`lineage serve exited with ${child.exitCode}`);
-    try {
-      await probe(`http://127.0.0.1:${port}/api/v2/smart-elements/${elementName(1)}`, { authorization });
-      return { child, port };
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((done) => setTimeout(done, 200));
-    }
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once("exit", done));
-  child.kill("SIGTERM");
-  await exited;
+  await untilAnswering(child, `http://127.0.0.1:${port}/api/v2/smart-elements/${elementName(1)}`, { authorization }, 60_000);
+  return { child, port };
 }
 
 /** One write to a random element; resolves to the status. */
@@ -156,7 +132,7 @@ async function main(): Promise<void> {
         }
       } finally {
         agent.destroy();
-        await stop(server.child);
+        await stopChild(server.child);
       }
     }
   }

@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -13,6 +12,7 @@ import { ROOT, openBenchSession } from "./bench-session.ts";
 import { LATENCY_NOTE, machineLine, mark, ms, publishSection, thousands } from "./benchmarks-doc.ts";
 import { BENCH_LOGIN, BENCH_PASSWORD, benchElement, bundleHead, createRandom, elementName } from "./generate-bundle.ts";
 import { basicAuth, checkLoads, probe, runLoad, type LoadResult, type RequestSetup } from "./load.ts";
+import { freePort, stopChild, untilAnswering } from "./served-child.ts";
 
 /*
  * `pnpm bench:write-path`: what Lineage's own write path costs against the database's own writes,
@@ -105,14 +105,6 @@ function lineageArgs(tree: string, argv: readonly string[]): string[] {
   return [join(tree, "packages/cli/bin/lineage.mjs"), ...argv];
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
 /** `lineage serve` of a tree on a free port; resolves once it answers. */
 async function serve(tree: string, storage: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
@@ -121,24 +113,8 @@ async function serve(tree: string, storage: readonly string[]): Promise<{ child:
     stdio: ["ignore", "ignore", "inherit"], env: builtEnv(),
   }));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`lineage serve exited with ${child.exitCode}`);
-    try {
-      await probe(`${url}/api/v2/smart-elements/${elementName(1)}`, headers);
-      return { child, url };
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((done) => setTimeout(done, 200));
-    }
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once("exit", done));
-  child.kill("SIGTERM");
-  await exited;
+  await untilAnswering(child, `${url}/api/v2/smart-elements/${elementName(1)}`, headers, 60_000);
+  return { child, url };
 }
 
 /** Loads the servers at once, the connections spread over them; throughputs add up, latencies are the first server's. */
@@ -277,7 +253,7 @@ async function main(): Promise<void> {
             figures.set(`sqlite ${write}`, await loadServers([single.url], write));
           }
         } finally {
-          await stop(single.child);
+          await stopChild(single.child);
         }
         const nodes = [await serve(tree.dir, storage.postgres), await serve(tree.dir, storage.postgres2)];
         try {
@@ -286,7 +262,7 @@ async function main(): Promise<void> {
             figures.set(`postgres ${write}`, await loadServers(nodes.map((n) => n.url), write));
           }
         } finally {
-          for (const node of nodes) await stop(node.child);
+          for (const node of nodes) await stopChild(node.child);
         }
         trees.set(tree.label, figures);
       }

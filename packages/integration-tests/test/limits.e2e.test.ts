@@ -196,7 +196,7 @@ describe("body limits", () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
     const read = await fetch(`${base}/api/v2/smart-elements/ART_HELLO`, { headers: { authorization: ADMIN, accept: "application/json" } });
-    expect((await read.json()).data.document.attributes.ar_title.value).toBe(title);
+    expect(((await read.json()) as any).data.document.attributes.ar_title.value).toBe(title);
   });
 
   it("JSON deeper than the limit: 400 API0009", async () => {

@@ -110,6 +110,15 @@ describe("the console's saved views, folders and actions on selected rows", () =
     const views = page.getByRole("complementary").locator("section[aria-labelledby=panel-views]");
     expect(await views.getByRole("link").allInnerTexts()).toEqual(["Cuisine"]);
     const view = new URL(page.url()).searchParams.get("view")!;
+    // Sorted by a column or refiltered, the list stays the view's: its filter and columns kept.
+    await page.getByRole("link", { name: "Trier par Titre" }).click();
+    const sorted = new URL(page.url()).searchParams;
+    expect([sorted.get("view"), sorted.get("orderBy"), sorted.getAll("columns")]).toEqual([view, "title:desc", ["ar_words"]]);
+    expect(await titlesOf(page)).toEqual(["Apple pie"]);
+    await page.getByLabel("Chercher dans les titres").fill("apple");
+    await page.getByRole("button", { name: "Appliquer" }).first().click();
+    expect(new URL(page.url()).searchParams.get("view")).toBe(view);
+    expect(await titlesOf(page)).toEqual(["Apple pie"]);
     const run = await fetch(`${baseUrl}/api/v2/searches/${view}/smart-elements/`, { headers: { authorization: live.api.basic("alice", "alice-pw") } });
     expect(((await run.json()) as { data: { documents: { properties: { title: string } }[] } }).data.documents.map((d) => d.properties.title)).toEqual(["Apple pie"]);
     // Private: bob does not see it.
@@ -129,6 +138,8 @@ describe("the console's saved views, folders and actions on selected rows", () =
     await page.getByLabel("With the selected rows").selectOption({ label: "Add to Reading" });
     await page.getByRole("button", { name: "Apply", exact: true }).last().click();
     expect(await status(page)).toBe("Done for 2 elements.");
+    // One live region: the message, not the total beside it.
+    expect(await page.getByRole("status").count()).toBe(1);
     await page.locator("section[aria-labelledby=panel-folders]").getByRole("link", { name: "Reading" }).click();
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Reading");
     expect(await titlesOf(page)).toEqual(["Hello", "Zebra crossing"]);

@@ -136,7 +136,9 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     : undefined;
   const bulk = kind === "elements" && csrf && documents.length > 0;
   const [sortKey = "title", sortDirection = "asc"] = orderBy.split(",")[0]!.split(":").map((part) => part.trim());
-  const base = { structure: structureName, folder: folderRef, columns: chosen, size: size === PAGE ? undefined : String(size) };
+  // A list opened from a saved view stays that view's (its sharing form under it) while it is sorted, paged or refiltered.
+  const viewRef = kind === "elements" ? c.req.query("view") || undefined : undefined;
+  const base = { structure: structureName, folder: folderRef, columns: chosen, size: size === PAGE ? undefined : String(size), view: viewRef };
   const here = { ...base, orderBy, q: search, ...rowParameters(rows), filter: kept ? JSON.stringify(kept) : undefined };
   const header = (column: Column) => {
     const sorted = column.key === sortKey;
@@ -162,7 +164,7 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
   const targets = await filterTargets(platform, principal, t, definitions, kind === "elements" ? structureName : undefined, fields);
   const action = `/console/${kind}`;
   const bar = filterBar({
-    action, keep: { ...base, size: undefined, orderBy }, rows, targets, search, t, size, sizes: PAGE_SIZES,
+    action, keep: { ...base, size: undefined, orderBy, filter: kept ? JSON.stringify(kept) : undefined }, rows, targets, search, t, size, sizes: PAGE_SIZES,
     clearHref: listHref(kind, { structure: structureName, folder: folderRef }),
   });
   const keptNote = kept ? html`<p class="hint">${t.keptFilter} <code>${JSON.stringify(kept)}</code></p>` : "";
@@ -173,13 +175,12 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
     ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) },
       { shares: viewShares(definitions, locale), locale })
     : "";
-  const viewRef = kind === "elements" ? c.req.query("view") : undefined;
-  const sharing = viewRef && csrf ? await viewSharingForm(platform, principal, csrf, viewRef, listHref(kind, { ...here, view: viewRef })) : "";
+  const sharing = viewRef && csrf ? await viewSharingForm(platform, principal, csrf, viewRef, listHref(kind, here)) : "";
   const panel = await collectionsPanel(platform, principal, t);
   return {
     title,
     body: html`<div class="with-panel"><div class="list-main">${create}${bar}${keptNote}${refusal}${chooser}
-<p role="status" class="total">${summary}</p>${actions}${table}${pages}${sharing}${save}</div>${panel}</div>`,
+<p class="total">${summary}</p>${actions}${table}${pages}${sharing}${save}</div>${panel}</div>`,
     current: kind === "trash" ? "trash" as const : "elements" as const,
   };
 }

@@ -288,6 +288,12 @@ describe.each([1280, 390])("the console's home page, and French, at %i px", (wid
     await page.getByRole("button", { name: "Enregistrer" }).click();
     expect(await status(page)).toBe("Enregistré.");
     expect(await page.locator("section[aria-labelledby=fields]").innerText()).toContain("4,7");
+    // What changed, in French: the relation by its element's title, the date and decimals as the person writes them, a time of theirs.
+    const created = await page.locator("section[aria-labelledby=changes] ol.events > li").last().locator("tbody tr").allInnerTexts();
+    expect(created).toEqual(expect.arrayContaining(["ar_author\t—\tAda Lovelace", "ar_date\t—\t04/03/2026", "ar_score\t—\t3,5", "ar_stamp\t—\t04/03/2026 05:06"]));
+    const revisions = await page.goto(`${baseUrl}/console/elements/ART_HELLO/revisions`);
+    expect(revisions?.status()).toBe(200);
+    expect(await page.locator("main table").first().locator("tbody tr td:last-child").first().innerText()).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
     await context.close();
     const alice = await loggedIn("alice", width);
     const refused = await alice.page.goto(`${baseUrl}/console/admin`);

@@ -4,7 +4,7 @@ import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
 import { withoutSets } from "./field-groups.ts";
 import type { ConsoleText } from "./console-text.ts";
-import { fieldValue } from "./element-fields.ts";
+import { fieldValue, localDate } from "./element-fields.ts";
 
 /*
  * An element's revisions, through the API's revision use cases: the list, newest first, and two
@@ -52,7 +52,7 @@ export async function revisionsPage(c: Context<HttpEnv>, platform: Platform, pri
 <caption>${t.revisionCount(revisions.length)}</caption>
 <thead><tr><th scope="col">${t.revision}</th><th scope="col">${t.title}</th><th scope="col">${t.state}</th><th scope="col">${t.modified}</th></tr></thead>
 <tbody>${revisions.map((revision) => html`<tr><td class="number">${String(property(revision, "revision"))}</td><td>${String(property(revision, "title") ?? "")}</td>
-<td>${stateText(revision)}</td><td>${String(property(revision, "mdate") ?? "")}</td></tr>`)}</tbody>
+<td>${stateText(revision)}</td><td>${localDate(String(property(revision, "mdate") ?? ""), principal.account.locale)}</td></tr>`)}</tbody>
 </table></div>
 <form method="get" action="/console/elements/${initid}/revisions" class="compare"><fieldset><legend>${t.compare}</legend>
 ${choice("a", t.compareLeft, left)} ${choice("b", t.compareRight, right)}

@@ -78,7 +78,7 @@ export function arrayTable(field: FieldDescription, attributes: Record<string, R
     const values = attributes[column.id];
     return fieldValue(column, Array.isArray(values) ? (values[row] as RenderedValue | undefined) : undefined, t);
   };
-  return html`<div class="scroll"><table>
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="${field.label}"><table>
 <thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
 <tbody>${Array.from({ length: rows }, (_, row) => html`<tr>${columns.map((column) => html`<td>${cell(column, row)}</td>`)}</tr>`)}</tbody>
 </table></div>`;

@@ -264,6 +264,9 @@ describe.each([1280, 390])("an element's page at %i px", (width) => {
 describe.each([1280, 390])("the console's home page, and French, at %i px", (width) => {
   it("lands on the home page: recent changes, my drafts, saved views and folders", async () => {
     const { context, page } = await loggedIn("admin", width);
+    // An address the console does not have: its own page, not the API's JSON.
+    expect((await page.goto(`${baseUrl}/console/no/such/page`))?.status()).toBe(404);
+    expect(await page.locator("main [role=alert]").innerText()).toBe("There is no such page.");
     await page.goto(`${baseUrl}/console/`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Home");
     expect(await page.locator("section[aria-labelledby=recent] li").count()).toBeGreaterThan(0);
@@ -288,6 +291,22 @@ describe.each([1280, 390])("the console's home page, and French, at %i px", (wid
     await page.getByRole("button", { name: "Enregistrer" }).click();
     expect(await status(page)).toBe("Enregistré.");
     expect(await page.locator("section[aria-labelledby=fields]").innerText()).toContain("4,7");
+    // Refusals in French, fields named by label (here the fixture's fields have none: their id), never the API's English.
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO/edit`);
+    await page.getByLabel("ar_score").fill("abc");
+    await page.getByRole("button", { name: "Enregistrer" }).click();
+    expect(await page.locator("main .summary[role=alert] li").innerText()).toBe("ar_score: « abc » n'est pas un nombre.");
+    const said = async (path: string) => {
+      const answer = await page.goto(`${baseUrl}/console/${path}`);
+      return [answer?.status(), await page.locator("html").getAttribute("lang"), await page.locator("main [role=alert]").innerText()];
+    };
+    expect(await said("elements?structure=ARTICLE&f0=ar_words&o0=gt&v0=abc"))
+      .toEqual([200, "fr", "La valeur de la condition sur « ar_words » n'est pas valable : « abc » n'est pas un nombre entier."]);
+    expect(await said("elements?filter=%7Bbad")).toEqual([400, "fr", "Ce filtre n'est pas valable."]);
+    expect(await said("trash/ART_HELLO")).toEqual([404, "fr", "Cet élément n'est pas dans la corbeille."]);
+    expect(await said("elements/ART_HELLO/transitions/nope")).toEqual([404, "fr", "La transition « nope » n'existe pas pour cet élément."]);
+    expect(await said("no/such/page")).toEqual([404, "fr", "Cette page n'existe pas."]);
+    await page.goto(`${baseUrl}/console/elements/ART_HELLO`);
     // What changed, in French: the relation by its element's title, the date and decimals as the person writes them, a time of theirs.
     const created = await page.locator("section[aria-labelledby=changes] ol.events > li").last().locator("tbody tr").allInnerTexts();
     expect(created).toEqual(expect.arrayContaining(["ar_author\t—\tAda Lovelace", "ar_date\t—\t04/03/2026", "ar_score\t—\t3,5", "ar_stamp\t—\t04/03/2026 05:06"]));

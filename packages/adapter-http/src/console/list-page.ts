@@ -14,6 +14,7 @@ import { saveViewForm, viewSharingForm } from "./saved-views.ts";
 import { viewShares } from "./view-sharing.ts";
 import { formText } from "./form-text.ts";
 import { relationTargets, settleFilterRows } from "./relation-picker.ts";
+import { refusalText } from "./refusal-text.ts";
 import { keysByLabel, LABEL_ORDER_MAX_ITEMS, pageByLabel } from "./enum-order.ts";
 
 export type { ListKind } from "./list-href.ts";
@@ -168,7 +169,8 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
     clearHref: listHref(kind, { structure: structureName, folder: folderRef }),
   });
   const keptNote = kept ? html`<p class="hint">${t.keptFilter} <code>${JSON.stringify(kept)}</code></p>` : "";
-  const refusal = refused ? html`<p role="alert" class="alert">${refused.userMessage ?? refused.message}</p>` : "";
+  const labelOf = (id: string) => targets.find((target) => target.id === id)?.label;
+  const refusal = refused ? html`<p role="alert" class="alert">${refusalText(refused, locale, labelOf)}</p>` : "";
   const returnTo = listHref(kind, { ...here, offset: offset ? String(offset) : undefined });
   const actions = bulk ? await bulkForm(platform, principal, t, csrf, { returnTo, structureName, folderRef, definitions }) : "";
   const save = kind === "elements" && csrf

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lifecyclePlatform } from "@lineage/core/testing";
+import { sessionLogins } from "../src/browser-login.ts";
 import { startLiveServer, type LiveServer } from "../src/live-server.ts";
 
 // The console's lists and the feedback of its changes, in a real browser without JavaScript, at a
@@ -27,16 +28,9 @@ afterAll(async () => {
   await live?.close();
 });
 
-async function loggedIn(login: string, width: number): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/console/elements`);
-  await page.getByLabel("Login").fill(login);
-  await page.getByLabel("Password").fill(`${login}-pw`);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.waitForURL(`${baseUrl}/console/elements`);
-  return { context, page };
-}
+const login = sessionLogins(() => browser, () => baseUrl);
+/** A browser without JavaScript, logged in (through the form the first time), on the list of every element. */
+const loggedIn = (name: string, width: number) => login(name, { javaScriptEnabled: false, viewport: { width, height: 900 } }, "/console/elements");
 
 const titlesOf = async (page: Page) => (await page.locator("main table tbody tr").allInnerTexts()).map((row) => row.replace(/^\s+/, "").split("\t")[0]);
 const status = (page: Page) => page.locator("main .flash").innerText();
@@ -345,7 +339,7 @@ describe.each([1280, 390])("the console's accessibility at %i px", (width) => {
       await page.goto(`${baseUrl}/console/${path}`);
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
+        const result = await (globalThis as unknown as { axe: { run: (options: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run({ resultTypes: ["violations"] });
         return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
       });
       found.push(...violations.map((violation) => `/console/${path} ${violation}`));

@@ -62,6 +62,7 @@ const FRENCH: Readonly<Record<string, (args: readonly string[], label: (id: stri
   // A form says these beside the field, under its label.
   VALUE0001: ([, reason = ""]) => `${frenchReason(reason) ?? "cette valeur ne convient pas à ce champ"}.`,
   VALUE0002: () => "Ce champ est obligatoire.",
+  ROUTES0107: ([, , reason = ""]) => `${frenchReason(reason) ?? "cette valeur ne convient pas à ce champ"}.`,
   FILTER0001: () => "Ce filtre n'est pas valable.",
   FILTER0002: ([field = ""], label) => `On ne peut pas filtrer cette liste sur ${quoted(label(field))}.`,
   FILTER0003: ([, field = ""], label) => `Cette condition ne s'applique pas à ${quoted(label(field))}.`,
@@ -89,8 +90,15 @@ const GENERAL = {
   fr: { 400: "Cette demande ne peut pas être faite telle quelle.", 403: "Vous ne pouvez pas faire cela.", 404: "Cette page n'existe pas, ou vous ne pouvez pas la voir.", 409: "Ceci a changé entretemps : rechargez la page et recommencez." },
 } as const;
 
+/**
+ * The codes whose user message the core writes, in English; any other user message is the
+ * console's own, already in the person's language.
+ */
+const CORE_USER_MESSAGES = new Set(["CRUD0201", "CRUD0219", "ROUTES0100", "ROUTES0101", "ROUTES0102", "ROUTES0105", "ROUTES0107", "ROUTES0112", "ROUTES0139"]);
+
 /** A refusal in the person's language, its fields named by their label (`labelOf`), not their id. */
 export function refusalText(error: LineageError, locale: string, labelOf: LabelOf = () => undefined): string {
+  if (error.userMessage && !CORE_USER_MESSAGES.has(error.code)) return error.userMessage;
   const french = locale.toLowerCase().startsWith("fr");
   const label = (id: string) => labelOf(id) ?? id;
   const args = error.args.map(String);

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionLogins } from "../src/browser-login.ts";
 import { bundleSeed, startLiveServer, type LiveServer } from "../src/live-server.ts";
 
 // Frames and tabs in the console, in a real browser without JavaScript: the element's page and its
@@ -43,16 +44,9 @@ afterAll(async () => {
   await live?.close();
 });
 
-async function loggedIn(javaScriptEnabled = false): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 }, bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/console/`);
-  await page.getByLabel("Login").fill("admin");
-  await page.getByLabel("Password").fill("admin-pw");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.waitForURL(`${baseUrl}/console/`);
-  return { context, page };
-}
+const login = sessionLogins(() => browser, () => baseUrl);
+/** The administrator's browser (logged in through the form the first time), on the console's home page. */
+const loggedIn = (javaScriptEnabled = false) => login("admin", { javaScriptEnabled, viewport: { width: 1280, height: 900 }, bypassCSP: true });
 
 describe("frames and tabs in the console", () => {
   it("shows an element's fields in their tabs and frames, each tab reached from the tab list", async () => {
@@ -95,7 +89,7 @@ describe("frames and tabs in the console", () => {
       await page.goto(`${baseUrl}/console/${path}`);
       await page.addScriptTag({ content: axe });
       const violations = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
+        const result = await (globalThis as unknown as { axe: { run: (options: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run({ resultTypes: ["violations"] });
         return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
       });
       found.push(...violations.map((violation) => `/console/${path} ${violation}`));

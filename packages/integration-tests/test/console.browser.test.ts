@@ -6,6 +6,7 @@ import { fakeDashboard, startFakeSuperset, type FakeSuperset } from "@lineage/ad
 import { lifecyclePlatform } from "@lineage/core/testing";
 import { folder } from "@lineage/core/testing";
 import { SEARCH_FILES, searchBundle } from "@lineage/core/testing";
+import { sessionLogins } from "../src/browser-login.ts";
 import { startLiveServer, withDashboards, withTwin, type LiveServer } from "../src/live-server.ts";
 
 // Issue 21: the console in a real browser, without JavaScript, for an admin (English), alice
@@ -43,18 +44,9 @@ afterAll(async () => {
   await superset?.close();
 });
 
-/** A browser without JavaScript, logged in through the form, on the console's first page. */
-async function loggedIn(login: string, width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/console/`);
-  expect(new URL(page.url()).pathname).toBe("/login");
-  await page.getByLabel("Login").fill(login);
-  await page.getByLabel("Password").fill(`${login}-pw`);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.waitForURL(`${baseUrl}/console/`);
-  return { context, page };
-}
+const login = sessionLogins(() => browser, () => baseUrl);
+/** A browser without JavaScript, logged in (through the form the first time, which the console asks for), on the console's first page. */
+const loggedIn = (name: string, width = 1280) => login(name, { javaScriptEnabled: false, viewport: { width, height: 900 } });
 
 const rowsOf = (page: Page) => page.locator("main table tbody tr").allInnerTexts();
 /** The titles of a list's rows (after the selection's checkbox, when there is one). */

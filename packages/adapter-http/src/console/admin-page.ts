@@ -59,7 +59,7 @@ export async function adminPage(platform: Platform, principal: Principal, t: Con
   const tokensSection = html`<section aria-labelledby="tokens"><h2 id="tokens">${t.tokens}</h2>${secret}${tokenRows}${tokenForm}</section>`;
 
   const search = html`<section aria-labelledby="search-domains"><h2 id="search-domains">${t.searchDomains}</h2>
-${domains.config.length === 0 ? html`<p>${t.noDomains}</p>` : html`<div class="scroll"><table>
+${domains.config.length === 0 ? html`<p>${t.noDomains}</p>` : html`<div class="scroll" tabindex="0" role="region" aria-labelledby="search-domains"><table>
 <thead><tr><th scope="col">${t.domain}</th><th scope="col">${t.structure}</th><th scope="col">${t.toIndex}</th><th scope="col">${t.indexed}</th><th scope="col">${t.outdated}</th></tr></thead>
 <tbody>${domains.config.flatMap((domain) => Object.entries(domain.database.structures).map(([structure, counts]) => html`<tr>
 <td>${domain.description} <code>${domain.name}</code></td><td><code>${structure}</code></td><td class="number">${counts.totalToIndex}</td>

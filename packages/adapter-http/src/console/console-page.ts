@@ -16,7 +16,8 @@ export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'",
 };
 
-// Readable on a phone (tables scroll inside their box), focus always visible, colours of AA contrast.
+// Readable on a phone (tables scroll inside their box; a fieldset, min-content wide by default, may shrink
+// below its widest option), focus always visible, colours of AA contrast.
 const STYLE = `
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;margin:0;line-height:1.5;color:#1d1d1f;background:#fafafa}
@@ -42,7 +43,7 @@ mark{background:#ffe38a}
 img.thumb{max-width:96px;max-height:96px}
 ol.timeline{list-style:none;padding:0;border-left:3px solid #1f3b57}
 ol.timeline li{margin:0 0 1rem 1rem}
-fieldset{border:1px solid #ccc;background:#fff}
+fieldset{border:1px solid #ccc;background:#fff;min-width:0}
 .actions{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:1rem 0}
 form.inline{display:inline}
 .field{margin:.8rem 0}
@@ -67,7 +68,7 @@ tr.differs th,tr.differs td{background:#fff4d6}
 .panel h2{font-size:1.1rem}
 .filter-bar fieldset{display:flex;flex-direction:column;gap:.4rem}
 .filter-row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:0}
-.filter-part{display:flex;flex-direction:column;font-size:.9em;min-width:0}
+.filter-part{display:flex;flex-direction:column;font-size:.9em;min-width:0;max-width:100%}
 .filter-part select,.filter-part input{max-width:100%}
 fieldset.filter-part{border:0;padding:0;margin:0}
 .bulk{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}

@@ -23,6 +23,7 @@ import { revisionsPage } from "./revisions-page.ts";
 import { searchPage } from "./search-page.ts";
 import { runBulk } from "./bulk-actions.ts";
 import { homePage } from "./home-page.ts";
+import { labelsOf, refusalText } from "./refusal-text.ts";
 import { flashMessage, setFlash, takeFlash, type Flash } from "./flash.ts";
 import { changeViewSharing, openView, saveView } from "./saved-views.ts";
 import { adminConsoleRoutes } from "./admin-routes.ts";
@@ -54,7 +55,7 @@ function consoleHandler(auth: HttpAuth, make: (c: Context<HttpEnv>) => PageMaker
       return c.html(await consolePage({ ...options, ...page }, html`${flash}${page.body}`), (page.status ?? 200) as 200, CONSOLE_HEADERS);
     } catch (error) {
       if (!isLineageError(error)) throw error;
-      const body = html`<p role="alert" class="alert">${t.refusal(error.code) ?? error.userMessage ?? error.message}</p><p><a href="/console/">${t.back}</a></p>`;
+      const body = html`<p role="alert" class="alert">${t.refusal(error.code) ?? refusalText(error, principal.account.locale)}</p><p><a href="/console/">${t.back}</a></p>`;
       return c.html(await consolePage({ ...options, title: t.error }, body), error.status as 400, CONSOLE_HEADERS);
     }
   };
@@ -110,10 +111,10 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
   };
 
   /** Answers a refused save with the form again, at its field, with what the person typed. */
-  const refusedForm = (error: unknown, t: ConsoleText, form: (refusal: { field?: string; message: string }) => Fragment, title: string) => {
+  const refusedForm = (error: unknown, principal: Principal, structure: Readonly<Record<string, FieldDescription>>, t: ConsoleText, form: (refusal: { field?: string; message: string }) => Fragment, title: string) => {
     const refusal = refusalOf(error);
     if (!refusal || !isLineageError(error)) throw error;
-    const message = error.code === "CRUD0238" ? t.changedMeanwhile : refusal.message;
+    const message = error.code === "CRUD0238" ? t.changedMeanwhile : refusalText(error, principal.account.locale, labelsOf(structure));
     return { title, status: error.status, body: form({ ...refusal, message }) };
   };
 
@@ -144,7 +145,7 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
       return { redirect: `/console/elements/${reading.revision.initid}`, flash: { message: t.saved } };
     } catch (error) {
       // What the person typed stays in the form (files must be chosen again); the new ETag makes the next save theirs to decide.
-      return refusedForm(error, t, (refusal) => editForm(structure, { ...back, refusal }, t), title);
+      return refusedForm(error, principal, structure, t, (refusal) => editForm(structure, { ...back, refusal }, t), title);
     }
   };
 
@@ -169,7 +170,7 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
       const created = await platform.elements.createByApi(principal, family, { values });
       return { redirect: `/console/elements/${created.revision.initid}`, flash: { message: t.created_(created.revision.title) } };
     } catch (error) {
-      return refusedForm(error, t, (refusal) => editForm(structure, { ...back, refusal }, t), title);
+      return refusedForm(error, principal, structure, t, (refusal) => editForm(structure, { ...back, refusal }, t), title);
     }
   };
   app.get("/console/structures/:family/new", describedRoute(DESCRIBED.createForm, consoleHandler(auth, createPage)));
@@ -226,6 +227,10 @@ export function consoleRoutes(auth: HttpAuth, platform: Platform): Hono<HttpEnv>
   app.post("/console/admin/search/reindex", bodyLimit(FORM_LIMIT), describedRoute(DESCRIBED.reindex,
     consoleHandler(auth, (c) => (principal, t, csrf) => reindexPage(c, platform, principal, t, csrf))));
   adminConsoleRoutes(app, platform, (make) => consoleHandler(auth, make));
+  // Any other address under /console: the console's own "no such page", in the person's language (not the API's JSON).
+  app.all("/console/*", consoleHandler(auth, () => async () => {
+    throw new LineageError("API0004", []);
+  }));
   return app;
 }
 

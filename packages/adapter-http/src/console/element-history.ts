@@ -1,8 +1,8 @@
-import { translate, type ChangeValue, type Definitions, type ElementEvent, type FieldDescription, type Platform, type Principal } from "@lineage/core";
+import { isLineageError, translate, type ChangeValue, type Definitions, type ElementEvent, type FieldDescription, type Platform, type Principal } from "@lineage/core";
 import { html } from "hono/html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
-import { localDate } from "./element-fields.ts";
+import { localDate, localDay } from "./element-fields.ts";
 
 /*
  * An element's history from the event log: each change with the fields it changed, from what to
@@ -30,20 +30,79 @@ function fieldsById(tree: Readonly<Record<string, FieldDescription>>): Map<strin
   return all;
 }
 
-/** A changed value as text: enumerate keys by their label, lists joined, nothing as a dash. */
-function changeText(value: ChangeValue, field: FieldDescription | undefined, definitions: Definitions, locale: string): string {
-  if (value === null || value === "") return "—";
-  if (Array.isArray(value)) return value.length === 0 ? "—" : value.map((item) => changeText(item as ChangeValue, field, definitions, locale)).join(", ");
-  if (field?.type === "enum" && field.enum) {
-    const item = definitions.enumerate(field.enum)?.items.find((candidate) => candidate.key === value);
-    if (item) return translate(item.label, locale);
+/** The most related elements whose titles the changes name; beyond, their ids. */
+const MAX_TITLES = 200;
+
+/**
+ * The titles of the elements the changes' relation fields name, by id, as the person may see them
+ * (one they may not view keeps its id): a change names its relation by id, the page by title.
+ */
+export async function relationTitles(platform: Platform, principal: Principal, events: readonly ElementEvent[], structure: Readonly<Record<string, FieldDescription>>): Promise<Map<string, string>> {
+  const fields = fieldsById(structure);
+  const ids = new Set<string>();
+  const collect = (value: ChangeValue) => {
+    if (Array.isArray(value)) for (const item of value) collect(item as ChangeValue);
+    else if (value !== null && value !== "") ids.add(String(value));
+  };
+  for (const event of events) {
+    for (const [id, change] of Object.entries(event.changes ?? {})) {
+      if (fields.get(id)?.type !== "docid") continue;
+      collect(change.before);
+      collect(change.after);
+    }
   }
-  if (field?.type === "htmltext") return String(value).replace(/<[^>]*>/g, "");
-  return String(value);
+  const titles = new Map<string, string>();
+  await Promise.all([...ids].slice(0, MAX_TITLES).map(async (id) => {
+    try {
+      titles.set(id, (await platform.elements.read(principal, id, { fields: "document.properties.title" })).revision.title);
+    } catch (error) {
+      if (!isLineageError(error)) throw error;
+    }
+  }));
+  return titles;
+}
+
+/** How the changes' values read: the person's locale, separator of decimals and the titles of related elements. */
+export interface ChangeReading {
+  readonly definitions: Definitions;
+  readonly locale: string;
+  readonly decimalSeparator: string;
+  readonly titles: ReadonlyMap<string, string>;
+}
+
+/**
+ * A changed value as text, as the element's page shows it: enumerate keys by their label, a relation
+ * by its element's title, dates and decimals in the person's way, a file by its name, lists joined,
+ * nothing as a dash.
+ */
+function changeText(value: ChangeValue, field: FieldDescription | undefined, reading: ChangeReading): Fragment | string {
+  if (value === null || value === "") return "—";
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "—";
+    return html`${value.map((item, i) => html`${i > 0 ? ", " : ""}${changeText(item as ChangeValue, field, reading)}`)}`;
+  }
+  const text = String(value);
+  switch (field?.type) {
+    case "enum": {
+      const item = field.enum ? reading.definitions.enumerate(field.enum)?.items.find((candidate) => candidate.key === value) : undefined;
+      return item ? translate(item.label, reading.locale) : text;
+    }
+    case "htmltext": return text.replace(/<[^>]*>/g, "");
+    case "docid": return reading.titles.get(text) ?? `#${text}`;
+    case "date": return localDay(text, reading.locale);
+    case "timestamp": return localDate(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`, reading.locale);
+    case "double":
+    case "money": return /^-?\d+\.\d+$/.test(text) ? text.replace(".", reading.decimalSeparator) : text;
+    // A stored file is "mime|vault id|name": its name.
+    case "file":
+    case "image": return text.split("|").at(-1) ?? text;
+    default: return text;
+  }
 }
 
 /** "What changed": each event newest first, with a table of its changed fields (label, before, after). */
-export function changesSection(events: readonly ElementEvent[], structure: Readonly<Record<string, FieldDescription>>, definitions: Definitions, t: ConsoleText, locale: string): Fragment {
+export function changesSection(events: readonly ElementEvent[], structure: Readonly<Record<string, FieldDescription>>, reading: ChangeReading, t: ConsoleText): Fragment {
+  const { definitions, locale } = reading;
   const fields = fieldsById(structure);
   const items = [...events].reverse().map((event) => {
     const changes = Object.entries(event.changes ?? {});
@@ -59,7 +118,7 @@ ${changes.length === 0 ? "" : html`<div class="scroll" tabindex="0" role="region
 <thead><tr><th scope="col">${t.changeField}</th><th scope="col">${t.before}</th><th scope="col">${t.after}</th></tr></thead>
 <tbody>${changes.map(([id, change]) => {
     const field = fields.get(id);
-    return html`<tr><th scope="row">${field?.label ?? id}</th><td>${changeText(change.before, field, definitions, locale)}</td><td>${changeText(change.after, field, definitions, locale)}</td></tr>`;
+    return html`<tr><th scope="row">${field?.label ?? id}</th><td>${changeText(change.before, field, reading)}</td><td>${changeText(change.after, field, reading)}</td></tr>`;
   })}</tbody></table></div>`}</li>`;
   });
   return html`<section aria-labelledby="changes"><h2 id="changes">${t.whatChanged}</h2>

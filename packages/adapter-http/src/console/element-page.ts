@@ -5,7 +5,7 @@ import type { HttpEnv } from "../http-env.ts";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
 import { elementFields, localDate } from "./element-fields.ts";
-import { changesSection, elementEvents, recentActivity } from "./element-history.ts";
+import { changesSection, elementEvents, recentActivity, relationTitles } from "./element-history.ts";
 import { collections } from "./collections-panel.ts";
 import { lifecycleSection } from "./lifecycle-page.ts";
 
@@ -58,6 +58,7 @@ export async function elementPage(c: Context<HttpEnv>, platform: Platform, princ
     elementEvents(platform, principal, initid), platform.structures.definitions(),
     platform.folders.holding(principal, String(initid), { orderBy: "title:asc", slice: "50", fields: "document.properties.title,document.properties.initid" }),
   ]);
+  const titles = await relationTitles(platform, principal, events, fields);
   const folders = holding.documents.map((document) => ({ initid: Number(document.properties?.initid), title: String(document.properties?.title ?? "") }));
   const here = `/console/elements/${initid}`;
   const folderForm = (action: string, label: Fragment | string, extra: Fragment | string = "") => html`<form method="post" action="/console/bulk" class="inline">
@@ -80,7 +81,7 @@ ${csrf && permissions.has("delete") ? html`<a href="/console/elements/${initid}/
 <section aria-labelledby="history"><h2 id="history">${t.history}</h2>
 <ol class="timeline">${history.history.flatMap((revision) => revision.messages.map((message) => html`<li>
 ${localDate(message.date, locale)} · ${message.uname} · ${t.revision} ${revision.properties.revision}<br>${message.comment}</li>`))}</ol></section>
-${changesSection(events, fields, definitions, t, locale)}
+${changesSection(events, fields, { definitions, locale, decimalSeparator: t.decimalSeparator, titles }, t)}
 </div><aside class="panel" aria-label="${t.aboutElement}">
 <section aria-labelledby="properties"><h2 id="properties">${t.properties}</h2>${propertiesList(properties, t, locale, `/console/elements/${initid}/revisions`)}</section>
 ${lifecycleSection(platform, principal, initid, csrf, t)}

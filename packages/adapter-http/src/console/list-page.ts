@@ -14,6 +14,7 @@ import { saveViewForm, viewSharingForm } from "./saved-views.ts";
 import { viewShares } from "./view-sharing.ts";
 import { formText } from "./form-text.ts";
 import { relationTargets, settleFilterRows } from "./relation-picker.ts";
+import { refusalText } from "./refusal-text.ts";
 import { keysByLabel, LABEL_ORDER_MAX_ITEMS, pageByLabel } from "./enum-order.ts";
 
 export type { ListKind } from "./list-href.ts";
@@ -93,16 +94,17 @@ export async function listPage(c: Context<HttpEnv>, platform: Platform, kind: Li
     ...(filter ? { filter } : {}),
   };
   const [sortKey = "title", sortDirection = "asc"] = orderBy.split(",")[0]!.split(":").map((part) => part.trim());
-  const base = { structure: structureName, folder: folderRef, columns: chosen, size: size === PAGE ? undefined : String(size) };
+  // A list opened from a saved view stays that view's (its sharing form under it) while it is sorted, paged or refiltered.
+  const viewRef = kind === "elements" ? c.req.query("view") || undefined : undefined;
+  const base = { structure: structureName, folder: folderRef, columns: chosen, size: size === PAGE ? undefined : String(size), view: viewRef };
   const here = { ...base, orderBy, q: search, ...rowParameters(rows), filter: kept ? JSON.stringify(kept) : undefined };
   const returnTo = listHref(kind, { ...here, offset: offset ? String(offset) : undefined });
-  const viewRef = kind === "elements" ? c.req.query("view") : undefined;
   // What the page shows beside the list does not depend on its rows: read at the same time as them (a round trip each on PostgreSQL).
   const beside = Promise.all([
     structureName && csrf ? platform.elements.mayCreate(principal, structureName) : false,
     filterTargets(platform, principal, t, definitions, kind === "elements" ? structureName : undefined, fields),
     kind === "elements" && csrf ? bulkForm(platform, principal, t, csrf, { returnTo, structureName, folderRef, definitions }) : "",
-    viewRef && csrf ? viewSharingForm(platform, principal, csrf, viewRef, listHref(kind, { ...here, view: viewRef })) : "",
+    viewRef && csrf ? viewSharingForm(platform, principal, csrf, viewRef, listHref(kind, here)) : "",
     collectionsPanel(platform, principal, t),
   ]);
   // Awaited below, after the list: a failure of the list must not leave this one unobserved.
@@ -176,11 +178,12 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
     ? html`<p class="actions"><a href="/console/structures/${encodeURIComponent(structureName)}/new">${t.newElement}</a></p>` : "";
   const action = `/console/${kind}`;
   const bar = filterBar({
-    action, keep: { ...base, size: undefined, orderBy }, rows, targets, search, t, size, sizes: PAGE_SIZES,
+    action, keep: { ...base, size: undefined, orderBy, filter: kept ? JSON.stringify(kept) : undefined }, rows, targets, search, t, size, sizes: PAGE_SIZES,
     clearHref: listHref(kind, { structure: structureName, folder: folderRef }),
   });
   const keptNote = kept ? html`<p class="hint">${t.keptFilter} <code>${JSON.stringify(kept)}</code></p>` : "";
-  const refusal = refused ? html`<p role="alert" class="alert">${refused.userMessage ?? refused.message}</p>` : "";
+  const labelOf = (id: string) => targets.find((target) => target.id === id)?.label;
+  const refusal = refused ? html`<p role="alert" class="alert">${refusalText(refused, locale, labelOf)}</p>` : "";
   const actions = bulk ? bulkActions : "";
   const save = kind === "elements" && csrf
     ? saveViewForm(t, csrf, { structure: structureName ?? "", filter: filter ? JSON.stringify(filter) : "", orderBy, columns: chosen, size: String(size) },
@@ -189,7 +192,7 @@ ${fields.map((field) => html`<label class="choice"><input type="checkbox" name="
   return {
     title,
     body: html`<div class="with-panel"><div class="list-main">${create}${bar}${keptNote}${refusal}${chooser}
-<p role="status" class="total">${summary}</p>${actions}${table}${pages}${sharing}${save}</div>${panel}</div>`,
+<p class="total">${summary}</p>${actions}${table}${pages}${sharing}${save}</div>${panel}</div>`,
     current: kind === "trash" ? "trash" as const : "elements" as const,
   };
 }

@@ -4,7 +4,7 @@ import { html } from "hono/html";
 import type { HttpEnv } from "../http-env.ts";
 import { withoutSets } from "./field-groups.ts";
 import type { ConsoleText } from "./console-text.ts";
-import { fieldValue } from "./element-fields.ts";
+import { fieldValue, localDate } from "./element-fields.ts";
 
 /*
  * An element's revisions, through the API's revision use cases: the list, newest first, and two
@@ -48,11 +48,12 @@ export async function revisionsPage(c: Context<HttpEnv>, platform: Platform, pri
   const onlyDifferences = c.req.query("only") === "differences";
   const choice = (name: string, label: string, chosen: string | undefined) => html`<label for="${name}">${label}</label>
 <select id="${name}" name="${name}">${numbers.map((number) => html`<option value="${number}"${number === chosen ? html` selected` : ""}>${t.revision} ${number}</option>`)}</select>`;
-  const list = html`<div class="scroll"><table>
-<caption>${t.revisionCount(revisions.length)}</caption>
+  // A table wider than a phone scrolls in its box, which the keyboard reaches (its region named by its caption).
+  const list = html`<div class="scroll" tabindex="0" role="region" aria-labelledby="revisions-caption"><table>
+<caption id="revisions-caption">${t.revisionCount(revisions.length)}</caption>
 <thead><tr><th scope="col">${t.revision}</th><th scope="col">${t.title}</th><th scope="col">${t.state}</th><th scope="col">${t.modified}</th></tr></thead>
 <tbody>${revisions.map((revision) => html`<tr><td class="number">${String(property(revision, "revision"))}</td><td>${String(property(revision, "title") ?? "")}</td>
-<td>${stateText(revision)}</td><td>${String(property(revision, "mdate") ?? "")}</td></tr>`)}</tbody>
+<td>${stateText(revision)}</td><td>${localDate(String(property(revision, "mdate") ?? ""), principal.account.locale)}</td></tr>`)}</tbody>
 </table></div>
 <form method="get" action="/console/elements/${initid}/revisions" class="compare"><fieldset><legend>${t.compare}</legend>
 ${choice("a", t.compareLeft, left)} ${choice("b", t.compareRight, right)}
@@ -78,7 +79,7 @@ ${choice("a", t.compareLeft, left)} ${choice("b", t.compareRight, right)}
   const differing = rows.filter((row) => row.differs).length;
   const comparison = html`<section aria-labelledby="comparison"><h2 id="comparison">${t.comparison(left, right)}</h2>
 <p role="status">${t.differences(differing)}</p>
-<div class="scroll"><table class="comparison">
+<div class="scroll" tabindex="0" role="region" aria-labelledby="comparison"><table class="comparison">
 <thead><tr><th scope="col">${t.fields}</th><th scope="col">${t.revision} ${left}</th><th scope="col">${t.revision} ${right}</th></tr></thead>
 <tbody>${rows.filter((row) => row.differs || !onlyDifferences).map((row) => html`<tr${row.differs ? html` class="differs"` : ""}><th scope="row">${row.label}${row.differs ? html` <span class="badge">${t.differs}</span>` : ""}</th>
 <td>${row.left}</td><td>${row.right}</td></tr>`)}</tbody>

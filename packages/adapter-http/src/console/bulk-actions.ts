@@ -9,6 +9,7 @@ import type { Flash } from "./flash.ts";
 import { checkFormToken } from "./form-token.ts";
 import { consoleReturn } from "./list-href.ts";
 import { postedForm } from "./posted-form.ts";
+import { refusalText } from "./refusal-text.ts";
 
 /*
  * Actions on the rows a person selects in a list: put them in the trash, add them to a folder,
@@ -78,7 +79,7 @@ export async function runBulk(c: Context<HttpEnv>, platform: Platform, principal
       done++;
     } catch (error) {
       if (!isLineageError(error)) throw error;
-      refusals.push(`${await titleOf(platform, principal, id)}: ${error.userMessage ?? error.message}`);
+      refusals.push(`${await titleOf(platform, principal, id)}${t.colon}${refusalText(error, principal.account.locale)}`);
     }
   }
   const message = [t.bulkDone(done), ...refusals].join(" ");

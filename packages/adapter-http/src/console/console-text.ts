@@ -125,6 +125,8 @@ const EN = {
   noneSelected: "Select at least one row first.",
   unknownAction: "Choose an action.",
   bulkDone: (count: number) => `Done for ${count} element${count === 1 ? "" : "s"}.`,
+  /** Between a name and what is said of it (French puts a space before the colon). */
+  colon: ": ",
   noViews: "No saved view yet.",
   noFolders: "No folder yet.",
   collections: "Saved views and folders",
@@ -332,6 +334,7 @@ const FR: ConsoleText = {
   noneSelected: "Sélectionnez d'abord au moins une ligne.",
   unknownAction: "Choisissez une action.",
   bulkDone: (count) => `Fait pour ${count} élément${count > 1 ? "s" : ""}.`,
+  colon: " : ",
   noViews: "Aucune vue enregistrée.",
   noFolders: "Aucun dossier.",
   collections: "Vues enregistrées et dossiers",

@@ -118,7 +118,8 @@ export async function filterTargets(
   walk(structure?.fields ?? []);
   const targets: FilterTarget[] = [];
   for (const field of fields) {
-    if (filterOperatorsOf(field.type).length === 0) continue;
+    // The title field is the title property, offered first: twice "Title" in one list would read as two things.
+    if (filterOperatorsOf(field.type).length === 0 || field.id === structure?.titleField) continue;
     let choices: FilterTarget["choices"];
     if (field.type === "enum" && field.enum) {
       choices = (definitions.enumerate(field.enum)?.items ?? []).map((item) => ({ value: item.key, label: translate(item.label, locale) })).sort(byLabel);

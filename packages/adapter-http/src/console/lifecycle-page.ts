@@ -7,6 +7,7 @@ import type { ConsoleText } from "./console-text.ts";
 import { checkFormToken } from "./form-token.ts";
 import { errorSummary, fieldControl, postedFormValues, postedValues, type FormValue } from "./edit-form.ts";
 import { postedForm } from "./posted-form.ts";
+import { refusalText } from "./refusal-text.ts";
 
 /*
  * An element's lifecycle in the console, through the API's lifecycle use cases: the transitions
@@ -105,7 +106,7 @@ ${Object.values(fields).map((field) => html`<div class="field">${fieldControl(fi
   } catch (error) {
     if (!isLineageError(error) || error.status >= 500 || error.status === 404) throw error;
     const field = refusedParameter(error);
-    const refusal = { ...(field ? { field } : {}), message: error.userMessage ?? error.message };
+    const refusal = { ...(field ? { field } : {}), message: refusalText(error, principal.account.locale, (name) => fields[name]?.label) };
     return { title, status: error.status, body: form(postedFormValues(fields, posted), comment, refusal) };
   }
 }

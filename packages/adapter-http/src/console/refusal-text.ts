@@ -49,6 +49,24 @@ const FRENCH_REASONS: readonly (readonly [RegExp, (...parts: string[]) => string
   [/^a quote is not closed$/s, () => "un guillemet n'est pas fermé"],
 ];
 
+/** The core's own refusals of a transition (WFL0300 carries a hook's text as it is, or one of these), in French. */
+const FRENCH_TRANSITION_REFUSALS: readonly (readonly [RegExp, (...parts: string[]) => string])[] = [
+  [/^Transition "(.*)" is not granted to ".*"$/s, (label) => `La transition ${quoted(label)} ne vous est pas permise.`],
+  [/^Document ".*" cannot be modified by ".*"$/s, () => "Vous ne pouvez pas modifier cet élément."],
+  [/^Could not perform transition: Element "(.*)" is in edition by (.*)$/s, (title, holder) => `${quoted(title)} est en cours de modification par ${holder}.`],
+  [/^Could not perform transition: .* it is locked by "(.*)"$/s, (holder) => `Cet élément est verrouillé par ${holder}.`],
+  [/^Could not perform transition: Access not granted.*$/s, () => "Vous ne pouvez pas modifier cet élément."],
+  [/^Hook ".*" \(.*\) of transition ".*" is not registered$/s, () => "Cette transition ne peut pas être faite : son contrôle n'est pas installé sur ce serveur."],
+];
+
+function frenchTransitionRefusal(text: string): string | undefined {
+  for (const [pattern, say] of FRENCH_TRANSITION_REFUSALS) {
+    const match = pattern.exec(text);
+    if (match) return say(...match.slice(1));
+  }
+  return undefined;
+}
+
 function frenchReason(reason: string): string | undefined {
   for (const [pattern, say] of FRENCH_REASONS) {
     const match = pattern.exec(reason);
@@ -74,6 +92,9 @@ const FRENCH: Readonly<Record<string, (args: readonly string[], label: (id: stri
   CRUD0229: ([transition = ""]) => `La transition ${quoted(transition)} n'existe pas pour cet élément.`,
   CRUD0228: ([state = ""]) => `L'état ${quoted(state)} n'existe pas pour cet élément.`,
   WFL0300: () => "Vous ne pouvez pas faire passer cet élément par cette transition.",
+  // A transition's parameter: said beside it, under its label.
+  WFL0310: ([, reason = ""]) => `${frenchReason(reason) ?? "cette valeur ne convient pas à ce paramètre"}.`,
+  WFL0311: () => "Ce paramètre est obligatoire.",
   ROUTES0112: () => "Cet élément n'est pas dans la corbeille.",
   CRUD0237: () => "Cet élément n'est pas dans la corbeille.",
   CRUD0200: () => "Cet élément n'existe pas, ou vous ne pouvez pas le voir.",
@@ -98,8 +119,9 @@ const CORE_USER_MESSAGES = new Set(["CRUD0201", "CRUD0219", "ROUTES0100", "ROUTE
 
 /** A refusal in the person's language, its fields named by their label (`labelOf`), not their id. */
 export function refusalText(error: LineageError, locale: string, labelOf: LabelOf = () => undefined): string {
-  if (error.userMessage && !CORE_USER_MESSAGES.has(error.code)) return error.userMessage;
   const french = locale.toLowerCase().startsWith("fr");
+  if (french && error.code === "WFL0300" && error.userMessage) return frenchTransitionRefusal(error.userMessage) ?? error.userMessage;
+  if (error.userMessage && !CORE_USER_MESSAGES.has(error.code)) return error.userMessage;
   const label = (id: string) => labelOf(id) ?? id;
   const args = error.args.map(String);
   const worded = (french ? FRENCH : ENGLISH)[error.code]?.(args, label);

@@ -21,7 +21,8 @@ export function replaceSection(current: string, heading: string, section: string
     next = `${current.trimEnd()}\n\n${section}`;
   } else {
     const after = current.indexOf("\n## ", start + heading.length);
-    next = `${current.slice(0, start)}${section}${after < 0 ? "" : `\n${current.slice(after + 1)}`}`;
+    // A blank line before the next heading, whether or not the section ends with a line break.
+    next = `${current.slice(0, start)}${after < 0 ? section : `${section.trimEnd()}\n\n${current.slice(after + 1)}`}`;
   }
   return next.endsWith("\n") ? next : `${next}\n`;
 }

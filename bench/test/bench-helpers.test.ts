@@ -9,6 +9,8 @@ describe("replaceSection", () => {
   it("replaces its own section and keeps the others", () => {
     expect(replaceSection(doc, "## A", "## A\n\nnew a\n")).toBe("# Benchmarks\n\nIntro.\n\n## A\n\nnew a\n\n## B\n\nold b\n");
     expect(replaceSection(doc, "## B", "## B\n\nnew b\n")).toBe("# Benchmarks\n\nIntro.\n\n## A\n\nold a\n\n## B\n\nnew b\n");
+    // A section printed without its last line break still leaves a blank line before the next heading.
+    expect(replaceSection(doc, "## A", "## A\n\nnew a")).toBe("# Benchmarks\n\nIntro.\n\n## A\n\nnew a\n\n## B\n\nold b\n");
   });
 
   it("appends a missing section after one blank line", () => {

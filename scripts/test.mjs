@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The test command: the static checks (type checks and lint) and every test
-// with vitest, side by side, closing with the plain `N passed, N failed` line CI reads (it
+// The test command: the static checks (type checks and lint), then every test
+// with vitest, closing with the plain `N passed, N failed` line CI reads (it
 // does not read vitest's own summary). Each static check counts as one test,
 // so a lint error fails the run and shows in that line. Given arguments (a
 // vitest filter), only those tests run: `pnpm typecheck` and `pnpm lint` are
 // there for the rest.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { ensureChromium } from "./ensure-chromium.mjs";
 
@@ -34,30 +34,30 @@ let failed = 0;
 let skipped = 0;
 
 const filter = process.argv.slice(2);
-if (filter.length > 0) console.log("Static checks skipped (a test filter was given): pnpm typecheck, pnpm lint");
+if (filter.length === 0) {
+  // Side by side: each is mostly one thread, and vitest wants both cores after them.
+  for (const check of await Promise.all(STATIC_CHECKS.map(runCheck))) {
+    console.log(`${check.ok ? "✓" : "✗"} ${check.name} (${check.seconds.toFixed(1)} s)`);
+    if (!check.ok) console.log(check.output.trimEnd());
+    if (check.ok) passed++;
+    else failed++;
+  }
+} else {
+  console.log("Static checks skipped (a test filter was given): pnpm typecheck, pnpm lint");
+}
 
 if (!ensureChromium()) {
   console.log(`${passed} passed, ${failed + 1} failed`);
   process.exit(1);
 }
 
-// The static checks run beside vitest, their output held back until it ends: vitest's files spend
-// much of their time waiting (servers, PostgreSQL, Chromium), and the checks take that CPU rather
-// than a minute and a half of their own before the first test.
-const checks = filter.length === 0 ? Promise.all(STATIC_CHECKS.map(runCheck)) : Promise.resolve([]);
 const results = ".vitest-results.json";
 rmSync(results, { force: true });
-const run = await new Promise((resolve) => {
-  const child = spawn("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...filter], { stdio: "inherit", shell: false });
-  child.on("error", () => resolve({ status: 1 }));
-  child.on("close", (code) => resolve({ status: code }));
-});
-for (const check of await checks) {
-  console.log(`${check.ok ? "✓" : "✗"} ${check.name} (${check.seconds.toFixed(1)} s)`);
-  if (!check.ok) console.log(check.output.trimEnd());
-  if (check.ok) passed++;
-  else failed++;
-}
+const run = spawnSync(
+  "vitest",
+  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...filter],
+  { stdio: "inherit", shell: false },
+);
 
 let testsPassed = 0;
 let testsFailed = 0;

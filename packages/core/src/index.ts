@@ -102,6 +102,7 @@ export { webhookMatches } from "./webhooks/webhook-match.ts";
 export type { UploadedFile } from "./elements/uploaded-file.ts";
 export type { DocumentView } from "./elements/element-view.ts";
 export type { AttributeValue, RenderedValue } from "./values/display-value.ts";
+export { displayDate } from "./values/display-value.ts";
 export { formatFileValue } from "./values/file-value.ts";
 export { MIME_ICON_FILES, MIME_ICON_NAMES } from "./values/mime-icon.ts";
 export { ACCOUNT_ICON, DEFAULT_ICON } from "./elements/element-icon.ts";

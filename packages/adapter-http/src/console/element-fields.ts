@@ -36,14 +36,6 @@ export function localDate(iso: string, locale: string): Fragment {
   return html`<time datetime="${iso}">${format.format(instant)}</time>`;
 }
 
-/** A day (`YYYY-MM-DD`) as the original shows dates: day first in French, month first in English; anything else as it is. */
-export function localDay(day: string, locale: string): string {
-  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!parts) return day;
-  const [, y, m, d] = parts;
-  return locale.toLowerCase().startsWith("fr") ? `${d}/${m}/${y}` : `${m}/${d}/${y}`;
-}
-
 /** One value: a link to a docid's target, a thumbnail of an image, a download of a file, else its display text. */
 function oneValue(field: FieldDescription, value: AttributeValue, t: ConsoleText): Fragment {
   if (value.displayValue === null || value.displayValue === "") return html`<span aria-label="${t.noValue}">${t.noValue}</span>`;

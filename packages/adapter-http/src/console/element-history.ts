@@ -1,8 +1,8 @@
-import { isLineageError, translate, type ChangeValue, type Definitions, type ElementEvent, type FieldDescription, type Platform, type Principal } from "@lineage/core";
+import { displayDate, isLineageError, translate, type ChangeValue, type Definitions, type ElementEvent, type FieldDescription, type Platform, type Principal } from "@lineage/core";
 import { html } from "hono/html";
 import type { Fragment } from "./console-page.ts";
 import type { ConsoleText } from "./console-text.ts";
-import { localDate, localDay } from "./element-fields.ts";
+import { localDate } from "./element-fields.ts";
 
 /*
  * An element's history from the event log: each change with the fields it changed, from what to
@@ -89,7 +89,8 @@ function changeText(value: ChangeValue, field: FieldDescription | undefined, rea
     }
     case "htmltext": return text.replace(/<[^>]*>/g, "");
     case "docid": return reading.titles.get(text) ?? `#${text}`;
-    case "date": return localDay(text, reading.locale);
+    // A day as the element's own values show it (a value that is not one, as it is).
+    case "date": return /^\d{4}-\d{2}-\d{2}$/.test(text) ? displayDate(text, reading.locale.toLowerCase()) : text;
     case "timestamp": return localDate(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`, reading.locale);
     case "double":
     case "money": return /^-?\d+\.\d+$/.test(text) ? text.replace(".", reading.decimalSeparator) : text;

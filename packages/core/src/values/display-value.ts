@@ -34,8 +34,8 @@ export interface AttributeValue {
 export type RenderedValue = AttributeValue | AttributeValue[] | AttributeValue[][];
 
 
-/** The original's date formats per language: day first in French, month first in English. */
-function displayDate(value: string, locale: string): string {
+/** A stored day (`YYYY-MM-DD`) as the original shows it: day first in French, month first in English. */
+export function displayDate(value: string, locale: string): string {
   const [y, m, d] = value.split("-");
   return locale.startsWith("fr") ? `${d}/${m}/${y}` : `${m}/${d}/${y}`;
 }

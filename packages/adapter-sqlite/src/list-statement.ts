@@ -28,12 +28,16 @@ function binding(binders: readonly Binder[]): PageStatement["bind"] {
 
 /**
  * The indexes a walk of one structure tests its filter's single fields on (FieldProbes), those that
- * exist (`hasIndex`); undefined for a list of several structures or without a filter.
+ * exist (`hasIndex`); undefined for a list of several structures or without a filter. The field the
+ * order leads with is never probed: the walk's own index holds its value, and a range on it bounds
+ * the walk (a seek), where a probe per entry would walk every element in that order.
  */
-export function walkProbes(query: Pick<ElementQuery, "structures" | "filter">, hasIndex: (name: string) => boolean): FieldProbes | undefined {
+export function walkProbes(query: Pick<ElementQuery, "structures" | "filter" | "orderBy">, hasIndex: (name: string) => boolean): FieldProbes | undefined {
   const structure = query.structures?.length === 1 ? query.structures[0]! : undefined;
   if (structure === undefined || !query.filter) return undefined;
-  return { structure, index: (field) => [fieldIndexName(structure, field, "asc")].find(hasIndex) };
+  const [first] = query.orderBy;
+  const ordered = first?.kind === "field" ? first.key : undefined;
+  return { structure, index: (field) => (field === ordered ? undefined : [fieldIndexName(structure, field, "asc")].find(hasIndex)) };
 }
 
 /** The filter's condition as a term of a WHERE (` and ...`), or nothing; `probes`: its single fields tested on their indexes. */

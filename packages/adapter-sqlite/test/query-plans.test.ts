@@ -377,6 +377,26 @@ describe("filtered list pages", () => {
     expect(planner.page(rare)).toMatchObject({ kind: "seek", seek: { kind: "property", property: "name" } });
   });
 
+  it("by a range on a field ordered by that field: the range bounds the walk of the field's index, no entry probed", () => {
+    const range: FilterNode = {
+      kind: "group", logic: "and", nodes: [field("f_date", "gte", ["2024-01-12"], "date"), field("f_date", "lt", ["2024-01-14"], "date")],
+    };
+    const filtered = query(range, { structures: ["s3"], orderBy: [by("f_date", "asc", "field")], readable: READER });
+    expect(planner.page(filtered)).toEqual({ kind: "walk" });
+    // As the repository reads it: with the single fields of the filter probed on their indexes (walkProbes).
+    const hasIndex = (name: string) => client.prepare("select 1 from sqlite_master where type = 'index' and name = ?").get(name) !== undefined;
+    const page = listPageSql(filtered, { hasIndex });
+    expect(page.sql).not.toContain("probe");
+    const steps = explain(page.sql, page.bind(filtered));
+    expect(steps).not.toMatch(/TEMP B-TREE/);
+    expect(steps).toMatch(/^SEARCH elements USING INDEX elements_field_\w+ \(status=\? AND <expr>>\? AND <expr><\?\)/);
+    for (const offset of [0, 30]) {
+      const ids = client.prepare(page.sql).pluck().all(...page.bind({ ...filtered, offset }));
+      expect(ids).toEqual(sorted({ ...filtered, offset }));
+      expect(ids.length).toBeGreaterThan(0);
+    }
+  });
+
   it("ordered by id, by an equality: the condition's index gives the id's order, nothing sorted", () => {
     for (const filter of [property("state", "eq", ["e0"]), field("f_enum", "eq", ["c1"])]) {
       const filtered = query(filter, { structures: ["s1", "s4"], orderBy: [by("id", "desc")], offset: 2000 });

@@ -100,7 +100,8 @@ export function listPageSql(query: PageQuery, { hasIndex }: { hasIndex?: (name: 
     ? mergedFieldPageSql(terms, structures, limit, readable, filter) ?? mergedPageSql(terms, structures.length, limit, readable, filter)
     : undefined;
   if (merged) return merged;
-  const index = indexOf(terms, oneStructure ? "structure" : "all");
+  const index = indexOf(terms, oneStructure ? "structure" : "all") ??
+    (oneStructure && query.filter && hasIndex ? fieldIndexOf(terms, structures[0]!, hasIndex) : undefined);
   const order = terms.map((term) => `${sortExpression(term)} ${term.direction}`).join(", ");
   const probes = hasIndex && walkProbes(query, hasIndex);
   const walked = probes ? filterTerm(query, probes) : filter;
@@ -108,6 +109,19 @@ export function listPageSql(query: PageQuery, { hasIndex }: { hasIndex?: (name: 
     sql: `select id from elements${index ? ` indexed by ${index}` : ""} where ${where.join(" and ")}${walked} order by ${order} limit ${limit} offset ?`,
     bind: binding(binders),
   };
+}
+
+/**
+ * The index of one structure's field order (the field then the id), named for a filtered walk: SQLite
+ * would rather sort what a condition's index finds, which the planner (filter-plan.ts) chose not to
+ * do; undefined when the field has none (`hasIndex`).
+ */
+function fieldIndexOf(terms: readonly OrderTerm[], structure: string, hasIndex: (name: string) => boolean): string | undefined {
+  const [first, next] = terms;
+  if (first?.kind !== "field" || next?.kind !== "property" || next.key !== "id") return undefined;
+  // Both indexes hold the id descending after the value: the `desc` one gives the id in the value's direction.
+  const name = fieldIndexName(structure, first.key, next.direction !== first.direction ? "asc" : "desc");
+  return hasIndex(name) ? `"${name}"` : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from "@lineage/core";
 import { countSql } from "../src/element-count.ts";
 import { BATCH_READS, PROFILES_IN_USE, STRUCTURES_OWNED } from "../src/element-repository.ts";
+import { fieldIndexName } from "../src/field-indexes.ts";
 import { registerFilterFunctions } from "../src/filter-functions.ts";
 import { createFilterPlanner, type FilterPlanner } from "../src/filter-plan.ts";
 import { compileFilter } from "../src/filter-sql.ts";
@@ -191,7 +192,7 @@ describe("list pages", () => {
     (field, direction) => {
       const steps = plan({ structures: ["s2"], orderBy: [by(field, direction, "field")] });
       expect(steps).not.toMatch(/TEMP B-TREE/);
-      expect(steps).toMatch(/^SEARCH elements USING INDEX elements_field_\w+ \(status=\?\)$/);
+      expect(steps).toMatch(/^SEARCH elements USING INDEX elements_field_\w+ \(status=\?\)(\n(?!.*TEMP B-TREE).*)*$/);
       for (const offset of [0, 150, 2000]) {
         const [page, sorted] = pages({ structures: ["s2"], orderBy: [by(field, direction, "field")] }, offset);
         expect(page).toEqual(sorted);
@@ -375,6 +376,19 @@ describe("filtered list pages", () => {
       orderBy: [by("cdate", "desc")],
     });
     expect(planner.page(rare)).toMatchObject({ kind: "seek", seek: { kind: "property", property: "name" } });
+  });
+
+  it("of a structure ordered by a field, by a condition many pass: the field's index walked, not the condition's rows sorted", () => {
+    const hasIndex = (name: string) => client.prepare("select 1 from sqlite_master where type = 'index' and name = ?").get(name) !== undefined;
+    for (const direction of ["asc", "desc"] as const) {
+      const filtered = query(property("state", "eq", ["e1"]), { structures: ["s3"], orderBy: [by("f_int", direction, "field")], readable: READER });
+      expect(planner.page(filtered)).toEqual({ kind: "walk" });
+      const page = listPageSql(filtered, { hasIndex });
+      // Named: at a million elements SQLite's own choice was the state's index, its rows sorted (57 ms against 4 for the walk).
+      expect(page.sql).toContain(`indexed by "${fieldIndexName("s3", "f_int", direction)}"`);
+      expect(explain(page.sql, page.bind(filtered))).toMatch(/^SEARCH elements USING INDEX elements_field_\w+ \(status=\?\)(\n(?!.*TEMP B-TREE).*)*$/);
+      for (const offset of [0, 40]) expect(client.prepare(page.sql).pluck().all(...page.bind({ ...filtered, offset }))).toEqual(sorted({ ...filtered, offset }));
+    }
   });
 
   it("by a range on a field ordered by that field: the range bounds the walk of the field's index, no entry probed", () => {

@@ -177,7 +177,7 @@ function section(figures: StoreFigures[], started: Date, loads: number[]): strin
     SECTION,
     "",
     `Run on ${started.toISOString().slice(0, 10)}: \`pnpm bench:filters\` (${thousands(count)} live elements of one structure; ` +
-      `each figure the median of ${runs} runs after one warm-up, or the warm-up alone when it took over a second; one request at a time, ` +
+      `each figure the median of ${runs} runs after one warm-up, or one run after it when the warm-up took over a second; one request at a time, ` +
       "through the list use case at the node: the filter parsed and checked, rights, the store's page, ten documents rendered).",
     "",
     `${machineLine()} Load average (1 min) at the start and the end of the run: ${loads.map((l) => l.toFixed(1)).join(" and ")}.`,

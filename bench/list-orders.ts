@@ -540,7 +540,7 @@ function section(figures: StoreFigures[], started: Date, loads: number[]): strin
     "",
     `Run on ${started.toISOString().slice(0, 10)}: \`pnpm bench:list-orders\` (${thousands(count)} live elements: 90 % of PERF, 10 % of PERF1..PERF9, ` +
       `plus ${thousands(count / 10)} older fixed revisions and 1 % of the lineages in the trash; each figure the median of ${runs} runs after one warm-up, ` +
-      "or the warm-up alone when it took over a second; one request at a time).",
+      "or one run after it when the warm-up took over a second; one request at a time).",
     "",
     `${machineLine()} Load average (1 min) at the start and the end of the run: ${loads.map((l) => l.toFixed(1)).join(" and ")}: ` +
       "other processes shared the cores, and figures are as measured under that load.",

@@ -339,8 +339,20 @@ describe("filtered list pages", () => {
     }
   });
 
+  it("past the end of a list its seek counted: nothing read, for the filter's conditions are all the seek's", () => {
+    const scope = { structures: ["s2"], readable: { structures: ["s2"], profiles: [] } };
+    const whole = sorted(query(field("f_docid", "eq", [42], "number"), { ...scope, limit: null })).length;
+    expect(whole).toBeGreaterThan(5);
+    expect(planner.page(query(field("f_docid", "eq", [42], "number"), { ...scope, offset: whole }))).toEqual({ kind: "none" });
+    expect(planner.page(query(field("f_docid", "eq", [42], "number"), { ...scope, offset: whole - 1 }))).toMatchObject({ kind: "seek" });
+    // With a condition the seek does not count, its count is no end of the list.
+    const more = query({ kind: "group", logic: "and", nodes: [field("f_docid", "eq", [42], "number"), property("owner", "eq", [1])] }, { ...scope, offset: whole });
+    expect(planner.page(more)).toMatchObject({ kind: "seek" });
+  });
+
   it("of the whole collection, by a selective property's equality: read from that property's index, entries only, then sorted", () => {
-    const filtered = query(property("name", "eq", ["N505"]), { readable: READER, orderBy: [by("mdate", "desc")] });
+    // A reader of s5, which holds N505 (READER may view no named element: its page would be empty, and not read).
+    const filtered = query(property("name", "eq", ["N505"]), { readable: { structures: ["s5"], profiles: [] }, orderBy: [by("mdate", "desc")] });
     const plan = planner.page(filtered);
     expect(plan.kind).toBe("seek");
     if (plan.kind !== "seek") return;

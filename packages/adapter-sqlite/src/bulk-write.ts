@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import type { Database } from "better-sqlite3";
 import type { ElementRepository } from "@lineage/core";
 
@@ -50,7 +49,7 @@ export function withBulkWrite(elements: ElementRepository, client: Database): El
       if (rows >= BULK_MIN_ROWS) client.pragma(`cache_size = ${-BULK_CACHE_KIB}`);
       try {
         const result = await write();
-        rebuild(client, bulk.dropped ?? []);
+        for (const { sql } of bulk.dropped ?? []) client.exec(sql);
         return result;
       } finally {
         bulk = undefined;
@@ -58,23 +57,4 @@ export function withBulkWrite(elements: ElementRepository, client: Database): El
       }
     },
   };
-}
-
-/**
- * SQLite's sorter may use helper threads (none by default): CREATE INDEX of a million title keys
- * took 3.0 s with two against 4.8 s with none. An index of a field's value gains nothing, its
- * values read from the JSON by the one thread that scans the table.
- */
-const SORTER_THREADS = Math.min(4, availableParallelism());
-
-/** Makes the dropped indexes again, SQLite's sorter on helper threads while it does. */
-function rebuild(client: Database, dropped: readonly { sql: string }[]): void {
-  if (dropped.length === 0) return;
-  const threads = client.pragma("threads", { simple: true }) as number;
-  client.pragma(`threads = ${SORTER_THREADS}`);
-  try {
-    for (const { sql } of dropped) client.exec(sql);
-  } finally {
-    client.pragma(`threads = ${threads}`);
-  }
 }

@@ -28,6 +28,15 @@ const GROUPED_KEYS: Readonly<Record<string, { column: string; text: boolean; nul
 const MAX_GROUPS = 2_000;
 
 /**
+ * This many groups of fewer than MIN_GROUP_ROWS rows end the reading by groups too (the page read
+ * as one sorted statement): each group costs two statements, and a key whose values barely repeat
+ * (names) would pass MAX_GROUPS of them first. Measured on 30,000 rows, `name:desc,mdate` at offset
+ * 2,995: 5.3 s through 2,000 groups of one element each, 0.1 s sorted.
+ */
+const FEW_GROUPS = 20;
+const MIN_GROUP_ROWS = 100;
+
+/**
  * A grouped order's statements; their parameters: $1 status, $2 the structure(s) when the list has
  * some, the rights when it has some, the filter's values when it has one, then their own.
  */
@@ -111,12 +120,14 @@ export function groupedPage(query: ListShape): GroupedPage | undefined {
       let skip = query.offset;
       let take = query.limit ?? Infinity;
       let group = await row(first!);
+      let small = 0;
       for (let groups = 0; group && take > 0; groups++) {
-        if (groups === MAX_GROUPS) return undefined;
+        if (groups === MAX_GROUPS || small === FEW_GROUPS) return undefined;
         const [value, structure] = group;
         const counted = skip === 0 ? Infinity : ((await row(value === null ? countNull! : count!, value === null ? [skip + 1] : [value, skip + 1]))![0] as number);
         if (counted <= skip) {
           skip -= counted;
+          if (counted < MIN_GROUP_ROWS) small++;
         } else {
           const key = sql.byStructure && value !== null ? structure ?? value : value;
           const limit = take === Infinity ? null : take;
@@ -124,6 +135,7 @@ export function groupedPage(query: ListShape): GroupedPage | undefined {
           ids.push(...found.map((r) => r[0] as number));
           take -= found.length;
           skip = 0;
+          if (found.length < MIN_GROUP_ROWS) small++;
         }
         group = await after(value);
       }

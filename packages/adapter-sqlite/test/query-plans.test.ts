@@ -192,7 +192,7 @@ describe("list pages", () => {
     (field, direction) => {
       const steps = plan({ structures: ["s2"], orderBy: [by(field, direction, "field")] });
       expect(steps).not.toMatch(/TEMP B-TREE/);
-      expect(steps).toMatch(/^SEARCH elements USING INDEX elements_field_\w+ \(status=\?\)(\n(?!.*TEMP B-TREE).*)*$/);
+      expect(steps).toMatch(/^SEARCH elements USING INDEX elements_field_\w+ \(status=\?\)$/);
       for (const offset of [0, 150, 2000]) {
         const [page, sorted] = pages({ structures: ["s2"], orderBy: [by(field, direction, "field")] }, offset);
         expect(page).toEqual(sorted);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLoopPacing } from "../src/loop-pacing.ts";
 
 /*
@@ -21,17 +21,18 @@ async function pauses(steps: number): Promise<number[]> {
     delays.push(delay ?? 0);
     return setTimer(callback, delay);
   }) as typeof setTimeout);
-  for (let i = 0; i < steps; i++) {
-    work(8);
-    await pacing.rest(8);
+  try {
+    for (let i = 0; i < steps; i++) {
+      work(8);
+      await pacing.rest(8);
+    }
+  } finally {
+    vi.restoreAllMocks();
   }
-  vi.restoreAllMocks();
   return delays;
 }
 
 describe("the pacing of index builds", () => {
-  afterEach(() => vi.restoreAllMocks());
-
   it("pauses 1 ms between steps on a loop nothing else keeps busy: a quiet server builds about at full speed", async () => {
     const delays = await pauses(40);
     // Every other pause was long when the loop's own timer counted as busy (a fifth of full speed).

@@ -123,6 +123,12 @@ describe.each([1280, 390])("the relation picker with its script at %i px", (widt
     const active = await author.getAttribute("aria-activedescendant");
     expect(await page.locator(`#${active}`).getAttribute("aria-selected")).toBe("true");
     const picked = await page.locator(`#${active}`).getAttribute("data-value");
+    // Suggestions that come back meanwhile (a slow answer) keep the highlighted one: Enter would send the form otherwise.
+    const refreshed = page.waitForResponse((answer) => answer.url().includes("/console/relations"));
+    await author.dispatchEvent("input");
+    await refreshed;
+    await expect.poll(() => page.locator(`#${active}`).getAttribute("aria-selected")).toBe("true");
+    expect(await author.getAttribute("aria-activedescendant")).toBe(active);
     await author.press("Enter");
     expect(await author.getAttribute("aria-expanded")).toBe("false");
     expect(await author.inputValue()).toBe("Sam Lee");

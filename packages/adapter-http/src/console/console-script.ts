@@ -53,6 +53,9 @@ export const CONSOLE_SCRIPT = String.raw`(function () {
       close();
     }
     function show(choices) {
+      // Suggestions that come back while the person moves through them keep the one highlighted:
+      // Enter would otherwise find none and send the form.
+      var kept = active >= 0 && options()[active] ? options()[active].getAttribute("data-value") : null;
       list.textContent = "";
       choices.forEach(function (choice, i) {
         var item = document.createElement("li");
@@ -75,6 +78,8 @@ export const CONSOLE_SCRIPT = String.raw`(function () {
       active = -1;
       list.hidden = false;
       input.setAttribute("aria-expanded", "true");
+      var again = choices.findIndex(function (choice) { return String(choice.value) === kept; });
+      if (again >= 0) highlight(again);
     }
     function ask() {
       var words = input.value.trim();

@@ -4,16 +4,10 @@
  * that then took 22 ms), one more run is the figure alone, so that a documented limit costs two runs.
  */
 export async function medianTime(run: () => Promise<unknown> | unknown, times: number): Promise<number> {
-  const first = performance.now();
-  await run();
-  const warmUp = performance.now() - first;
+  const warmUp = await timeOnce(run);
   if (warmUp > 1000) return timeOnce(run);
   const measured: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    await run();
-    measured.push(performance.now() - started);
-  }
+  for (let i = 0; i < times; i++) measured.push(await timeOnce(run));
   measured.sort((a, b) => a - b);
   return measured[Math.floor(measured.length / 2)]!;
 }

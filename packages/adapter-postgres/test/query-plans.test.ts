@@ -128,24 +128,21 @@ async function pages(query: Pick<ElementQuery, "orderBy" | "structures" | "reada
   const page = listPageSql(query);
   const params = page.bind({ status: "alive", offset, limit: 10, ...query });
   const walked = (await client.query({ text: page.text, values: params, rowMode: "array" })).rows.map((row) => row[0] as number);
-  await client.query("begin");
-  try {
-    await client.query("set local enable_indexscan = off; set local enable_indexonlyscan = off; set local enable_bitmapscan = off");
-    const sorted = (await client.query({ text: page.text, values: params, rowMode: "array" })).rows.map((row) => row[0] as number);
-    return [walked, sorted];
-  } finally {
-    await client.query("rollback");
-  }
+  return [walked, await plainlySorted(page.text, params)];
 }
 
 /** The whole list as a plain sort of the table gives it, each page of which a store's page is checked against. */
-async function sortedList(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): Promise<number[]> {
+function sortedList(query: Pick<ElementQuery, "orderBy" | "structures" | "readable">): Promise<number[]> {
   const page = listPageSql(query);
-  const params = page.bind({ status: "alive", offset: 0, limit: null, ...query });
+  return plainlySorted(page.text, page.bind({ status: "alive", offset: 0, limit: null, ...query }));
+}
+
+/** The ids a list statement gives with no index to read: the table scanned and sorted. */
+async function plainlySorted(text: string, values: unknown[]): Promise<number[]> {
   await client.query("begin");
   try {
     await client.query("set local enable_indexscan = off; set local enable_indexonlyscan = off; set local enable_bitmapscan = off");
-    return (await client.query({ text: page.text, values: params, rowMode: "array" })).rows.map((row) => row[0] as number);
+    return (await client.query({ text, values, rowMode: "array" })).rows.map((row) => row[0] as number);
   } finally {
     await client.query("rollback");
   }

@@ -119,8 +119,7 @@ export function listPageSql(query: PageQuery, { hasIndex }: { hasIndex?: (name: 
 function fieldIndexOf(terms: readonly OrderTerm[], structure: string, hasIndex: (name: string) => boolean): string | undefined {
   const [first, next] = terms;
   if (first?.kind !== "field" || next?.kind !== "property" || next.key !== "id") return undefined;
-  // Both indexes hold the id descending after the value: the `desc` one gives the id in the value's direction.
-  const name = fieldIndexName(structure, first.key, next.direction !== first.direction ? "asc" : "desc");
+  const name = fieldIndexName(structure, first.key, indexVariant(first, next));
   return hasIndex(name) ? `"${name}"` : undefined;
 }
 
@@ -184,16 +183,22 @@ export function sortExpression(term: OrderTerm): string {
   return PROPERTY_COLUMNS[term.key as SortableProperty];
 }
 
+/** Which of a key's two indexes (a property's or a field's) gives the order of `first`, then of the id when it comes next. */
+function indexVariant(first: OrderTerm, next: OrderTerm | undefined): KeyDirection {
+  const followedById = next?.kind === "property" && next.key === "id";
+  return (followedById ? next.direction !== first.direction : first.direction === "asc") ? "asc" : "desc";
+}
+
 /**
  * The index that gives the order of the first term, and of the id after it when the id comes next:
  * the `_desc` index holds the key in the id's direction, the other against it. Field orders have no
- * name here: their index exists only for the fields core indexes, and SQLite finds it by its expression.
+ * name here: their index exists only for the fields core indexes, and SQLite finds it by its expression
+ * (a filtered walk names it: fieldIndexOf).
  */
 function indexOf(terms: readonly OrderTerm[], scope: ListScope): string | undefined {
   const [first, next] = terms;
   if (!first || first.kind === "field") return undefined;
-  const followedById = next?.kind === "property" && next.key === "id";
-  const variant: KeyDirection = (followedById ? next.direction !== first.direction : first.direction === "asc") ? "asc" : "desc";
+  const variant = indexVariant(first, next);
   switch (first.key) {
     case "id": return ID_INDEX[scope];
     case "initid": return INITID_INDEX[scope];

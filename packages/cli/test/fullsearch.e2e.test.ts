@@ -162,6 +162,9 @@ describe("GET /api/v2/fullsearch/domains/<domain>/smart-elements/", () => {
 
 describe("/api/admin/fullsearch/domains/", () => {
   it("describes the domains to fullsearch_administrator, refuses others with 403", async () => {
+    // The description tells what a node's index holds, which catches up with other nodes' writes on its own
+    // clock; a search brings it current (read-your-writes): one on each node, requests alternating.
+    for (let i = 0; i < 2; i++) expect(await titles("geyser")).toEqual(["Weekly digest"]);
     const { status, json } = await call("GET", "/api/admin/fullsearch/domains/", "searcher");
     expect(status).toBe(200);
     const [news] = json.data.config;

@@ -24,8 +24,13 @@ import { readableCondition } from "./readable-condition.ts";
 /** Adds a value to the statement's parameters; gives its placeholder. */
 export type Bind = (value: unknown) => string;
 
-/** The list a filter narrows: its sort-key lookups name the same structures, status and rights, so that their index may be walked. */
-export type FilterList = Pick<ElementQuery, "status" | "structures" | "readable">;
+/**
+ * The list a filter narrows: its sort-key lookups name the same structures, status and rights, so
+ * that their index may be walked. `walked`: the list is read by walking its order's index, each
+ * entry's sort keys looked up as it passes, never the entries of a condition read first (which
+ * PostgreSQL prefers when it takes them for few, list-statement.ts knows when they are not).
+ */
+export type FilterList = Pick<ElementQuery, "status" | "structures" | "readable"> & { readonly walked?: boolean };
 
 /** What each property is stored as: its column and whether it holds numbers. */
 const PROPERTY_COLUMNS: Readonly<Record<FilterProperty, { readonly column: string; readonly numeric: boolean }>> = {
@@ -218,7 +223,9 @@ export type KnownRank = 1 | 2 | undefined;
  * them: with them, PostgreSQL may read the entries that pass from the index of values (schema.ts).
  */
 function sortKeyCondition(condition: FieldCondition, id: string, list: FilterList, structures: readonly string[] | undefined, bind: Bind): string {
-  const lookup = (test: string) => `exists (select from element_sort_keys as sk where sk.element_id = ${id} and ${sortKeyScope(condition, list, structures, "sk", bind)} and ${test})`;
+  // `offset 0` keeps PostgreSQL from making the lookup a join, which it may start from the entries.
+  const lookup = (test: string) =>
+    `exists (select from element_sort_keys as sk where sk.element_id = ${id} and ${sortKeyScope(condition, list, structures, "sk", bind)} and ${test}${list.walked ? " offset 0" : ""})`;
   const positive = NEGATIVE[condition.operator] ?? (condition.operator === "isempty" ? "isnotempty" : undefined);
   if (positive) return `not ${lookup(keyTest({ ...condition, operator: positive }, "sk", undefined, bind))}`;
   return lookup(keyTest(condition, "sk", undefined, bind));

@@ -1,6 +1,8 @@
 import {
-  decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type FieldCondition, type FilterNode, type OrderTerm, readableKeys,
+  decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type FieldCondition, type FilterNode, type OrderTerm,
+  type PropertyCondition, readableKeys,
 } from "@lineage/core";
+import { keyedEntries, onOneField } from "./count-statement.ts";
 import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyedOnly, keyTest, rankOf, type Bind, type FilterList } from "./filter-sql.ts";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
@@ -26,7 +28,8 @@ export interface PageSql {
  * a filter's values are written as parameters of the statement made for it (filter-sql.ts), the
  * others are filled from each query.
  */
-export type ListShape = Pick<ElementQuery, "orderBy" | "structures" | "readable"> & Partial<Pick<ElementQuery, "filter" | "status">>;
+export type ListShape = Pick<ElementQuery, "orderBy" | "structures" | "readable"> & Partial<Pick<ElementQuery, "filter" | "status" | "offset" | "limit">>
+  & Pick<FilterList, "walked">;
 
 type SortableProperty = (typeof SORTABLE_PROPERTIES)[number];
 
@@ -58,7 +61,7 @@ function filtered(query: ListShape, row: string, parameters: Parameters): string
 /** The list a filter narrows (filter-sql.ts): a filtered statement is made for a status. */
 export function filterList(query: ListShape): FilterList {
   if (query.status === undefined) throw new Error("A filtered list statement is made for a status");
-  return { status: query.status, structures: query.structures, readable: query.readable };
+  return { status: query.status, structures: query.structures, readable: query.readable, walked: query.walked };
 }
 
 /**
@@ -71,10 +74,12 @@ export function filterList(query: ListShape): FilterList {
 export function listStatement(query: ListShape): ListStatement {
   const parameters = new Parameters();
   const page = pageOf(query);
-  const ids = pageIds(page, parameters);
+  const many = keepsMany(page, parameters);
+  const ids = many ? `(case when ${many} then ${pageIds({ ...page, query: { ...page.query, walked: true } }, parameters)} else ${pageIds(page, parameters)} end)` : pageIds(page, parameters);
+  const guard = pastTheEnd(page.query, parameters);
   return {
     statement: statement(
-      `select ${COLUMNS} from unnest(${ids}) with ordinality as page(id, n) join elements using (id) order by page.n`,
+      `select ${COLUMNS} from unnest(${guard ? `case when ${guard} then ${ids} end` : ids}) with ordinality as page(id, n) join elements using (id) order by page.n`,
       { unnamed: true },
     ),
     bind: page.bind(parameters),
@@ -92,6 +97,62 @@ export function listPageSql(query: ListShape, { keyedField = true } = {}): PageS
   const keyed = keyedFieldOrder(page.query, page.terms);
   const text = keyed && keyedField ? sortKeysPage(page.query, keyed.field, keyed.idDirection, parameters) : elementsPage(page.query, page.terms, parameters);
   return { text, bind: page.bind(parameters) };
+}
+
+/** From this offset on, a filtered page first counts what its keyed conditions keep (pastTheEnd). */
+const COUNTED_OFFSET = 1_000;
+
+/**
+ * The condition that a filtered page deep in its list (from COUNTED_OFFSET) starts before the end of
+ * what each field of its keyed conditions keeps: for each such field (of the filter's `and`), its
+ * entries that pass them and the filter's conditions on the state, counted up to one past the
+ * offset, on their index alone. Every element of the page is one of them, so a page past one
+ * field's count is empty, and its order's index is not walked to the end to find it so; the count
+ * reads at most as many entries as the page would skip. Undefined when there is nothing to count.
+ */
+function pastTheEnd(query: ListShape, parameters: Parameters): string | undefined {
+  if (!query.filter || (query.offset ?? 0) < COUNTED_OFFSET) return undefined;
+  const fields = new Map<string, FieldCondition[]>();
+  const states: PropertyCondition[] = [];
+  for (const node of conjuncts(query.filter)) {
+    if (node.kind === "field" && holdsOnEntries(node)) fields.set(node.field, [...(fields.get(node.field) ?? []), node]);
+    if (node.kind === "property" && node.property === "state") states.push(node);
+  }
+  if (fields.size === 0) return undefined;
+  const list = filterList(query);
+  return [...fields.values()].map((keyed) => {
+    const entries = keyedEntries({ keyed, states }, list, parameters.value);
+    if (!entries) return "false";
+    const offset = parameters.add((q) => q.offset);
+    return `(select count(*) from (select from ${entries} limit ${offset}::bigint + 1) as counted) > ${offset}::bigint`;
+  }).join(" and ");
+}
+
+/**
+ * The condition that a filter of keyed conditions on one field keeps enough of a reader's list for
+ * its first pages to be found sooner by walking the order's index, each entry's key looked up, than
+ * by reading all the filter keeps and sorting them. PostgreSQL estimates what a reader's rights and
+ * a value keep together as if they were unrelated (they are said on the entries and on the rows, so
+ * it counts them twice), and takes the second way when the rights keep all of a value. Enough: the
+ * pages up to this one in a list of N elements walk about (offset + limit) × N / kept entries at
+ * about 2 µs each (the rights tested on every one, the key looked up on those they keep), sorting
+ * reads every kept element's row at about 5 µs: the walk is cheaper from √(0.4 × (offset + limit) × N)
+ * kept on. The entries are counted up to that, on their index alone. Undefined for a caller with
+ * every right (no rights to misjudge), a page past COUNTED_OFFSET or without a limit, another
+ * filter (with a condition on the state, PostgreSQL would rather read the state's index than walk
+ * the order's), or an order on the conditions' field.
+ */
+function keepsMany({ query, terms }: Page, parameters: Parameters): string | undefined {
+  const eligible = query.filter && query.readable && query.limit != null && (query.offset ?? 0) < COUNTED_OFFSET;
+  const keyed = eligible ? onOneField(conjuncts(query.filter!)) : undefined;
+  // On the order's own field, the conditions are a range of the index walked (sortKeysPage).
+  const first = terms[0]!;
+  if (!keyed || keyed.states.length > 0 || (first.kind === "field" && first.key === keyed.keyed[0]!.field)) return undefined;
+  const entries = keyedEntries(keyed, filterList(query), parameters.value);
+  if (!entries) return undefined;
+  const pages = `(${parameters.add((q) => q.offset)}::float8 + ${parameters.add((q) => q.limit)})`;
+  const enough = `(select ceil(sqrt(0.4 * ${pages} * greatest(reltuples, 1)))::bigint from pg_class where oid = 'elements'::regclass)`;
+  return `(select count(*) from (select from ${entries} limit ${enough}) as counted) >= ${enough}`;
 }
 
 /** The list a page is read from, in the order that decides it, and how a query fills the parameters of its statement. */

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { matchesFilter, type ElementQuery, type FieldCondition, type FilterNode, type OrderTerm, type PropertyCondition, type SmartField, type Store } from "@lineage/core";
 import { openPostgresStore } from "../src/index.ts";
+import { listStatement } from "../src/list-statement.ts";
 import { freshDatabase } from "../src/testing/fresh-database.ts";
 
 /*
@@ -111,7 +112,8 @@ describe.each(Object.entries(SCOPES))("filtered lists of %s", (_, scope) => {
     for (const [name, filter] of Object.entries(FILTERS)) {
       const expected = all.filter((row) => matchesFilter(filter, row)).map((row) => row.id);
       expect(await store.elements.count({ ...query, filter }), name).toBe(expected.length);
-      for (const offset of [0, 13, 150]) {
+      // From 1,000 on, a page first counts what the filter's keyed fields keep (list-statement.ts): the last page, the one after it.
+      for (const offset of new Set([0, 13, 150, 1_000, Math.max(0, expected.length - 3), expected.length])) {
         const page = await store.elements.list({ ...query, filter, limit: 10, offset });
         expect(page.map((row) => row.id), `${name} at ${offset}`).toEqual(expected.slice(offset, offset + 10));
       }
@@ -129,5 +131,54 @@ describe("a field order of one state", () => {
     expect((await store.elements.list(query)).map((row) => row.id)).toEqual([rows[0]!.id]);
     const { rows: keys } = await client.query<{ state: string }>("select distinct state from element_sort_keys where element_id = $1", [rows[0]!.id]);
     expect(keys).toEqual([{ state: "e9" }]);
+  });
+});
+
+describe("a filtered page past what its keyed conditions keep", () => {
+  interface Analyzed { "Node Type": string; "Index Name"?: string; "Actual Loops": number; Plans?: Analyzed[] }
+  const scans = (node: Analyzed): Analyzed[] => [...(node["Index Name"] ? [node] : []), ...(node.Plans ?? []).flatMap(scans)];
+  const analyzed = async (query: ElementQuery) => {
+    const { statement, bind } = listStatement(query);
+    const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: Analyzed }] }>(`explain (analyze, format json) ${statement.text}`, bind(query));
+    return scans(rows[0]!["QUERY PLAN"][0].Plan);
+  };
+
+  it("reads nothing of its order's index once the count of the entries says so; a page before it walks the index", async () => {
+    const filter = and(field("f_text", "eq", ["t5"]));
+    const query: ElementQuery = { status: "alive", structures: ["s1"], orderBy: [by("title")], filter, limit: 10, offset: 1_000 };
+    const kept = await store.elements.count(query);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(1_000);
+    const past = await analyzed(query);
+    expect(past.filter((scan) => scan["Index Name"]!.startsWith("elements_") && scan["Actual Loops"] > 0)).toEqual([]);
+    expect(past.some((scan) => scan["Index Name"]!.startsWith("element_sort_keys") && scan["Actual Loops"] > 0)).toBe(true);
+    expect(await store.elements.list(query)).toEqual([]);
+    // Below the offset that counts first, the order's index is walked as before.
+    const before = await analyzed({ ...query, offset: 999 });
+    expect(before.some((scan) => scan["Index Name"]!.startsWith("elements_") && scan["Actual Loops"] > 0)).toBe(true);
+  });
+});
+
+describe("a reader's first page of a value their rights keep much of", () => {
+  interface Analyzed { "Node Type": string; "Relation Name"?: string; "Parent Relationship"?: string; "Actual Loops": number; Plans?: Analyzed[] }
+  const nodes = (node: Analyzed): Analyzed[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+  /** The sort-key lookups made entry by entry (a subplan of the walk) that ran. */
+  const lookedUp = async (query: ElementQuery) => {
+    const { statement, bind } = listStatement(query);
+    const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: Analyzed }] }>(`explain (analyze, format json) ${statement.text}`, bind(query));
+    return nodes(rows[0]!["QUERY PLAN"][0].Plan).filter((node) => node["Parent Relationship"] === "SubPlan" && node["Relation Name"] === "element_sort_keys" && node["Actual Loops"] > 0);
+  };
+  const query = (filter: FilterNode, readable?: ElementQuery["readable"]): ElementQuery =>
+    ({ status: "alive", structures: ["s1"], orderBy: [by("title")], filter, limit: 10, offset: 0, ...(readable ? { readable } : {}) });
+
+  it("walks the order's index, looking each entry's key up, once the count of what the filter keeps for the reader says so", async () => {
+    // About half the reader's elements of s1 have f_enum c0 or c2: over √(0.4 × 10 × N) of them.
+    const many = query(field("f_enum", "in", ["c0", "c2"]), READER);
+    expect(await store.elements.count({ ...many, countUpTo: 200 })).toBe(200);
+    expect((await lookedUp(many)).length).toBeGreaterThan(0);
+    // Few: PostgreSQL's own plan, which reads the value's entries first.
+    expect(await lookedUp(query(field("f_text", "eq", ["t5"]), READER))).toEqual([]);
+    // Every right: nothing to misjudge, nothing counted.
+    expect(await lookedUp(query(field("f_enum", "in", ["c0", "c2"])))).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ const BY_IMPORT_KEY = read(`import_key = $1 ${LATEST_ORDER}`);
 const OWNED_BY = statement("select count(distinct initid)::int from elements where owner = $1");
 const BY_STRUCTURE = statement("select structure, count(*)::int from elements where status = $1 and not fixed group by structure");
 const READABLE_BY_STRUCTURE = statement(
-  `select structure, count(*)::int from elements where status = $1 and not fixed and ${readableCondition("$2")} group by structure`,
+  `select structure, count(*)::int from elements where status = $1 and not fixed and ${readableCondition("$2", true)} group by structure`,
 );
 // One seek per profile on the index of the revisions under a profile of their own (schema.ts).
 const PROFILES_IN_USE = statement("select wanted from unnest($1::text[]) as wanted where exists (select from elements where profile = wanted and not fixed)");
@@ -137,9 +137,10 @@ export function createElementRepository(client: SqlClient, locks: TransactionLoc
     },
     async list(query) {
       if (query.structures?.length === 0) return [];
-      // The structures and rights are parameters (list-statement.ts): their count and presence are all that shape the statement.
+      // The structures and rights are parameters (list-statement.ts): their count, presence and whether the rights hold an
+      // owner's keys are all that shape the statement.
       // A filter's statement is its own (its values written in it as parameters, filter-sql.ts): made for the query, not kept.
-      const key = JSON.stringify([query.orderBy, query.structures?.length, query.readable !== undefined]);
+      const key = JSON.stringify([query.orderBy, query.structures?.length, query.readable !== undefined, query.readable?.owned !== undefined]);
       let list = query.filter ? { whole: listStatement(query), grouped: groupedPage(query) } : lists.get(key);
       if (!list) {
         // Orders come from requests: bound the cache rather than keep every combination ever asked.

@@ -6,7 +6,7 @@ import { keyedEntries, onOneField } from "./count-statement.ts";
 import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyedOnly, keyTest, rankOf, type Bind, type FilterList } from "./filter-sql.ts";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
-import { readableCondition } from "./readable-condition.ts";
+import { ownsSome, readableCondition } from "./readable-condition.ts";
 
 /** The columns of a revision, in the order every read selects them (element-repository.ts maps them). */
 export const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile`;
@@ -222,7 +222,7 @@ function sortKeysPage(query: ListShape, field: OrderTerm, idDirection: "asc" | "
   const d = field.direction;
   const status = parameters.add((q) => q.status);
   // element_sort_keys holds each element's profile too (its trigger copies it): rights are filtered on the index entries.
-  const readable = query.readable === undefined ? "" : ` and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)), "k")}`;
+  const readable = query.readable === undefined ? "" : ` and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)), ownsSome(query.readable), "k")}`;
   const { onKeys, rest, join } = splitFilter(query, field.key, parameters);
   // The element of an entry is live, of its status (the trigger keeps no other's keys): said, so that PostgreSQL may
   // rather find the elements on a list index (a selective condition on a property) and look their entries up.
@@ -272,7 +272,7 @@ function elementsPage(query: ListShape, terms: readonly OrderTerm[], parameters:
   const from = ["elements", ...keys.flatMap((key) => (key.lateral ? [key.lateral] : []))].join(" cross join ");
   const order = keys.map((key) => key.sql).join(", ");
   const status = `status = ${parameters.add((q) => q.status)} and not fixed`;
-  const rights = query.readable === undefined ? status : `${status} and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)))}`;
+  const rights = query.readable === undefined ? status : `${status} and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)), ownsSome(query.readable))}`;
   const live = `${rights}${filtered(query, "elements", parameters)}`;
   const structures = query.structures;
   if (structures === undefined) return `select id from ${from} where ${live} order by ${order} ${limitOffset(parameters)}`;

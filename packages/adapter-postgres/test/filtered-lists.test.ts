@@ -182,3 +182,17 @@ describe("a reader's first page of a value their rights keep much of", () => {
     expect(await lookedUp(query(field("f_enum", "in", ["c0", "c2"])))).toEqual([]);
   });
 });
+
+describe("an order's statement, kept for the next caller", () => {
+  it("serves a reader with an owner's rights after a reader without them: the owner's elements are in their list", async () => {
+    const owner = { structures: ["s1"], profiles: ["P1"], owned: { owner: 2, structures: ["s2"], profiles: ["P3"] } };
+    const query = { status: "alive" as const, orderBy: [by("mdate", "desc")], limit: null, offset: 0 };
+    const all = await store.elements.list(query);
+    const key = (row: { profile: string | null; structure: string }) => (row.profile ? `p:${row.profile}` : `s:${row.structure}`);
+    const mine = all.filter((row) => row.owner === 2 && ["s:s2", "p:P3"].includes(key(row)));
+    expect(mine.length).toBeGreaterThan(0);
+    await store.elements.list({ ...query, readable: READER });
+    const page = await store.elements.list({ ...query, readable: owner });
+    expect(page.map((row) => row.id)).toEqual(all.filter((row) => ["s:s1", "p:P1"].includes(key(row)) || mine.includes(row)).map((row) => row.id));
+  });
+});

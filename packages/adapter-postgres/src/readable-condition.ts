@@ -20,5 +20,6 @@ export function readableCondition(parameter: string, owned: boolean, alias?: str
 
 /** Whether a caller's rights give some elements to view as their owner only (readableCondition's `owned`). */
 export function ownsSome(readable: ReadableFilter): boolean {
-  return readable.owned !== undefined;
+  const { owned } = readable;
+  return owned !== undefined && (owned.profiles.length > 0 || owned.structures.length > 0);
 }

@@ -1,6 +1,6 @@
 import type { ElementCountQuery } from "@lineage/core";
 import { compileFilter } from "./filter-sql.ts";
-import { readableCondition, readableKeys } from "./readable-condition.ts";
+import { readableCondition, readableValues } from "./readable-condition.ts";
 
 /** The statement of a count, and how a query fills its parameters. */
 export interface CountStatement {
@@ -26,7 +26,7 @@ export function countSql(query: ElementCountQuery): CountStatement {
   }
   if (query.readable) {
     where.push(readableCondition(query.readable));
-    binders.push((q) => [readableKeys(q.readable!)]);
+    binders.push((q) => readableValues(q.readable!));
   }
   if (query.filter) {
     where.push(compileFilter(query.filter).sql);

@@ -4,7 +4,7 @@ import { compileFilter, MAX_BOUND_VALUES, type FieldProbes } from "./filter-sql.
 import {
   ID_INDEX, INITID_INDEX, KEYED_PROPERTIES, keyedIndexName, STRUCTURE_DESC_INDEX, type KeyDirection, type KeyedProperty, type ListScope,
 } from "./list-indexes.ts";
-import { readableCondition, readableKeys } from "./readable-condition.ts";
+import { readableCondition, readableValues } from "./readable-condition.ts";
 
 /** The statement of a list page's ids, and how a query fills its parameters. */
 export interface PageStatement {
@@ -87,7 +87,7 @@ export function listPageSql(query: PageQuery, { hasIndex }: { hasIndex?: (name: 
   const readable = query.readable === undefined ? undefined : readableCondition(query.readable);
   if (readable) {
     where.push(readable);
-    binders.push((q) => [readableKeys(q.readable!)]);
+    binders.push((q) => readableValues(q.readable!));
   }
   // The filter is tested on the entries the page walks: on the index entries alone when it names
   // the properties an order index holds (list-indexes.ts), else on their rows.
@@ -146,7 +146,7 @@ function mergedPageSql(terms: readonly OrderTerm[], count: number, limit: number
   const arm = `${select} from elements indexed by ${index} where status = ? and fixed = 0 and structure = ?${readable ? ` and ${readable}` : ""}${filter}`;
   const order = first.key === "id" ? `1 ${first.direction}` : `2 ${first.direction}${second ? `, 1 ${second.direction}` : ""}`;
   const binders = Array.from({ length: count }, (_, i): Binder[] => [
-    (q) => [q.status, q.structures![i]], ...(readable ? [(q: ElementQuery) => [readableKeys(q.readable!)]] : []), ...(filter ? [FILTER_VALUES] : []),
+    (q) => [q.status, q.structures![i]], ...(readable ? [(q: ElementQuery) => readableValues(q.readable!)] : []), ...(filter ? [FILTER_VALUES] : []),
   ]).flat();
   return {
     sql: `${Array.from({ length: count }, () => arm).join(" union all ")} order by ${order} limit ${limit} offset ?`,
@@ -168,7 +168,7 @@ function mergedFieldPageSql(
   const arm = (structure: string) => `select id, ${fieldSortExpression(field.key)} from elements where status = ? and fixed = 0` +
     ` and structure = ${sqlText(structure)}${readable ? ` and ${readable}` : ""}${filter}`;
   const binders = structures.flatMap((): Binder[] => [
-    (q) => [q.status], ...(readable ? [(q: ElementQuery) => [readableKeys(q.readable!)]] : []), ...(filter ? [FILTER_VALUES] : []),
+    (q) => [q.status], ...(readable ? [(q: ElementQuery) => readableValues(q.readable!)] : []), ...(filter ? [FILTER_VALUES] : []),
   ]);
   return {
     sql: `${structures.map(arm).join(" union all ")} order by 2 ${field.direction}, 1 ${id.direction} limit ${limit} offset ?`,

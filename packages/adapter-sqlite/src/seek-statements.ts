@@ -3,7 +3,7 @@ import { sqlText } from "./field-indexes.ts";
 import { compileFilter, type FilterSql } from "./filter-sql.ts";
 import type { Seek } from "./filter-seeks.ts";
 import { sortExpression } from "./list-statement.ts";
-import { readableCondition, readableKeys } from "./readable-condition.ts";
+import { readableCondition, readableValues } from "./readable-condition.ts";
 
 /*
  * The statements that read a filtered list through a seek (filter-seeks.ts): the rows its index
@@ -26,7 +26,7 @@ interface Arms {
 }
 
 function seekArms(query: ElementCountQuery, seek: Seek, condition: FilterSql): Arms {
-  const readable = query.readable ? [readableKeys(query.readable)] : [];
+  const readable = query.readable ? readableValues(query.readable) : [];
   const tail = `${query.readable ? ` and ${readableCondition(query.readable)}` : ""} and ${condition.sql}`;
   if (seek.kind === "field") {
     return {

@@ -4,7 +4,7 @@ import { countSql } from "./count-statement.ts";
 import { groupedPage, type GroupedPage } from "./grouped-page.ts";
 import { COLUMNS, listStatement, type ListStatement } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
-import { ownsSome, readableCondition } from "./readable-condition.ts";
+import { readableCondition, readableForm } from "./readable-condition.ts";
 import { storableText } from "./storable-text.ts";
 import { ALL_ELEMENT_KEYS, importKey, lineageKey, lockedRead, nameKey, NO_LOCKS, type TransactionLocks } from "./transaction-locks.ts";
 
@@ -137,10 +137,10 @@ export function createElementRepository(client: SqlClient, locks: TransactionLoc
     },
     async list(query) {
       if (query.structures?.length === 0) return [];
-      // The structures and rights are parameters (list-statement.ts): their count, presence and whether the rights hold an
-      // owner's keys are all that shape the statement.
+      // The structures and rights are parameters (list-statement.ts): their count, and the rights' presence and form, are all
+      // that shape the statement.
       // A filter's statement is its own (its values written in it as parameters, filter-sql.ts): made for the query, not kept.
-      const key = JSON.stringify([query.orderBy, query.structures?.length, query.readable !== undefined, query.readable !== undefined && ownsSome(query.readable)]);
+      const key = JSON.stringify([query.orderBy, query.structures?.length, query.readable && readableForm(query.readable)]);
       let list = query.filter ? { whole: listStatement(query), grouped: groupedPage(query) } : lists.get(key);
       if (!list) {
         // Orders come from requests: bound the cache rather than keep every combination ever asked.

@@ -1,8 +1,8 @@
 import {
-  readableKeys, type ElementQuery, type FieldCondition, type FilterNode, type FilterOperator, type FilterProperty, type FilterValue,
+  type ElementQuery, type FieldCondition, type FilterNode, type FilterOperator, type FilterProperty, type FilterValue,
   type PropertyCondition,
 } from "@lineage/core";
-import { ownsSome, readableCondition } from "./readable-condition.ts";
+import { boundSortKeyRights } from "./readable-condition.ts";
 
 /*
  * A list filter (core's ElementFilter) as an SQL condition on a row of `elements`, meaning what
@@ -237,7 +237,7 @@ export function sortKeyScope(condition: FieldCondition, list: FilterList, struct
   const parts = [`${k}.field = ${field}`, `${k}.status = ${bind(list.status)}`];
   // Without structures named, those that keep the field (the only ones with its entries): the index leads with the structure.
   parts.push(`${k}.structure collate "C" = any(${structures ? `${bind(structures)}::text[]` : `array(select s.name from structures as s where ${field} = any(s.sort_fields))`})`);
-  if (list.readable) parts.push(readableCondition(bind(readableKeys(list.readable)), ownsSome(list.readable), k));
+  if (list.readable) parts.push(boundSortKeyRights(list.readable, bind, k));
   return parts.join(" and ");
 }
 

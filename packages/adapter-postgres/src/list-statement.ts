@@ -6,7 +6,7 @@ import { keyedEntries, onOneField } from "./count-statement.ts";
 import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyedOnly, keyTest, rankOf, type Bind, type FilterList } from "./filter-sql.ts";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
-import { ownsSome, readableCondition } from "./readable-condition.ts";
+import { ownsSome, readableCondition, readableForm, sortKeyRights, sortKeyRightsValues } from "./readable-condition.ts";
 
 /** The columns of a revision, in the order every read selects them (element-repository.ts maps them). */
 export const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile`;
@@ -76,7 +76,7 @@ export function listStatement(query: ListShape): ListStatement {
   const page = pageOf(query);
   const many = keepsMany(page, parameters);
   const ids = many ? `(case when ${many} then ${pageIds({ ...page, query: { ...page.query, walked: true } }, parameters)} else ${pageIds(page, parameters)} end)` : pageIds(page, parameters);
-  const guard = pastTheEnd(page.query, parameters);
+  const guard = pastTheEnd(page, parameters);
   return {
     statement: statement(
       `select ${COLUMNS} from unnest(${guard ? `case when ${guard} then ${ids} end` : ids}) with ordinality as page(id, n) join elements using (id) order by page.n`,
@@ -108,14 +108,18 @@ const COUNTED_OFFSET = 1_000;
  * entries that pass them and the filter's conditions on the state, counted up to one past the
  * offset, on their index alone. Every element of the page is one of them, so a page past one
  * field's count is empty, and its order's index is not walked to the end to find it so; the count
- * reads at most as many entries as the page would skip. Undefined when there is nothing to count.
+ * reads at most as many entries as the page would skip. The field of a field order is not counted:
+ * its conditions are the range the page walks, which ends where the count would. Undefined when
+ * there is nothing to count.
  */
-function pastTheEnd(query: ListShape, parameters: Parameters): string | undefined {
+function pastTheEnd({ query, terms }: Page, parameters: Parameters): string | undefined {
   if (!query.filter || (query.offset ?? 0) < COUNTED_OFFSET) return undefined;
+  const first = terms[0]!;
+  const walked = first.kind === "field" ? first.key : undefined;
   const fields = new Map<string, FieldCondition[]>();
   const states: PropertyCondition[] = [];
   for (const node of conjuncts(query.filter)) {
-    if (node.kind === "field" && holdsOnEntries(node)) fields.set(node.field, [...(fields.get(node.field) ?? []), node]);
+    if (node.kind === "field" && holdsOnEntries(node) && node.field !== walked) fields.set(node.field, [...(fields.get(node.field) ?? []), node]);
     if (node.kind === "property" && node.property === "state") states.push(node);
   }
   if (fields.size === 0) return undefined;
@@ -222,7 +226,7 @@ function sortKeysPage(query: ListShape, field: OrderTerm, idDirection: "asc" | "
   const d = field.direction;
   const status = parameters.add((q) => q.status);
   // element_sort_keys holds each element's profile too (its trigger copies it): rights are filtered on the index entries.
-  const readable = query.readable === undefined ? "" : ` and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)), ownsSome(query.readable), "k")}`;
+  const readable = query.readable === undefined ? "" : ` and ${sortKeysRights(query, parameters)}`;
   const { onKeys, rest, join } = splitFilter(query, field.key, parameters);
   // The element of an entry is live, of its status (the trigger keeps no other's keys): said, so that PostgreSQL may
   // rather find the elements on a list index (a selective condition on a property) and look their entries up.
@@ -283,6 +287,13 @@ function elementsPage(query: ListShape, terms: readonly OrderTerm[], parameters:
   // structure each holds. (PostgreSQL would not merge one ordered scan per structure: it sorts their union.)
   return `select id from ${from} where ${live} and ${STRUCTURE} = any(${parameters.add((q) => q.structures)}::text[])` +
     ` order by ${order} ${limitOffset(parameters)}`;
+}
+
+/** The rights of a list's caller on its sort keys `k`: their values are filled from each query (the statement is kept per readableForm). */
+function sortKeysRights(query: ListShape, parameters: Parameters): string {
+  const readable = query.readable!;
+  const placeholders = sortKeyRightsValues(readable).map((_, i) => parameters.add((q) => sortKeyRightsValues(q.readable!)[i]));
+  return sortKeyRights(readableForm(readable), placeholders, "k");
 }
 
 function limitOffset(parameters: Parameters): string {

@@ -223,7 +223,7 @@ export type KnownRank = 1 | 2 | undefined;
  * them: with them, PostgreSQL may read the entries that pass from the index of values (schema.ts).
  */
 function sortKeyCondition(condition: FieldCondition, id: string, list: FilterList, structures: readonly string[] | undefined, bind: Bind): string {
-  // `offset 0` keeps PostgreSQL from making the lookup a join, which it may start from the entries.
+  // On a walked list, `offset 0` keeps PostgreSQL from making the lookup a join, which it may start from the entries.
   const lookup = (test: string) =>
     `exists (select from element_sort_keys as sk where sk.element_id = ${id} and ${sortKeyScope(condition, list, structures, "sk", bind)} and ${test}${list.walked ? " offset 0" : ""})`;
   const positive = NEGATIVE[condition.operator] ?? (condition.operator === "isempty" ? "isnotempty" : undefined);

@@ -6,7 +6,7 @@ import { keyedEntries, onOneField } from "./count-statement.ts";
 import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyedOnly, keyTest, rankOf, type Bind, type FilterList } from "./filter-sql.ts";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
-import { ownsSome, readableCondition, readableForm, sortKeyRights, sortKeyRightsValues } from "./readable-condition.ts";
+import { boundSortKeyRights, ownsSome, readableCondition, sortKeyRightsValues } from "./readable-condition.ts";
 
 /** The columns of a revision, in the order every read selects them (element-repository.ts maps them). */
 export const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile`;
@@ -108,14 +108,13 @@ const COUNTED_OFFSET = 1_000;
  * entries that pass them and the filter's conditions on the state, counted up to one past the
  * offset, on their index alone. Every element of the page is one of them, so a page past one
  * field's count is empty, and its order's index is not walked to the end to find it so; the count
- * reads at most as many entries as the page would skip. The field of a field order is not counted:
- * its conditions are the range the page walks, which ends where the count would. Undefined when
- * there is nothing to count.
+ * reads at most as many entries as the page would skip. The field of an order read from its sort
+ * keys is not counted: its conditions are the range the page walks, which ends where the count
+ * would. Undefined when there is nothing to count.
  */
 function pastTheEnd({ query, terms }: Page, parameters: Parameters): string | undefined {
   if (!query.filter || (query.offset ?? 0) < COUNTED_OFFSET) return undefined;
-  const first = terms[0]!;
-  const walked = first.kind === "field" ? first.key : undefined;
+  const walked = keyedFieldOrder(query, terms)?.field.key;
   const fields = new Map<string, FieldCondition[]>();
   const states: PropertyCondition[] = [];
   for (const node of conjuncts(query.filter)) {
@@ -291,9 +290,7 @@ function elementsPage(query: ListShape, terms: readonly OrderTerm[], parameters:
 
 /** The rights of a list's caller on its sort keys `k`: their values are filled from each query (the statement is kept per readableForm). */
 function sortKeysRights(query: ListShape, parameters: Parameters): string {
-  const readable = query.readable!;
-  const placeholders = sortKeyRightsValues(readable).map((_, i) => parameters.add((q) => sortKeyRightsValues(q.readable!)[i]));
-  return sortKeyRights(readableForm(readable), placeholders, "k");
+  return boundSortKeyRights(query.readable!, (_, i) => parameters.add((q) => sortKeyRightsValues(q.readable!)[i]), "k");
 }
 
 function limitOffset(parameters: Parameters): string {

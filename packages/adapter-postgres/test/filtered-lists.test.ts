@@ -112,8 +112,10 @@ describe.each(Object.entries(SCOPES))("filtered lists of %s", (_, scope) => {
     for (const [name, filter] of Object.entries(FILTERS)) {
       const expected = all.filter((row) => matchesFilter(filter, row)).map((row) => row.id);
       expect(await store.elements.count({ ...query, filter }), name).toBe(expected.length);
-      // From 1,000 on, a page first counts what the filter's keyed fields keep (list-statement.ts): the last page, the one after it.
-      for (const offset of new Set([0, 13, 150, 1_000, Math.max(0, expected.length - 3), expected.length])) {
+      // From 1,000 on, a page first counts what the filter's keyed fields keep (list-statement.ts): for a list that long, the
+      // page there, its last page and the one after it.
+      const deep = expected.length > 1_000 ? [1_000, expected.length - 3, expected.length] : [];
+      for (const offset of [0, 13, 150, ...deep]) {
         const page = await store.elements.list({ ...query, filter, limit: 10, offset });
         expect(page.map((row) => row.id), `${name} at ${offset}`).toEqual(expected.slice(offset, offset + 10));
       }
@@ -143,7 +145,7 @@ describe("a filtered page past what its keyed conditions keep", () => {
     return scans(rows[0]!["QUERY PLAN"][0].Plan);
   };
 
-  it("reads nothing of its order's index once the count of the entries says so; a page before it walks the index", async () => {
+  it("reads nothing of its order's index once the count of the entries says so; a page before that offset counts nothing", async () => {
     const filter = and(field("f_text", "eq", ["t5"]));
     const query: ElementQuery = { status: "alive", structures: ["s1"], orderBy: [by("title")], filter, limit: 10, offset: 1_000 };
     const kept = await store.elements.count(query);
@@ -153,9 +155,9 @@ describe("a filtered page past what its keyed conditions keep", () => {
     expect(past.filter((scan) => scan["Index Name"]!.startsWith("elements_") && scan["Actual Loops"] > 0)).toEqual([]);
     expect(past.some((scan) => scan["Index Name"]!.startsWith("element_sort_keys") && scan["Actual Loops"] > 0)).toBe(true);
     expect(await store.elements.list(query)).toEqual([]);
-    // Below the offset that counts first, the order's index is walked as before.
-    const before = await analyzed({ ...query, offset: 999 });
-    expect(before.some((scan) => scan["Index Name"]!.startsWith("elements_") && scan["Actual Loops"] > 0)).toBe(true);
+    // Below the offset that counts first, the page is read as PostgreSQL plans it, nothing counted before.
+    expect(listStatement(query).statement.text).toContain("as counted");
+    expect(listStatement({ ...query, offset: 999 }).statement.text).not.toContain("as counted");
   });
 });
 

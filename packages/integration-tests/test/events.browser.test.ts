@@ -60,12 +60,15 @@ const LAST_SEQ = `(async () => {
   }
 })()`;
 
-/** Opens an EventSource after a seq, counting its opens and keeping what it receives. */
+/** Opens an EventSource after a seq, counting its opens and keeping what it receives, and its errors (with its state then). */
 const follow = (after: number) => `(() => {
   window.received = [];
   window.opened = 0;
+  window.errors = [];
+  const started = Date.now();
   const source = new EventSource("/api/v2/events/stream?after=${after}&types=element.created");
   source.onopen = () => window.opened++;
+  source.onerror = () => window.errors.push({ readyState: source.readyState, ms: Date.now() - started });
   source.addEventListener("element.created", (message) => {
     window.received.push({ seq: Number(message.lastEventId), initid: JSON.parse(message.data).initid });
   });
@@ -96,7 +99,11 @@ describe("a browser's EventSource on the live stream", () => {
     // The node serving the stream (the balancer's first) stops; the writes go on through the other.
     await nodes[0]!.close();
     const second = [await create(nodes[1]!.url, "While away 1"), await create(nodes[1]!.url, "While away 2")];
-    await page.waitForFunction("window.opened === 2", undefined, { timeout: 15_000 });
+    // EventSource waits its reconnection time (3 s in Chromium) after each failed attempt, then tries again.
+    await page.waitForFunction("window.opened === 2", undefined, { timeout: 30_000 }).catch(async (error: unknown) => {
+      // What the page saw, for a run that fails here: a readyState of 2 means EventSource gave up (an answer other than 200).
+      throw new Error(`${String(error)}; the page: ${await page.evaluate<string>("JSON.stringify({ opened: window.opened, errors: window.errors, received: window.received })")}`);
+    });
     const third = [await create(nodes[1]!.url, "After 1")];
     const all = [...first, ...second, ...third];
     await page.waitForFunction(`window.received.length >= ${all.length}`, undefined, { timeout: 5000 });

@@ -1,7 +1,7 @@
-import { readableKeys, type ElementCountQuery, type FieldCondition, type FilterNode, type PropertyCondition } from "@lineage/core";
+import { grantsOwned, readableKeys, type ElementCountQuery, type FieldCondition, type FilterNode, type PropertyCondition } from "@lineage/core";
 import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyTest, rankOf, sortKeyScope, type Bind, type FilterList } from "./filter-sql.ts";
 import { STRUCTURE } from "./list-indexes.ts";
-import { ownsSome, readableCondition } from "./readable-condition.ts";
+import { readableCondition } from "./readable-condition.ts";
 
 /*
  * How many latest revisions a list's query matches (ElementRepository.count), with its values. The
@@ -77,7 +77,7 @@ function unlimitedCountSql(query: ElementCountQuery): CountSql {
   }
   const conditions = [`status = ${bind(query.status)}`, "not fixed"];
   if (query.structures) conditions.push(`${STRUCTURE} = any(${bind(query.structures)}::text[])`);
-  if (query.readable) conditions.push(readableCondition(bind(readableKeys(query.readable)), ownsSome(query.readable)));
+  if (query.readable) conditions.push(readableCondition(bind(readableKeys(query.readable)), grantsOwned(query.readable)));
   if (query.filter) conditions.push(filterCondition(query.filter, "elements", query, bind));
   return { text: `select count(*)::int from elements where ${conditions.join(" and ")}`, values };
 }

@@ -1,10 +1,10 @@
-import { readableKeys } from "@lineage/core";
+import { readableForm, readableKeys } from "@lineage/core";
 import type { ElementRepository, ElementRevision, ElementValues, HistoryEntry, LineageStatus, NewRevision } from "@lineage/core";
 import { countSql } from "./count-statement.ts";
 import { groupedPage, type GroupedPage } from "./grouped-page.ts";
 import { COLUMNS, listStatement, type ListStatement } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
-import { readableCondition, readableForm } from "./readable-condition.ts";
+import { readableCondition } from "./readable-condition.ts";
 import { storableText } from "./storable-text.ts";
 import { ALL_ELEMENT_KEYS, importKey, lineageKey, lockedRead, nameKey, NO_LOCKS, type TransactionLocks } from "./transaction-locks.ts";
 
@@ -140,7 +140,7 @@ export function createElementRepository(client: SqlClient, locks: TransactionLoc
       // The structures and rights are parameters (list-statement.ts): their count, and the rights' presence and form, are all
       // that shape the statement.
       // A filter's statement is its own (its values written in it as parameters, filter-sql.ts): made for the query, not kept.
-      const key = JSON.stringify([query.orderBy, query.structures?.length, query.readable && readableForm(query.readable)]);
+      const key = JSON.stringify([query.orderBy, query.structures?.length, readableForm(query.readable)]);
       let list = query.filter ? { whole: listStatement(query), grouped: groupedPage(query) } : lists.get(key);
       if (!list) {
         // Orders come from requests: bound the cache rather than keep every combination ever asked.

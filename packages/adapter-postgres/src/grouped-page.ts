@@ -1,7 +1,7 @@
-import { decisiveOrder, type ElementQuery, readableKeys } from "@lineage/core";
+import { decisiveOrder, type ElementQuery, grantsOwned, readableKeys } from "@lineage/core";
 import { filterCondition } from "./filter-sql.ts";
 import { sortKey, STRUCTURE } from "./list-indexes.ts";
-import { ownsSome, readableCondition } from "./readable-condition.ts";
+import { readableCondition } from "./readable-condition.ts";
 import { filterList, orderKeys, type ListShape } from "./list-statement.ts";
 import { statement, type SqlClient, type Statement } from "./sql-client.ts";
 
@@ -56,7 +56,7 @@ export function groupedPageSql(query: ListShape) {
   const how = GROUPED_KEYS[first.key]!;
   const { column } = how;
   const compared = how.text ? `${column} collate "C"` : column;
-  const readable = query.readable === undefined ? "" : ` and ${readableCondition(structures ? "$3" : "$2", ownsSome(query.readable))}`;
+  const readable = query.readable === undefined ? "" : ` and ${readableCondition(structures ? "$3" : "$2", grantsOwned(query.readable))}`;
   // The filter's values follow the rights: every statement of the order narrows its groups and rows by it.
   const filterValues: unknown[] = [];
   const first$ = (structures ? 3 : 2) + (query.readable === undefined ? 0 : 1);

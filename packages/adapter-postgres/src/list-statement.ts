@@ -1,12 +1,12 @@
 import {
   decisiveOrder, MERGED_FIELD_STRUCTURES, SORTABLE_PROPERTIES, type ElementQuery, type FieldCondition, type FilterNode, type OrderTerm,
-  type PropertyCondition, readableKeys,
+  grantsOwned, type PropertyCondition, readableKeys,
 } from "@lineage/core";
 import { keyedEntries, onOneField } from "./count-statement.ts";
 import { conditionStructures, conjuncts, filterCondition, holdsOnEntries, keyedOnly, keyTest, rankOf, type Bind, type FilterList } from "./filter-sql.ts";
 import { KEYED_PROPERTIES, sortKey, STRUCTURE } from "./list-indexes.ts";
 import { statement, type Statement } from "./sql-client.ts";
-import { boundSortKeyRights, ownsSome, readableCondition, sortKeyRightsValues } from "./readable-condition.ts";
+import { boundSortKeyRights, readableCondition, sortKeyRightsValues } from "./readable-condition.ts";
 
 /** The columns of a revision, in the order every read selects them (element-repository.ts maps them). */
 export const COLUMNS = `id, initid, revision, structure, name, title, owner, status, fixed, state, "values", created_at, modified_at, import_key, own_profile, profile`;
@@ -275,7 +275,7 @@ function elementsPage(query: ListShape, terms: readonly OrderTerm[], parameters:
   const from = ["elements", ...keys.flatMap((key) => (key.lateral ? [key.lateral] : []))].join(" cross join ");
   const order = keys.map((key) => key.sql).join(", ");
   const status = `status = ${parameters.add((q) => q.status)} and not fixed`;
-  const rights = query.readable === undefined ? status : `${status} and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)), ownsSome(query.readable))}`;
+  const rights = query.readable === undefined ? status : `${status} and ${readableCondition(parameters.add((q) => readableKeys(q.readable!)), grantsOwned(query.readable))}`;
   const live = `${rights}${filtered(query, "elements", parameters)}`;
   const structures = query.structures;
   if (structures === undefined) return `select id from ${from} where ${live} order by ${order} ${limitOffset(parameters)}`;

@@ -1,4 +1,4 @@
-import { readableKeys, type ReadableFilter } from "@lineage/core";
+import { readableForm, readableKeys, type ReadableFilter, type ReadableForm } from "@lineage/core";
 
 /*
  * The rows a caller may view (ReadableFilter). Every list index, and the sort keys' index, holds
@@ -10,10 +10,10 @@ import { readableKeys, type ReadableFilter } from "@lineage/core";
  * The condition on a row of `elements` (`alias` when the statement reads several), on one bound
  * array of keys (`parameter`, readableKeys of the core): a row's key is one of them, or the row is
  * the caller's own under a key the caller may view as its owner only (`o<owner>:<key>`, the filter's
- * `owned`). `owned`: whether the keys may hold some the caller views as the owner only; without them
- * the second test is left out, being most of the condition's cost (the owner as text, three joined
- * texts per row: at a million entries, a count of a reader's 90,000 took 209 ms with it and 84 ms
- * without). The key is made per row, so PostgreSQL never reads the rights from an index of their
+ * `owned`). `owned`: whether the keys may hold some the caller views as the owner only (the core's
+ * grantsOwned); without them the second test is left out, being most of the condition's cost (the
+ * owner as text, three joined texts per row: at a million entries, a count of a reader's 90,000 took
+ * 209 ms with it and 84 ms without). The key is made per row, so PostgreSQL never reads the rights from an index of their
  * own (the profile's, schema.ts): it would read every row under the reader's profiles and sort them,
  * where a page walks its order's index (a reader of one in ten at offset 10,000: 31 to 51 ms walking,
  * 190 to 227 ms so).
@@ -23,22 +23,6 @@ export function readableCondition(parameter: string, owned: boolean, alias?: str
   const key = `coalesce('p:' || ${of}profile, 's:' || ${of}structure)`;
   const mine = owned ? ` or 'o' || ${of}owner || ':' || ${key} = any(${parameter}::text[])` : "";
   return `(${key} = any(${parameter}::text[])${mine})`;
-}
-
-/** Whether a caller's rights give some elements to view as their owner only (readableCondition's `owned`). */
-export function ownsSome(readable: ReadableFilter): boolean {
-  const { owned } = readable;
-  return owned !== undefined && (owned.profiles.length > 0 || owned.structures.length > 0);
-}
-
-/** How a caller's rights are said on sort keys: with an owner grant, or the arrays their keys need (none: no profile, nothing viewable). */
-export type ReadableForm = "owned" | "profiles" | "structures" | "both";
-
-/** The form of a caller's rights on sort keys; statements kept for later callers are kept per form. */
-export function readableForm(readable: ReadableFilter): ReadableForm {
-  if (ownsSome(readable)) return "owned";
-  if (readable.structures.length === 0) return "profiles";
-  return readable.profiles.length === 0 ? "structures" : "both";
 }
 
 /** The values a caller's rights on sort keys bind, in the order of sortKeyRights's parameters. */
@@ -60,7 +44,7 @@ export function sortKeyRightsValues(readable: ReadableFilter): unknown[] {
  * elements, a reader of one profile walking 100,000 entries of a date's sort keys: 40 to 52 ms with
  * the key made per entry, 10 ms so.
  */
-export function sortKeyRights(form: ReadableForm, parameters: readonly string[], alias: string): string {
+function sortKeyRights(form: ReadableForm, parameters: readonly string[], alias: string): string {
   const [first, second] = parameters;
   const profiles = (p: string) => `${alias}.profile = any(${p}::text[])`;
   const structures = (p: string) => `(${alias}.profile is null and ${alias}.structure = any(${p}::text[]))`;

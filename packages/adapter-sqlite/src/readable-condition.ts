@@ -1,4 +1,4 @@
-import type { ReadableFilter } from "@lineage/core";
+import { grantsOwned, readableForm, type ReadableFilter } from "@lineage/core";
 
 /*
  * The rows a caller may view (ReadableFilter), checked on the list indexes' entries: each holds
@@ -28,20 +28,7 @@ export const READABLE_CONDITION = `json_extract(?, '$."' || coalesce('p:' || pro
 const PROFILES = "+profile in (select value from json_each(?))";
 const STRUCTURES = "(+profile is null and +structure in (select value from json_each(?)))";
 
-/** True when a filter holds an owner grant (what the sets cannot say). */
-function grantsOwned(filter: ReadableFilter): boolean {
-  return filter.owned !== undefined && (filter.owned.profiles.length > 0 || filter.owned.structures.length > 0);
-}
-
-/** The form of a filter's condition: none, with an owner grant, or the sets it has (none: no profile either, nothing viewable). */
-export function readableForm(filter: ReadableFilter | undefined): "none" | "owned" | "profiles" | "structures" | "both" {
-  if (filter === undefined) return "none";
-  if (grantsOwned(filter)) return "owned";
-  if (filter.structures.length === 0) return "profiles";
-  return filter.profiles.length === 0 ? "structures" : "both";
-}
-
-/** The condition of a filter's rows; readableValues gives its bound values, in order. */
+/** The condition of a filter's rows, of its form (the core's readableForm); readableValues gives its bound values, in order. */
 export function readableCondition(filter: ReadableFilter): string {
   switch (readableForm(filter)) {
     case "owned": return READABLE_CONDITION;

@@ -50,6 +50,27 @@ export function readableKeys(filter: ReadableFilter): string[] {
   return keys;
 }
 
+/** True when a filter lets the caller view some elements as their owner only: readableKeys then holds `o…` keys. */
+export function grantsOwned(filter: ReadableFilter): boolean {
+  const { owned } = filter;
+  return owned !== undefined && (owned.profiles.length > 0 || owned.structures.length > 0);
+}
+
+/**
+ * Which parts a filter has, which decide the SQL stores' form of its condition: an owner grant (one
+ * list of keys, readableKeys), else profiles, structures or both, each a set of names a row's column
+ * is compared to (a filter of neither views nothing: "profiles", an empty set); "none" without one.
+ */
+export type ReadableForm = "none" | "owned" | "profiles" | "structures" | "both";
+
+/** The form of a caller's filter (ReadableForm); statements a store keeps for later callers are kept per form. */
+export function readableForm(filter: ReadableFilter | undefined): ReadableForm {
+  if (filter === undefined) return "none";
+  if (grantsOwned(filter)) return "owned";
+  if (filter.structures.length === 0) return "profiles";
+  return filter.profiles.length === 0 ? "structures" : "both";
+}
+
 /** A page of latest revisions. */
 export interface ElementQuery {
   readonly status: LineageStatus;
